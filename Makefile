@@ -1,0 +1,170 @@
+# texla - plain Makefile, out-of-tree into build/.
+#   make            library build/lib/libtexla.a and programs in build/bin/
+#   make test       headless tests on this machine's GL (llvmpipe without a GPU)
+#   make demo       the demo (see README.md)
+#   make bench      benchmarks (big sizes; meant for a real GPU)
+#   make install PREFIX=/usr/local [DESTDIR=...]
+# Switches: DEBUG=1 (-O0, texla debug checks), SANITIZE=address,undefined, WERROR=1 (CI).
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+B       := build
+
+OPT      := $(if $(DEBUG),-O0 -g3,-O2 -g)
+WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            $(if $(WERROR),-Werror)
+SAN      := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer)
+CPPFLAGS := -Iinclude -I$(B)/glad/include -D_POSIX_C_SOURCE=200809L
+BASEFLAGS := -std=c11 $(OPT) $(SAN) -MMD -MP
+LIBFLAGS := $(BASEFLAGS) -fvisibility=hidden -fPIC
+LDLIBS   := -lm -ldl
+GLFW_LIBS := -lglfw
+
+# glad 2 from Debian's python3-glad; --reproducible: use the bundled Khronos XML (no network)
+GLAD_GL_API  := gl:core=4.6
+GLAD_EGL_API := egl=1.5
+GLAD_EGL_EXT := EGL_EXT_platform_base,EGL_EXT_platform_device,EGL_EXT_device_base,EGL_EXT_device_enumeration,EGL_EXT_device_query,EGL_MESA_platform_surfaceless,EGL_KHR_surfaceless_context,EGL_KHR_create_context,EGL_KHR_no_config_context
+
+# Debian packages: build tools, GL/EGL runtime (Mesa llvmpipe without a GPU), GLFW, Xvfb
+DEB_PKGS := gcc make binutils python3-glad libegl1 libegl-mesa0 libgl1-mesa-dri libglfw3-dev \
+            pkg-config xvfb xauth
+
+LIB_SRC  := $(wildcard src/*.c)
+LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(B)/obj/gen_shaders.o $(B)/obj/glad_gl.o \
+            $(B)/obj/glad_egl.o
+GLSL     := $(sort $(wildcard glsl/*.vert glsl/*.frag glsl/*.comp glsl/common/*.glsl))
+LIB      := $(B)/lib/libtexla.a
+
+# test and demo programs bring their own glad (as a host application would)
+APP_GLAD := $(B)/obj/app_glad_gl.o $(B)/obj/app_glad_egl.o
+TESTS    := $(B)/bin/test-texla $(B)/bin/test-window
+PROGS    := $(TESTS) $(B)/bin/texla-demo $(B)/bin/texla-bench
+
+.PHONY: all deps test demo bench install uninstall clean check-symbols
+all: $(LIB) $(PROGS)
+
+# ---- dependencies: install missing Debian packages (once per build tree) ----
+deps: $(B)/.deps
+$(B)/.deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "texla: installing missing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null; then SUDO="sudo"; \
+	  else echo "texla: not root; run: apt-get install -y$$missing" >&2; exit 1; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing \
+	  || { echo "texla: apt-get failed; run: apt-get install -y$$missing" >&2; exit 1; }; \
+	fi
+	@mkdir -p $(B) && touch $@
+
+# ---- generated sources ----
+$(B)/glad/src/gl.c: | $(B)/.deps
+	@mkdir -p $(B)/glad
+	glad --quiet --reproducible --api $(GLAD_GL_API) --out-path $(B)/glad c
+$(B)/glad/src/egl.c: | $(B)/.deps
+	@mkdir -p $(B)/glad
+	glad --quiet --reproducible --api $(GLAD_EGL_API) --extensions $(GLAD_EGL_EXT) --out-path $(B)/glad c --loader
+$(B)/glad/include/glad/gl.h: $(B)/glad/src/gl.c
+$(B)/glad/include/glad/egl.h: $(B)/glad/src/egl.c
+GLAD_HDRS := $(B)/glad/include/glad/gl.h $(B)/glad/include/glad/egl.h
+
+# every glsl/ file becomes one C string literal in build/gen/shaders.c
+$(B)/gen/shaders.c: $(GLSL) Makefile
+	@mkdir -p $(@D)
+	@{ echo '/* generated from glsl/ by the Makefile; do not edit */'; \
+	   echo '#include "internal.h"'; \
+	   echo 'const texla__shader_file texla__shader_files[] = {'; \
+	   for f in $(GLSL); do \
+	     echo "{\"$${f#glsl/}\","; \
+	     sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $$f; \
+	     echo '},'; \
+	   done; \
+	   echo '};'; \
+	   echo 'const int texla__shader_file_count = (int)(sizeof texla__shader_files / sizeof texla__shader_files[0]);'; \
+	 } > $@.tmp && mv $@.tmp $@
+
+# ---- library: one relocatable object, every symbol but the public texla_ API made local,
+# so an application can bring its own glad (or any loader) without clashes ----
+$(B)/obj/%.o: src/%.c | $(GLAD_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LIBFLAGS) $(WARN) -c -o $@ $<
+$(B)/obj/gen_shaders.o: $(B)/gen/shaders.c | $(GLAD_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isrc $(LIBFLAGS) -c -o $@ $<
+$(B)/obj/glad_gl.o: $(B)/glad/src/gl.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LIBFLAGS) -w -c -o $@ $<
+$(B)/obj/glad_egl.o: $(B)/glad/src/egl.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LIBFLAGS) -w -c -o $@ $<
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(LD) -r -o $(B)/obj/texla_all.o $(LIB_OBJ)
+	objcopy --localize-hidden $(B)/obj/texla_all.o
+	rm -f $@ && $(AR) rcs $@ $(B)/obj/texla_all.o
+
+check-symbols: $(LIB)
+	@bad=$$(nm -g --defined-only $(LIB) | awk 'NF==3 {print $$3}' | grep -v '^texla_' || true); \
+	if [ -n "$$bad" ]; then echo "non-texla_ global symbols in $(LIB):"; echo "$$bad"; exit 1; fi; \
+	echo "check-symbols: only texla_ symbols are global in $(LIB)"
+
+# ---- programs ----
+$(B)/obj/app_glad_gl.o: $(B)/glad/src/gl.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(BASEFLAGS) -w -c -o $@ $<
+$(B)/obj/app_glad_egl.o: $(B)/glad/src/egl.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(BASEFLAGS) -w -c -o $@ $<
+$(B)/obj/tests/%.o: tests/%.c | $(GLAD_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(BASEFLAGS) $(WARN) -c -o $@ $<
+$(B)/obj/demos/%.o: demos/%.c | $(GLAD_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(BASEFLAGS) $(WARN) -c -o $@ $<
+
+TEST_OBJ := $(patsubst tests/%.c,$(B)/obj/tests/%.o,$(filter-out tests/test_window.c tests/bench.c,$(wildcard tests/*.c)))
+$(B)/bin/test-texla: $(TEST_OBJ) $(APP_GLAD) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $(TEST_OBJ) $(APP_GLAD) $(LIB) $(LDLIBS)
+$(B)/bin/test-window: $(B)/obj/tests/test_window.o $(B)/obj/tests/check.o $(B)/obj/app_glad_gl.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(GLFW_LIBS) $(LDLIBS)
+$(B)/bin/texla-bench: $(B)/obj/tests/bench.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+$(B)/bin/texla-demo: $(B)/obj/demos/matmul/main.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+
+# ---- running ----
+test: $(LIB) $(TESTS) check-symbols
+	@sh tests/run.sh $(B)
+
+demo: $(B)/bin/texla-demo
+	$(B)/bin/texla-demo
+
+bench: $(B)/bin/texla-bench
+	$(B)/bin/texla-bench $(BENCH_ARGS)
+
+# ---- installing ----
+$(B)/texla.pc: Makefile
+	@mkdir -p $(@D)
+	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: texla\nDescription: linear algebra on the GPU through OpenGL render-to-texture\nVersion: %s\nLibs: -L$${libdir} -ltexla\nLibs.private: -lm -ldl\nCflags: -I$${includedir}\n' \
+	  '$(PREFIX)' "$$(sed -n 's/^#define TEXLA_VERSION_STRING "\(.*\)"/\1/p' include/texla.h)" > $@
+
+install: $(LIB) $(B)/texla.pc
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libtexla.a
+	install -m 644 include/texla.h $(DESTDIR)$(PREFIX)/include/texla.h
+	install -m 644 $(B)/texla.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/texla.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/libtexla.a $(DESTDIR)$(PREFIX)/include/texla.h \
+	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/texla.pc
+
+clean:
+	rm -rf $(B)/obj $(B)/bin $(B)/lib $(B)/gen $(B)/texla.pc
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,221 @@
+/*
+ * texla.h - linear algebra on the GPU through OpenGL render-to-texture.
+ *
+ * WHAT IT DOES
+ *   Matrices live in RGBA32F textures; every operation is a fragment program drawn over a
+ *   full-screen quad into a framebuffer object (the classic GPGPU design of Moravanszky,
+ *   "Dense Matrix Algebra on the GPU"). Products are accumulated over several passes by
+ *   additive blending. Works from OpenGL 3.3 core up; no CUDA, no GL headers needed here.
+ *
+ * WHAT IT DOES NOT DO
+ *   No double precision (all GPU arithmetic is float32), no threads (a context belongs to
+ *   the thread it was made on), no hidden read-backs (only *_read, texla_dot and
+ *   texla_norm2 copy data to the host), no printing (unless you install a callback).
+ *
+ * STEP BY STEP
+ *   texla_ctx *ctx;
+ *   texla_ctx_desc desc = {0};                  // zero fields mean defaults
+ *   if (texla_ctx_make(&desc, &ctx)) { puts(texla_error_message(NULL)); return 1; }
+ *   texla_mat a, b, c;
+ *   texla_mat_make(ctx, 3, 5, a_rows, &a);      // host arrays are row-major floats
+ *   texla_mat_make(ctx, 5, 7, b_rows, &b);
+ *   texla_mat_make(ctx, 3, 7, NULL, &c);        // NULL data: zeros
+ *   texla_matmul(ctx, a, b, c);                 // destination last
+ *   texla_mat_read(ctx, c, c_rows);
+ *   texla_mat_destroy(ctx, a); ...; texla_ctx_destroy(ctx);
+ *
+ * CONTEXTS
+ *   Headless (desc.host_getproc == NULL): texla makes its own EGL context with no window
+ *   system: EGL device platform first (hardware devices before software ones), then Mesa's
+ *   surfaceless platform, then the default display; core profile, highest of 4.6 .. 3.3.
+ *   Host (desc.host_getproc != NULL): texla uses the context current on the calling thread
+ *   and loads GL through the given function (glfwGetProcAddress, eglGetProcAddress, ...).
+ *   Every texla call must then be made with that context current.
+ *
+ * ERRORS
+ *   Every call returns TEXLA_OK (0) or an error code; texla_error_message() describes the
+ *   last failure precisely (which operand, which sizes, the shader file and driver log).
+ *   An optional callback receives every error. Errors are never fatal: nothing aborts, and
+ *   an operation that fails leaves its destination's previous contents or zeros, never a
+ *   partial mix of texla state. Destroying 0 or a stale handle is a no-op.
+ *
+ * GL STATE TOUCHED (host mode: all of it is saved on entry and restored on return)
+ *   framebuffer bindings (draw, read), viewport, current program, active texture unit,
+ *   2D texture and sampler bindings of units 0..7, vertex array and array buffer bindings,
+ *   pixel pack/unpack buffer bindings and pack/unpack alignment, row length, skips,
+ *   image height, GL_CLAMP_READ_COLOR, blend enable (draw buffer 0), blend functions,
+ *   equations and colour, colour write mask (draw buffer 0), polygon mode, the enables of
+ *   depth test, stencil test, scissor test, face culling, rasterizer discard,
+ *   GL_FRAMEBUFFER_SRGB, colour logic op, sample alpha-to-coverage, sample mask,
+ *   program point size, primitive restart and clip distances 0..7.
+ *   texla's own objects (textures, framebuffers, programs, one vertex array) are created in
+ *   the host context and deleted by texla_ctx_destroy (call it with the context current).
+ *
+ * LAYOUT (dense, "4x1 column packing")
+ *   An n x m matrix is a texture of width m and height ceil(n/4); A(i, j) is texel
+ *   (x = j, y = i / 4), channel i % 4. A vector is an n x 1 matrix. Channels past row n-1
+ *   (padding lanes) are zero and every operation keeps them zero. Limits: m and ceil(n/4)
+ *   at most GL_MAX_TEXTURE_SIZE (texla_ctx_info().max_texture_size).
+ *
+ * NUMERICS
+ *   Element-wise operations round once per arithmetic operation like float32 C code.
+ *   Products and dot products accumulate in float32 in blocks of 4; the error of
+ *   C = A*B is bounded by K*2^-24*|A||B| (K the inner dimension).
+ */
+#ifndef TEXLA_H
+#define TEXLA_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TEXLA_API __attribute__((visibility("default")))
+#else
+#define TEXLA_API
+#endif
+
+#define TEXLA_VERSION_MAJOR 0
+#define TEXLA_VERSION_MINOR 1
+#define TEXLA_VERSION_PATCH 0
+#define TEXLA_VERSION_STRING "0.1.0"
+
+/* Default number of MOPs (4x4 block of A times 4x1 block of B) per product pass. */
+#define TEXLA_MATMUL_K_DEFAULT 16
+
+typedef enum texla_result {
+    TEXLA_OK = 0,
+    TEXLA_ERR_ARGUMENT,    /* NULL pointer, negative size, non-finite coefficient, bad option */
+    TEXLA_ERR_HANDLE,      /* handle 0, already destroyed (stale), or of another kind */
+    TEXLA_ERR_SHAPE,       /* operand shapes do not fit the operation */
+    TEXLA_ERR_ALIAS,       /* the destination is also a source of the same pass */
+    TEXLA_ERR_LIMIT,       /* a size past a limit of the GL driver (GL_MAX_TEXTURE_SIZE) */
+    TEXLA_ERR_UNSUPPORTED, /* the GL implementation lacks a needed capability */
+    TEXLA_ERR_CONTEXT,     /* no GL context could be made, or GL could not be loaded */
+    TEXLA_ERR_SHADER,      /* a shader failed to compile or link (file name and log in message) */
+    TEXLA_ERR_GL,          /* the GL reported an error (message names the pass) */
+    TEXLA_ERR_MEMORY,      /* host or GPU memory exhausted */
+    TEXLA_ERR_IO           /* a file could not be read or written */
+} texla_result;
+
+typedef struct texla_ctx texla_ctx;
+
+typedef void (*texla_glproc)(void);
+typedef texla_glproc (*texla_getproc_fn)(const char *name);
+typedef void (*texla_error_fn)(texla_result code, const char *message, void *user);
+
+typedef struct texla_ctx_desc {
+    texla_getproc_fn host_getproc; /* non-NULL: host mode (use the current context) */
+    texla_error_fn error_cb;       /* called with every error; NULL: none */
+    void *error_user;              /* passed to error_cb */
+    int debug;          /* 1: glGetError after every pass, KHR_debug output on own contexts */
+    int matmul_k;       /* MOPs per product pass; 0: TEXLA_MATMUL_K_DEFAULT */
+    const char *glsl_dir; /* development override: read shaders from this folder */
+    int egl_device;     /* headless: 0 automatic; N > 0: only EGL device N-1 */
+    int gl_version_max; /* headless: cap the context version, e.g. 33; 0: highest */
+} texla_ctx_desc;
+
+typedef struct texla_info {
+    char vendor[128], renderer[128], version[128], glsl_version[64];
+    char platform[96];      /* how the context was made: "EGL device 0 (software)", "host", ... */
+    int gl_major, gl_minor; /* context version */
+    int max_texture_size;   /* GL_MAX_TEXTURE_SIZE */
+    int max_viewport[2];    /* GL_MAX_VIEWPORT_DIMS */
+    int float_render;       /* RGBA32F renderable (probed by rendering) */
+    int float_blend;        /* RGBA32F additive blending unclamped (probed) */
+    int compute;            /* GL 4.3 compute shaders available */
+    int host;               /* 1: host mode */
+    int matmul_k;           /* MOPs per product pass now */
+} texla_info;
+
+typedef struct texla_stats {
+    uint64_t passes;      /* draws issued by the pass runner */
+    uint64_t readbacks;   /* GPU-to-host copies */
+    uint64_t uploads;     /* host-to-GPU copies */
+    uint64_t textures;    /* textures alive (matrices and pool temporaries) */
+    uint64_t programs;    /* programs compiled so far */
+} texla_stats;
+
+/* A dense matrix. 0 is never a valid handle. */
+typedef struct texla_mat { uint32_t id; } texla_mat;
+
+typedef struct texla_mat_info {
+    int rows, cols;       /* logical shape */
+    int tex_width, tex_height; /* texture size: cols x ceil(rows/4) */
+    uint32_t texture;     /* GL texture name (RGBA32F, GL_NEAREST); read-only for the host */
+} texla_mat_info;
+
+/* ---- context ---- */
+
+/* Makes a context (headless EGL, or the host's current one); *out is NULL on failure.
+ * desc may be NULL (all defaults). On failure texla_error_message(NULL) says why. */
+TEXLA_API texla_result texla_ctx_make(const texla_ctx_desc *desc, texla_ctx **out);
+/* Deletes every object of ctx and, headless, the context itself. NULL is a no-op. */
+TEXLA_API void texla_ctx_destroy(texla_ctx *ctx);
+/* Message of the last error of ctx, or of the last failed texla_ctx_make on this thread
+ * when ctx is NULL. Never NULL; "" when there was none. */
+TEXLA_API const char *texla_error_message(const texla_ctx *ctx);
+/* "TEXLA_ERR_SHAPE" etc. */
+TEXLA_API const char *texla_result_name(texla_result r);
+TEXLA_API texla_result texla_ctx_info(texla_ctx *ctx, texla_info *out);
+TEXLA_API texla_result texla_ctx_stats(texla_ctx *ctx, texla_stats *out);
+/* Waits until the GPU has finished all work issued so far (for timing). */
+TEXLA_API texla_result texla_ctx_finish(texla_ctx *ctx);
+/* MOPs per product pass, k >= 1 (k >= ceil(K/4) gives one pass); 0 restores the default. */
+TEXLA_API texla_result texla_set_matmul_k(texla_ctx *ctx, int k);
+
+/* ---- dense matrices ---- */
+
+/* rows x cols matrix from row-major data (NULL: zeros). */
+TEXLA_API texla_result texla_mat_make(texla_ctx *ctx, int rows, int cols, const float *data,
+                                      texla_mat *out);
+TEXLA_API texla_result texla_mat_make_const(texla_ctx *ctx, int rows, int cols, float value,
+                                            texla_mat *out);
+TEXLA_API texla_result texla_mat_make_identity(texla_ctx *ctx, int n, texla_mat *out);
+TEXLA_API void texla_mat_destroy(texla_ctx *ctx, texla_mat m);
+/* Replaces all elements with row-major data (rows*cols floats). */
+TEXLA_API texla_result texla_mat_write(texla_ctx *ctx, const float *data, texla_mat m);
+/* Copies the elements to out (rows*cols floats, row-major). */
+TEXLA_API texla_result texla_mat_read(texla_ctx *ctx, texla_mat m, float *out);
+/* Copies the texture as stored to out (tex_width*tex_height*4 floats, texel rows from y=0,
+ * RGBA per texel), padding lanes included. */
+TEXLA_API texla_result texla_mat_read_raw(texla_ctx *ctx, texla_mat m, float *out);
+TEXLA_API texla_result texla_mat_info_get(texla_ctx *ctx, texla_mat m, texla_mat_info *out);
+
+/* ---- element-wise operations (all operands of one shape; dst never also a source) ---- */
+
+TEXLA_API texla_result texla_copy(texla_ctx *ctx, texla_mat a, texla_mat dst);   /* C = A */
+TEXLA_API texla_result texla_add(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst);
+TEXLA_API texla_result texla_sub(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst);
+TEXLA_API texla_result texla_mul(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst); /* A.*B */
+TEXLA_API texla_result texla_scale(texla_ctx *ctx, texla_mat a, float s, texla_mat dst); /* C = s*A */
+TEXLA_API texla_result texla_scale_self(texla_ctx *ctx, float s, texla_mat dst);      /* C *= s */
+TEXLA_API texla_result texla_acc(texla_ctx *ctx, texla_mat b, texla_mat dst);         /* C += B */
+TEXLA_API texla_result texla_acc_scaled(texla_ctx *ctx, texla_mat b, float s, texla_mat dst); /* C += s*B */
+TEXLA_API texla_result texla_acc_mul(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst); /* C += A.*B */
+TEXLA_API texla_result texla_add_scaled(texla_ctx *ctx, texla_mat a, texla_mat b, float s,
+                                        texla_mat dst);                              /* C = A + s*B */
+/* C = A + (B + D) .* E  (the seed paper's "madad") */
+TEXLA_API texla_result texla_madad(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat d,
+                                   texla_mat e, texla_mat dst);
+TEXLA_API texla_result texla_max(texla_ctx *ctx, texla_mat a, float s, texla_mat dst); /* max(A, s) */
+
+/* ---- products ---- */
+
+/* dot(a, b) = a' * b of two n x 1 vectors, computed by the transposed product on the GPU
+ * and returned to the host (one read-back). */
+TEXLA_API texla_result texla_dot(texla_ctx *ctx, texla_mat a, texla_mat b, float *out);
+TEXLA_API texla_result texla_norm2(texla_ctx *ctx, texla_mat a, float *out); /* a' * a */
+/* C = A * B (n x K times K x m), multi-pass with additive blending. */
+TEXLA_API texla_result texla_matmul(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst);
+/* C = A' * B (A is K x n, B is K x m). */
+TEXLA_API texla_result texla_matmul_tn(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst);
+/* C = A * B' (A is n x K, B is m x K). */
+TEXLA_API texla_result texla_matmul_nt(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TEXLA_H */

@@ -1,0 +1,119 @@
+/* gl_state.c - the state guard. In host mode the outermost texla call saves every piece of
+ * GL state texla may touch, puts the context into texla's canonical state, and restores the
+ * host's state on return. The list here is the list in texla.h ("GL state touched"). */
+#include "internal.h"
+
+/* Capabilities switched off for texla's passes; restored as found. */
+static const GLenum enable_caps[] = {
+    GL_DEPTH_TEST,         GL_STENCIL_TEST,   GL_SCISSOR_TEST,          GL_CULL_FACE,
+    GL_RASTERIZER_DISCARD, GL_FRAMEBUFFER_SRGB, GL_COLOR_LOGIC_OP,      GL_SAMPLE_ALPHA_TO_COVERAGE,
+    GL_SAMPLE_MASK,        GL_PROGRAM_POINT_SIZE, GL_PRIMITIVE_RESTART, GL_CLIP_DISTANCE0,
+    GL_CLIP_DISTANCE1,     GL_CLIP_DISTANCE2, GL_CLIP_DISTANCE3,        GL_CLIP_DISTANCE4,
+    GL_CLIP_DISTANCE5,     GL_CLIP_DISTANCE6, GL_CLIP_DISTANCE7,
+};
+#define N_CAPS (int)(sizeof enable_caps / sizeof enable_caps[0])
+
+static const GLenum pack_names[6] = {GL_PACK_ALIGNMENT, GL_PACK_ROW_LENGTH, GL_PACK_SKIP_ROWS,
+                                     GL_PACK_SKIP_PIXELS, GL_PACK_IMAGE_HEIGHT, GL_PACK_SKIP_IMAGES};
+static const GLenum unpack_names[7] = {GL_UNPACK_ALIGNMENT,    GL_UNPACK_ROW_LENGTH,
+                                       GL_UNPACK_SKIP_ROWS,    GL_UNPACK_SKIP_PIXELS,
+                                       GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES,
+                                       GL_UNPACK_SWAP_BYTES};
+
+void texla__glstate_save(texla__glstate *s) {
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &s->draw_fbo);
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &s->read_fbo);
+    glGetIntegerv(GL_VIEWPORT, s->viewport);
+    glGetIntegerv(GL_CURRENT_PROGRAM, &s->program);
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &s->active_tex);
+    glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &s->vao);
+    glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &s->array_buf);
+    glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &s->pack_buf);
+    glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &s->unpack_buf);
+    for (int i = 0; i < TEXLA__MAX_SRC; i++) {
+        glActiveTexture(GL_TEXTURE0 + (GLenum)i);
+        glGetIntegerv(GL_TEXTURE_BINDING_2D, &s->tex2d[i]);
+        glGetIntegerv(GL_SAMPLER_BINDING, &s->sampler[i]);
+    }
+    glActiveTexture((GLenum)s->active_tex);
+    for (int i = 0; i < 6; i++) glGetIntegerv(pack_names[i], &s->pack[i]);
+    for (int i = 0; i < 7; i++) glGetIntegerv(unpack_names[i], &s->unpack[i]);
+    glGetIntegerv(GL_CLAMP_READ_COLOR, &s->clamp_read);
+    s->blend0 = glIsEnabledi(GL_BLEND, 0);
+    glGetBooleani_v(GL_COLOR_WRITEMASK, 0, s->color_mask);
+    glGetIntegerv(GL_BLEND_SRC_RGB, &s->blend_src_rgb);
+    glGetIntegerv(GL_BLEND_DST_RGB, &s->blend_dst_rgb);
+    glGetIntegerv(GL_BLEND_SRC_ALPHA, &s->blend_src_a);
+    glGetIntegerv(GL_BLEND_DST_ALPHA, &s->blend_dst_a);
+    glGetIntegerv(GL_BLEND_EQUATION_RGB, &s->blend_eq_rgb);
+    glGetIntegerv(GL_BLEND_EQUATION_ALPHA, &s->blend_eq_a);
+    glGetFloatv(GL_BLEND_COLOR, s->blend_color);
+    glGetIntegerv(GL_POLYGON_MODE, s->polygon_mode);
+    for (int i = 0; i < N_CAPS; i++) s->enables[i] = glIsEnabled(enable_caps[i]);
+}
+
+static void set_cap(GLenum cap, GLboolean on) {
+    if (on) glEnable(cap);
+    else glDisable(cap);
+}
+
+void texla__glstate_restore(const texla__glstate *s) {
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)s->draw_fbo);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)s->read_fbo);
+    glViewport(s->viewport[0], s->viewport[1], s->viewport[2], s->viewport[3]);
+    glUseProgram((GLuint)s->program);
+    for (int i = 0; i < TEXLA__MAX_SRC; i++) {
+        glActiveTexture(GL_TEXTURE0 + (GLenum)i);
+        glBindTexture(GL_TEXTURE_2D, (GLuint)s->tex2d[i]);
+        glBindSampler((GLuint)i, (GLuint)s->sampler[i]);
+    }
+    glActiveTexture((GLenum)s->active_tex);
+    glBindVertexArray((GLuint)s->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, (GLuint)s->array_buf);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)s->pack_buf);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)s->unpack_buf);
+    for (int i = 0; i < 6; i++) glPixelStorei(pack_names[i], s->pack[i]);
+    for (int i = 0; i < 7; i++) glPixelStorei(unpack_names[i], s->unpack[i]);
+    glClampColor(GL_CLAMP_READ_COLOR, (GLenum)s->clamp_read);
+    if (s->blend0) glEnablei(GL_BLEND, 0);
+    else glDisablei(GL_BLEND, 0);
+    glColorMaski(0, s->color_mask[0], s->color_mask[1], s->color_mask[2], s->color_mask[3]);
+    glBlendFuncSeparate((GLenum)s->blend_src_rgb, (GLenum)s->blend_dst_rgb,
+                        (GLenum)s->blend_src_a, (GLenum)s->blend_dst_a);
+    glBlendEquationSeparate((GLenum)s->blend_eq_rgb, (GLenum)s->blend_eq_a);
+    glBlendColor(s->blend_color[0], s->blend_color[1], s->blend_color[2], s->blend_color[3]);
+    /* core profile: front and back modes are always equal */
+    glPolygonMode(GL_FRONT_AND_BACK, (GLenum)s->polygon_mode[0]);
+    for (int i = 0; i < N_CAPS; i++) set_cap(enable_caps[i], s->enables[i]);
+}
+
+/* The state every pass assumes: nothing but the fragment program decides what is written. */
+void texla__canonical_state(void) {
+    for (int i = 0; i < N_CAPS; i++) glDisable(enable_caps[i]);
+    glColorMaski(0, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    glBlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
+    glClampColor(GL_CLAMP_READ_COLOR, GL_FALSE);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    static const GLint zero6[6] = {4, 0, 0, 0, 0, 0}; /* alignment 4, no row length, no skips */
+    for (int i = 0; i < 6; i++) glPixelStorei(pack_names[i], zero6[i]);
+    for (int i = 0; i < 6; i++) glPixelStorei(unpack_names[i], zero6[i]);
+    glPixelStorei(GL_UNPACK_SWAP_BYTES, GL_FALSE);
+    for (int i = 0; i < TEXLA__MAX_SRC; i++) glBindSampler((GLuint)i, 0);
+}
+
+void texla__enter(texla_ctx *ctx) {
+    if (ctx->depth++ > 0) return;
+    if (!ctx->host) texla__egl_make_current(ctx);
+    if (ctx->host) texla__glstate_save(&ctx->saved);
+    if (ctx->host || !ctx->vao) {
+        texla__canonical_state();
+        texla__runner_reset(ctx);
+    }
+}
+
+void texla__leave(texla_ctx *ctx) {
+    if (--ctx->depth > 0) return;
+    if (ctx->host) texla__glstate_restore(&ctx->saved);
+}

@@ -1,0 +1,112 @@
+/* gl_texture.c - RGBA32F textures, their upload and download, and the temporary pool. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+#define POOL_KEEP 16 /* free temporaries kept for reuse */
+
+texla_result texla__check_size(texla_ctx *ctx, const char *what, int w, int h) {
+    int max = ctx->info.max_texture_size;
+    if (w > max || h > max)
+        return texla__fail(ctx, TEXLA_ERR_LIMIT,
+                           "%s needs a %d x %d texture; this GL allows at most %d x %d "
+                           "(GL_MAX_TEXTURE_SIZE)", what, w, h, max, max);
+    if (w > ctx->info.max_viewport[0] || h > ctx->info.max_viewport[1])
+        return texla__fail(ctx, TEXLA_ERR_LIMIT,
+                           "%s needs a %d x %d render target; this GL allows at most %d x %d "
+                           "(GL_MAX_VIEWPORT_DIMS)", what, w, h, ctx->info.max_viewport[0],
+                           ctx->info.max_viewport[1]);
+    return TEXLA_OK;
+}
+
+texla_result texla__tex_make(texla_ctx *ctx, int w, int h, texla__tex *out) {
+    out->tex = out->fbo = 0;
+    out->w = w;
+    out->h = h;
+    if (!ctx->host) /* own context: so the check below sees only this allocation */
+        while (glGetError() != GL_NO_ERROR) {}
+    glActiveTexture(GL_TEXTURE0);
+    glGenTextures(1, &out->tex);
+    glBindTexture(GL_TEXTURE_2D, out->tex);
+    /* NEAREST and one level: texelFetch on an incomplete texture returns 0 */
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, w, h, 0, GL_RGBA, GL_FLOAT, NULL);
+    GLenum e = glGetError();
+    if (e != GL_NO_ERROR) {
+        glDeleteTextures(1, &out->tex);
+        out->tex = 0;
+        return texla__fail(ctx, e == GL_OUT_OF_MEMORY ? TEXLA_ERR_MEMORY : TEXLA_ERR_GL,
+                           "allocating a %d x %d RGBA32F texture (%.1f MB) failed: GL error 0x%04x",
+                           w, h, (double)w * h * 16 / 1e6, e);
+    }
+    ctx->stats.textures++;
+    return TEXLA_OK;
+}
+
+void texla__tex_free(texla_ctx *ctx, texla__tex *t) {
+    if (t->fbo) {
+        texla__runner_forget_fbo(ctx, t->fbo);
+        glDeleteFramebuffers(1, &t->fbo);
+    }
+    if (t->tex) {
+        glDeleteTextures(1, &t->tex);
+        ctx->stats.textures--;
+    }
+    t->tex = t->fbo = 0;
+}
+
+texla_result texla__tex_upload(texla_ctx *ctx, const texla__tex *t, const float *texels) {
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, t->tex);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, t->w, t->h, GL_RGBA, GL_FLOAT, texels);
+    ctx->stats.uploads++;
+    return TEXLA_OK;
+}
+
+texla_result texla__tex_download(texla_ctx *ctx, const texla__tex *t, float *texels) {
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, t->tex);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, texels);
+    ctx->stats.readbacks++;
+    return TEXLA_OK;
+}
+
+texla_result texla__pool_take(texla_ctx *ctx, int w, int h, texla__tex *out) {
+    for (int i = ctx->npool - 1; i >= 0; i--)
+        if (ctx->pool[i].w == w && ctx->pool[i].h == h) {
+            *out = ctx->pool[i];
+            ctx->pool[i] = ctx->pool[--ctx->npool];
+            return TEXLA_OK;
+        }
+    return texla__tex_make(ctx, w, h, out);
+}
+
+void texla__pool_give(texla_ctx *ctx, texla__tex *t) {
+    if (!t->tex) return;
+    if (ctx->npool == ctx->cappool && ctx->cappool < POOL_KEEP) {
+        int cap = ctx->cappool ? ctx->cappool * 2 : 4;
+        texla__tex *p = realloc(ctx->pool, sizeof *p * (size_t)cap);
+        if (p) {
+            ctx->pool = p;
+            ctx->cappool = cap;
+        }
+    }
+    if (ctx->npool < ctx->cappool) {
+        ctx->pool[ctx->npool++] = *t;
+        t->tex = t->fbo = 0;
+    } else {
+        /* pool full: the oldest goes */
+        texla__tex_free(ctx, &ctx->pool[0]);
+        ctx->pool[0] = *t;
+        t->tex = t->fbo = 0;
+    }
+}
+
+void texla__pool_destroy(texla_ctx *ctx) {
+    for (int i = 0; i < ctx->npool; i++) texla__tex_free(ctx, &ctx->pool[i]);
+    ctx->npool = 0;
+}

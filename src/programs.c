@@ -1,0 +1,148 @@
+/* programs.c - the program cache. Each program is one file of glsl/ (plus the shared vertex
+ * shader); sources are embedded at build time. The library prepends the #version line and
+ * glsl/common/texla.glsl, each as its own source string with a #line directive, so the
+ * driver's line numbers match the files: source 1 is the common file, source 2 the program. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *vert, *frag;
+} prog_files[TEXLA__P_COUNT] = {
+    [TEXLA__P_FILL] = {"quad.vert", "fill.frag"},
+    [TEXLA__P_IDENTITY] = {"quad.vert", "identity.frag"},
+    [TEXLA__P_COPY] = {"quad.vert", "copy.frag"},
+    [TEXLA__P_SCALE] = {"quad.vert", "scale.frag"},
+    [TEXLA__P_AXPBY] = {"quad.vert", "axpby.frag"},
+    [TEXLA__P_MUL] = {"quad.vert", "mul.frag"},
+    [TEXLA__P_MADAD] = {"quad.vert", "madad.frag"},
+    [TEXLA__P_MAX] = {"quad.vert", "max.frag"},
+    [TEXLA__P_MATMUL] = {"quad.vert", "matmul.frag"},
+    [TEXLA__P_MATMUL_TN] = {"quad.vert", "matmul_tn.frag"},
+    [TEXLA__P_MATMUL_NT] = {"quad.vert", "matmul_nt.frag"},
+    [TEXLA__P_FMA_LOOP] = {"quad.vert", "fma_loop.frag"},
+};
+
+#define COMMON_FILE "common/texla.glsl"
+
+/* Returns the source of a glsl/ file: embedded, or read from desc.glsl_dir (malloc'd, *owned
+ * set) when that development override is given. */
+static texla_result source_of(texla_ctx *ctx, const char *name, const char **src, int *owned) {
+    *owned = 0;
+    if (ctx->desc.glsl_dir) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", ctx->desc.glsl_dir, name);
+        FILE *f = fopen(path, "rb");
+        if (!f) return texla__fail(ctx, TEXLA_ERR_IO, "shader %s: cannot open %s", name, path);
+        fseek(f, 0, SEEK_END);
+        long n = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+        size_t got = buf ? fread(buf, 1, (size_t)n, f) : 0;
+        fclose(f);
+        if (!buf || got != (size_t)n) {
+            free(buf);
+            return texla__fail(ctx, TEXLA_ERR_IO, "shader %s: cannot read %s", name, path);
+        }
+        buf[n] = '\0';
+        *src = buf;
+        *owned = 1;
+        return TEXLA_OK;
+    }
+    for (int i = 0; i < texla__shader_file_count; i++)
+        if (!strcmp(texla__shader_files[i].name, name)) {
+            *src = texla__shader_files[i].source;
+            return TEXLA_OK;
+        }
+    return texla__fail(ctx, TEXLA_ERR_SHADER, "shader %s is not embedded in this build", name);
+}
+
+static texla_result compile(texla_ctx *ctx, GLenum type, const char *name, GLuint *out) {
+    const char *common = NULL, *body = NULL;
+    int own_c = 0, own_b = 0;
+    texla_result r = source_of(ctx, COMMON_FILE, &common, &own_c);
+    if (!r) r = source_of(ctx, name, &body, &own_b);
+    if (r) {
+        if (own_c) free((void *)common);
+        return r;
+    }
+    const char *strs[5] = {"#version 330 core\n", "#line 1 1\n", common, "#line 1 2\n", body};
+    GLuint s = glCreateShader(type);
+    glShaderSource(s, 5, strs, NULL);
+    glCompileShader(s);
+    if (own_c) free((void *)common);
+    if (own_b) free((void *)body);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[3000] = "";
+        glGetShaderInfoLog(s, sizeof log, NULL, log);
+        glDeleteShader(s);
+        return texla__fail(ctx, TEXLA_ERR_SHADER,
+                           "glsl/%s failed to compile (source 1 = glsl/" COMMON_FILE
+                           ", source 2 = glsl/%s):\n%s", name, name, log);
+    }
+    *out = s;
+    return TEXLA_OK;
+}
+
+static texla_result build(texla_ctx *ctx, texla__prog_id id, texla__prog *p) {
+    GLuint vs = 0, fs = 0;
+    texla_result r = compile(ctx, GL_VERTEX_SHADER, prog_files[id].vert, &vs);
+    if (!r) r = compile(ctx, GL_FRAGMENT_SHADER, prog_files[id].frag, &fs);
+    if (r) {
+        if (vs) glDeleteShader(vs);
+        return r;
+    }
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, vs);
+    glAttachShader(prog, fs);
+    glBindFragDataLocation(prog, 0, "o");
+    glLinkProgram(prog);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[3000] = "";
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        glDeleteProgram(prog);
+        return texla__fail(ctx, TEXLA_ERR_SHADER, "glsl/%s + glsl/%s failed to link:\n%s",
+                           prog_files[id].vert, prog_files[id].frag, log);
+    }
+    /* samplers u_src0.. read units 0..; set once, the runner binds textures to units */
+    glUseProgram(prog);
+    for (int i = 0; i < TEXLA__MAX_SRC; i++) {
+        char u[16];
+        snprintf(u, sizeof u, "u_src%d", i);
+        GLint loc = glGetUniformLocation(prog, u);
+        if (loc >= 0) glUniform1i(loc, i);
+    }
+    ctx->cur_prog = prog;
+    p->id = prog;
+    p->u_i0 = glGetUniformLocation(prog, "u_i0");
+    p->u_i1 = glGetUniformLocation(prog, "u_i1");
+    p->u_f0 = glGetUniformLocation(prog, "u_f0");
+    p->u_f1 = glGetUniformLocation(prog, "u_f1");
+    p->u_shape = glGetUniformLocation(prog, "u_shape");
+    ctx->stats.programs++;
+    return TEXLA_OK;
+}
+
+texla_result texla__prog_get(texla_ctx *ctx, texla__prog_id id, texla__prog **out) {
+    texla__prog *p = &ctx->progs[id];
+    if (!p->id) {
+        texla_result r = build(ctx, id, p);
+        if (r) return r;
+    }
+    *out = p;
+    return TEXLA_OK;
+}
+
+void texla__progs_destroy(texla_ctx *ctx) {
+    for (int i = 0; i < TEXLA__P_COUNT; i++)
+        if (ctx->progs[i].id) glDeleteProgram(ctx->progs[i].id);
+    memset(ctx->progs, 0, sizeof ctx->progs);
+}
