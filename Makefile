@@ -131,7 +131,7 @@ $(B)/bin/test-texla: $(TEST_OBJ) $(APP_GLAD) $(LIB)
 $(B)/bin/test-window: $(B)/obj/tests/test_window.o $(B)/obj/tests/check.o $(B)/obj/app_glad_gl.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(GLFW_LIBS) $(LDLIBS)
-$(B)/bin/texla-bench: $(B)/obj/tests/bench.o $(LIB)
+$(B)/bin/texla-bench: $(B)/obj/tests/bench.o $(APP_GLAD) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
 $(B)/bin/texla-demo: $(B)/obj/demos/matmul/main.o $(LIB)
@@ -149,22 +149,20 @@ bench: $(B)/bin/texla-bench
 	$(B)/bin/texla-bench $(BENCH_ARGS)
 
 # ---- installing ----
-$(B)/texla.pc: Makefile
-	@mkdir -p $(@D)
-	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: texla\nDescription: linear algebra on the GPU through OpenGL render-to-texture\nVersion: %s\nLibs: -L$${libdir} -ltexla\nLibs.private: -lm -ldl\nCflags: -I$${includedir}\n' \
-	  '$(PREFIX)' "$$(sed -n 's/^#define TEXLA_VERSION_STRING "\(.*\)"/\1/p' include/texla.h)" > $@
-
-install: $(LIB) $(B)/texla.pc
+# texla.pc names PREFIX, so it is written at install time
+install: $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libtexla.a
 	install -m 644 include/texla.h $(DESTDIR)$(PREFIX)/include/texla.h
-	install -m 644 $(B)/texla.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/texla.pc
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: texla\nDescription: linear algebra on the GPU through OpenGL render-to-texture\nVersion: %s\nLibs: -L$${libdir} -ltexla\nLibs.private: -lm -ldl\nCflags: -I$${includedir}\n' \
+	  '$(PREFIX)' "$$(sed -n 's/^#define TEXLA_VERSION_STRING "\(.*\)"/\1/p' include/texla.h)" \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/texla.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libtexla.a $(DESTDIR)$(PREFIX)/include/texla.h \
 	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/texla.pc
 
 clean:
-	rm -rf $(B)/obj $(B)/bin $(B)/lib $(B)/gen $(B)/texla.pc
+	rm -rf $(B)/obj $(B)/bin $(B)/lib $(B)/gen
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -107,10 +107,10 @@ void texla__enter(texla_ctx *ctx) {
     if (ctx->depth++ > 0) return;
     if (!ctx->host) texla__egl_make_current(ctx);
     if (ctx->host) texla__glstate_save(&ctx->saved);
-    if (ctx->host || !ctx->vao) {
-        texla__canonical_state();
-        texla__runner_reset(ctx);
-    }
+    /* Headless too: the application may draw in texla's context between calls (the demos
+     * do), so nothing from an earlier call is assumed. */
+    texla__canonical_state();
+    texla__runner_reset(ctx);
 }
 
 void texla__leave(texla_ctx *ctx) {

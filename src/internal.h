@@ -31,7 +31,6 @@ typedef enum texla__prog_id {
     TEXLA__P_MATMUL,     /* o = A * B over a range of blocks       */
     TEXLA__P_MATMUL_TN,  /* o = A' * B over a range of blocks      */
     TEXLA__P_MATMUL_NT,  /* o = A * B' over a range of blocks      */
-    TEXLA__P_FMA_LOOP,   /* benchmark: FMA chain (fragment ceiling) */
     TEXLA__P_COUNT
 } texla__prog_id;
 
@@ -152,6 +151,7 @@ void texla__canonical_state(void);
 /* ---- programs (programs.c) ---- */
 texla_result texla__prog_get(texla_ctx *ctx, texla__prog_id id, texla__prog **out);
 void texla__progs_destroy(texla_ctx *ctx);
+const char *texla__prog_name(texla__prog_id id); /* its glsl/ file, for messages */
 
 /* ---- textures (gl_texture.c) ---- */
 texla_result texla__tex_make(texla_ctx *ctx, int w, int h, texla__tex *out);

@@ -126,8 +126,8 @@ texla_result texla__run(texla_ctx *ctx, const texla__pass *p) {
     if (ctx->desc.debug) {
         GLenum e = glGetError();
         if (e != GL_NO_ERROR)
-            return texla__fail(ctx, TEXLA_ERR_GL, "pass %d into a %d x %d target: %s (0x%04x)",
-                               (int)p->prog, p->dst->w, p->dst->h, gl_err_name(e), e);
+            return texla__fail(ctx, TEXLA_ERR_GL, "pass glsl/%s into a %d x %d target: %s (0x%04x)",
+                               texla__prog_name(p->prog), p->dst->w, p->dst->h, gl_err_name(e), e);
     }
     return TEXLA_OK;
 }

@@ -22,7 +22,6 @@ static const struct {
     [TEXLA__P_MATMUL] = {"quad.vert", "matmul.frag"},
     [TEXLA__P_MATMUL_TN] = {"quad.vert", "matmul_tn.frag"},
     [TEXLA__P_MATMUL_NT] = {"quad.vert", "matmul_nt.frag"},
-    [TEXLA__P_FMA_LOOP] = {"quad.vert", "fma_loop.frag"},
 };
 
 #define COMMON_FILE "common/texla.glsl"
@@ -130,6 +129,8 @@ static texla_result build(texla_ctx *ctx, texla__prog_id id, texla__prog *p) {
     ctx->stats.programs++;
     return TEXLA_OK;
 }
+
+const char *texla__prog_name(texla__prog_id id) { return prog_files[id].frag; }
 
 texla_result texla__prog_get(texla_ctx *ctx, texla__prog_id id, texla__prog **out) {
     texla__prog *p = &ctx->progs[id];

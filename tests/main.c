@@ -1,0 +1,32 @@
+/* test-texla: headless tests. Usage: test-texla [SUITE...]  (dense, errors, state) */
+#include "suites.h"
+
+#include <string.h>
+
+texla_ctx *suite_ctx(const texla_ctx_desc *desc) {
+    texla_ctx *ctx = NULL;
+    texla_result r = texla_ctx_make(desc, &ctx);
+    CHECK(r == TEXLA_OK, "texla_ctx_make: %s: %s", texla_result_name(r), texla_error_message(NULL));
+    return ctx;
+}
+
+static const struct {
+    const char *name;
+    void (*run)(void);
+} suites[] = {{"dense", suite_dense}, {"errors", suite_errors}, {"state", suite_state}};
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    check_srand(check_seed());
+    for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
+        int want = argc < 2;
+        for (int a = 1; a < argc; a++) want |= !strcmp(argv[a], suites[i].name);
+        if (!want) continue;
+        int f0 = check_failed, p0 = check_passed;
+        printf("-- suite %s\n", suites[i].name);
+        suites[i].run();
+        printf("-- suite %s: %d passed, %d failed\n", suites[i].name, check_passed - p0,
+               check_failed - f0);
+    }
+    return check_summary();
+}

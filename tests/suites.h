@@ -1,0 +1,12 @@
+/* suites.h - the suites linked into build/bin/test-texla (tests/main.c runs them in order). */
+#ifndef TEXLA_SUITES_H
+#define TEXLA_SUITES_H
+#include "check.h"
+
+/* a headless texla context for a suite; NULL (and a failed check) when none can be made */
+texla_ctx *suite_ctx(const texla_ctx_desc *desc);
+
+void suite_dense(void);  /* tests/test_dense.c: every operation against float64 CPU references */
+void suite_errors(void); /* tests/test_errors.c: exact error codes for bad calls */
+void suite_state(void);  /* tests/test_state.c: host mode leaves the host's GL state unchanged */
+#endif
