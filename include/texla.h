@@ -97,7 +97,9 @@ typedef enum texla_result {
     TEXLA_ERR_SHADER,      /* a shader failed to compile or link (file name and log in message) */
     TEXLA_ERR_GL,          /* the GL reported an error (message names the pass) */
     TEXLA_ERR_MEMORY,      /* host or GPU memory exhausted */
-    TEXLA_ERR_IO           /* a file could not be read or written */
+    TEXLA_ERR_IO,          /* a file could not be read or written */
+    TEXLA_ERR_FORMAT,      /* malformed input (message names the file, line and problem) */
+    TEXLA_ERR_NOT_READY    /* an asynchronous read-back has not finished yet: ask again */
 } texla_result;
 
 typedef struct texla_ctx texla_ctx;
@@ -201,6 +203,10 @@ TEXLA_API texla_result texla_add_scaled(texla_ctx *ctx, texla_mat a, texla_mat b
 TEXLA_API texla_result texla_madad(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat d,
                                    texla_mat e, texla_mat dst);
 TEXLA_API texla_result texla_max(texla_ctx *ctx, texla_mat a, float s, texla_mat dst); /* max(A, s) */
+/* C = s ./ A element-wise (a zero element of A gives +-Inf there; padding stays 0). */
+TEXLA_API texla_result texla_recip(texla_ctx *ctx, texla_mat a, float s, texla_mat dst);
+/* dst (n x 1) = the diagonal of the n x n matrix A. */
+TEXLA_API texla_result texla_diag(texla_ctx *ctx, texla_mat a, texla_mat dst);
 
 /* ---- products ---- */
 
@@ -214,6 +220,203 @@ TEXLA_API texla_result texla_matmul(texla_ctx *ctx, texla_mat a, texla_mat b, te
 TEXLA_API texla_result texla_matmul_tn(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst);
 /* C = A * B' (A is n x K, B is m x K). */
 TEXLA_API texla_result texla_matmul_nt(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst);
+
+/* ==== 2D vectors, GPU scalars, banded and sparse matrices (Krueger & Westermann) ==== */
+
+/* A vector in the 2D layout: element k is grid cell (k mod gx, k div gx) of an even gx x gy
+ * grid, texel (gx/2, gy/2) of a (gx/2) x (gy/2) texture, channel (gx%2) + 2*(gy%2).
+ * A plain vector of length n uses a near-square grid; a PDE grid vector of nx x ny cells uses
+ * gx = nx rounded up to even, so grid neighbours are texel neighbours (its host data is the
+ * nx x ny grid, row-major, and element k of it is cell (k mod nx, k div nx)). */
+typedef struct texla_vec { uint32_t id; } texla_vec;
+/* A single float on the GPU (a 1x1 texture): reductions write it, coefficients read it. */
+typedef struct texla_scalar { uint32_t id; } texla_scalar;
+
+typedef struct texla_vec_info {
+    int n;          /* elements */
+    int nx, ny;     /* the logical grid: nx * ny >= n; plain vectors: nx = gx */
+    int gx, gy;     /* the element grid (even) */
+    int tex_width, tex_height; /* gx/2 x gy/2 */
+    uint32_t texture;
+} texla_vec_info;
+
+/* A coefficient: value, times the GPU scalar when scalar.id != 0. */
+typedef struct texla_coef {
+    float value;
+    texla_scalar scalar;
+} texla_coef;
+static inline texla_coef texla_host(float v) { texla_coef c = {v, {0}}; return c; }
+static inline texla_coef texla_gpu(float v, texla_scalar s) { texla_coef c = {v, s}; return c; }
+
+/* length-n vector from data (NULL: zeros); the grid is the most square one within limits */
+TEXLA_API texla_result texla_vec_make(texla_ctx *ctx, int n, const float *data, texla_vec *out);
+/* nx x ny PDE grid vector from row-major grid data (NULL: zeros) */
+TEXLA_API texla_result texla_vec_make_grid(texla_ctx *ctx, int nx, int ny, const float *data,
+                                           texla_vec *out);
+/* a zero vector of v's layout */
+TEXLA_API texla_result texla_vec_make_like(texla_ctx *ctx, texla_vec v, texla_vec *out);
+TEXLA_API void texla_vec_destroy(texla_ctx *ctx, texla_vec v);
+TEXLA_API texla_result texla_vec_write(texla_ctx *ctx, const float *data, texla_vec v);
+TEXLA_API texla_result texla_vec_read(texla_ctx *ctx, texla_vec v, float *out);
+/* the texture as stored: tex_width*tex_height*4 floats, padding included */
+TEXLA_API texla_result texla_vec_read_raw(texla_ctx *ctx, texla_vec v, float *out);
+TEXLA_API texla_result texla_vec_info_get(texla_ctx *ctx, texla_vec v, texla_vec_info *out);
+
+/* element-wise: all operands of one layout; dst never also a source */
+TEXLA_API texla_result texla_vec_fill(texla_ctx *ctx, texla_coef c, texla_vec dst);
+TEXLA_API texla_result texla_vec_copy(texla_ctx *ctx, texla_vec a, texla_vec dst);
+TEXLA_API texla_result texla_vec_add(texla_ctx *ctx, texla_vec a, texla_vec b, texla_vec dst);
+TEXLA_API texla_result texla_vec_sub(texla_ctx *ctx, texla_vec a, texla_vec b, texla_vec dst);
+TEXLA_API texla_result texla_vec_mul(texla_ctx *ctx, texla_vec a, texla_vec b, texla_vec dst);
+TEXLA_API texla_result texla_vec_scale(texla_ctx *ctx, texla_vec a, texla_coef s, texla_vec dst);
+/* dst = a + s * b */
+TEXLA_API texla_result texla_vec_axpy(texla_ctx *ctx, texla_vec a, texla_coef s, texla_vec b,
+                                      texla_vec dst);
+/* dst += s * b, by additive blending */
+TEXLA_API texla_result texla_vec_acc(texla_ctx *ctx, texla_coef s, texla_vec b, texla_vec dst);
+TEXLA_API texla_result texla_vec_max(texla_ctx *ctx, texla_vec a, float s, texla_vec dst);
+TEXLA_API texla_result texla_vec_clamp(texla_ctx *ctx, texla_vec a, float lo, float hi,
+                                       texla_vec dst);
+
+/* reductions in log passes (each folds 2x2 texels) into a GPU scalar */
+TEXLA_API texla_result texla_vec_sum(texla_ctx *ctx, texla_vec a, texla_scalar dst);
+TEXLA_API texla_result texla_vec_dot(texla_ctx *ctx, texla_vec a, texla_vec b, texla_scalar dst);
+TEXLA_API texla_result texla_vec_norm2(texla_ctx *ctx, texla_vec a, texla_scalar dst);
+TEXLA_API texla_result texla_vec_maxval(texla_ctx *ctx, texla_vec a, texla_scalar dst);
+TEXLA_API texla_result texla_vec_minval(texla_ctx *ctx, texla_vec a, texla_scalar dst);
+TEXLA_API texla_result texla_vec_maxabs(texla_ctx *ctx, texla_vec a, texla_scalar dst);
+
+/* conversions between the 2D layout and the dense n x 1 layout, on the GPU */
+TEXLA_API texla_result texla_vec_from_mat(texla_ctx *ctx, texla_mat m, texla_vec dst);
+TEXLA_API texla_result texla_mat_from_vec(texla_ctx *ctx, texla_vec v, texla_mat dst);
+/* y = A * x for a dense n x m matrix and 2D vectors (converted on the GPU) */
+TEXLA_API texla_result texla_mat_mul_vec(texla_ctx *ctx, texla_mat a, texla_vec x, texla_vec y);
+
+/* scalars */
+TEXLA_API texla_result texla_scalar_make(texla_ctx *ctx, float value, texla_scalar *out);
+TEXLA_API void texla_scalar_destroy(texla_ctx *ctx, texla_scalar s);
+TEXLA_API texla_result texla_scalar_write(texla_ctx *ctx, float value, texla_scalar s);
+/* blocking read-back */
+TEXLA_API texla_result texla_scalar_read(texla_ctx *ctx, texla_scalar s, float *out);
+/* non-blocking: start copies the value into a pixel-pack buffer behind a fence; poll returns
+ * TEXLA_OK with the value once the GPU has got there, TEXLA_ERR_NOT_READY before, without
+ * waiting. A new start replaces a pending one. */
+TEXLA_API texla_result texla_scalar_read_start(texla_ctx *ctx, texla_scalar s);
+TEXLA_API texla_result texla_scalar_read_poll(texla_ctx *ctx, texla_scalar s, float *out);
+TEXLA_API texla_result texla_scalar_div(texla_ctx *ctx, texla_scalar a, texla_scalar b,
+                                        texla_scalar dst); /* a / b */
+TEXLA_API texla_result texla_scalar_div_or_zero(texla_ctx *ctx, texla_scalar a, texla_scalar b,
+                                                texla_scalar dst); /* b == 0 ? 0 : a / b */
+TEXLA_API texla_result texla_scalar_mul(texla_ctx *ctx, texla_scalar a, texla_scalar b,
+                                        texla_scalar dst);
+TEXLA_API texla_result texla_scalar_sub(texla_ctx *ctx, texla_scalar a, texla_scalar b,
+                                        texla_scalar dst);
+TEXLA_API texla_result texla_scalar_neg(texla_ctx *ctx, texla_scalar a, texla_scalar dst);
+
+/* ---- banded matrices: a stack of diagonals, each in the 2D layout of `like` ----
+ * Row k of A holds A(k, k + offsets[i]) = diags[i * n + k] (n = like's length; entries whose
+ * column falls outside 0..n-1 are ignored). Indices are the vector's element numbers. */
+typedef struct texla_banded { uint32_t id; } texla_banded;
+TEXLA_API texla_result texla_banded_make(texla_ctx *ctx, texla_vec like, int ndiag,
+                                         const int *offsets, const float *diags,
+                                         texla_banded *out);
+/* alpha * I + beta * P on an nx x ny grid vector, P the 5-point Laplacian with zero
+ * (Dirichlet) boundaries: 4 on the diagonal, -1 for each grid neighbour inside the grid.
+ * Poisson: (0, 1). Wave equation with r = (c dt / h)^2: explicit step matrix 2I - rP is
+ * (2, -r); the Crank-Nicolson matrix I + (r/2) P is (1, r/2). */
+TEXLA_API texla_result texla_banded_poisson(texla_ctx *ctx, int nx, int ny, float alpha,
+                                            float beta, texla_banded *out);
+TEXLA_API void texla_banded_destroy(texla_ctx *ctx, texla_banded a);
+/* y = A x */
+TEXLA_API texla_result texla_banded_mul(texla_ctx *ctx, texla_banded a, texla_vec x, texla_vec y);
+/* y = A x + s * b */
+TEXLA_API texla_result texla_banded_mul_add(texla_ctx *ctx, texla_banded a, texla_vec x,
+                                            float s, texla_vec b, texla_vec y);
+
+/* ---- random sparse matrices as vertex buffers (points with additive blending) ----
+ * rows x cols; x has cols elements, y has rows. Duplicates are summed; empty rows are fine. */
+typedef struct texla_sparse { uint32_t id; } texla_sparse;
+TEXLA_API texla_result texla_sparse_make_coo(texla_ctx *ctx, texla_vec row_like,
+                                             texla_vec col_like, int nnz, const int *rows,
+                                             const int *cols, const float *vals,
+                                             texla_sparse *out);
+TEXLA_API texla_result texla_sparse_make_csr(texla_ctx *ctx, texla_vec row_like,
+                                             texla_vec col_like, const int *row_ptr,
+                                             const int *cols, const float *vals,
+                                             texla_sparse *out);
+TEXLA_API void texla_sparse_destroy(texla_ctx *ctx, texla_sparse a);
+TEXLA_API texla_result texla_sparse_mul(texla_ctx *ctx, texla_sparse a, texla_vec x, texla_vec y);
+
+/* ---- Matrix Market files (host side) ----
+ * Reads coordinate (real, integer, pattern; general, symmetric, skew-symmetric) and array
+ * (real; general, symmetric) files strictly: anything malformed is TEXLA_ERR_FORMAT with the
+ * file, line and problem in the message, and nothing is returned. Symmetric and
+ * skew-symmetric files are expanded to all their entries; pattern entries are 1. */
+typedef struct texla_mm {
+    int rows, cols;
+    int coordinate;   /* 1: coordinate file (nnz entries in row/col/val), 0: array (dense) */
+    int nnz;          /* entries after expansion (coordinate) */
+    int *row, *col;   /* 0-based */
+    float *val;
+    float *dense;     /* array files: rows * cols, row-major */
+} texla_mm;
+/* ctx may be NULL (then texla_error_message(NULL) has the message). */
+TEXLA_API texla_result texla_mm_read(texla_ctx *ctx, const char *path, texla_mm *out);
+TEXLA_API void texla_mm_free(texla_mm *m);
+/* Writes atomically (a temporary file in the same folder, then rename): an array file of a
+ * row-major rows x cols matrix, or a coordinate real general file of nnz entries (0-based). */
+TEXLA_API texla_result texla_mm_write_array(texla_ctx *ctx, const char *path, int rows, int cols,
+                                            const float *data);
+TEXLA_API texla_result texla_mm_write_coord(texla_ctx *ctx, const char *path, int rows, int cols,
+                                            int nnz, const int *row, const int *col,
+                                            const float *val);
+
+/* ---- solvers (built only from the public operations above) ---- */
+
+/* A linear operator for CG: a dense square matrix, a banded or a sparse matrix. */
+typedef enum texla_op_kind { TEXLA_OP_DENSE = 1, TEXLA_OP_BANDED, TEXLA_OP_SPARSE } texla_op_kind;
+typedef struct texla_op {
+    texla_op_kind kind;
+    uint32_t id;      /* the texla_mat, texla_banded or texla_sparse handle's id */
+} texla_op;
+static inline texla_op texla_op_dense(texla_mat m) { texla_op o = {TEXLA_OP_DENSE, m.id}; return o; }
+static inline texla_op texla_op_banded(texla_banded m) { texla_op o = {TEXLA_OP_BANDED, m.id}; return o; }
+static inline texla_op texla_op_sparse(texla_sparse m) { texla_op o = {TEXLA_OP_SPARSE, m.id}; return o; }
+/* y = A x for any operator */
+TEXLA_API texla_result texla_op_apply(texla_ctx *ctx, texla_op a, texla_vec x, texla_vec y);
+
+typedef struct texla_cg_desc {
+    int max_iter;    /* 0: n */
+    float tol;       /* relative residual ||b - Ax|| / ||b||; 0: fixed-iteration mode, max_iter
+                        iterations and no read-back at all */
+    int check_every; /* tolerance mode: start an asynchronous residual read every k iterations
+                        and stop at the first one found below tol; 0: 8 */
+} texla_cg_desc;
+typedef struct texla_cg_result {
+    int iterations;
+    float rel_residual; /* of the recurrence; -1 in fixed-iteration mode (not read back) */
+    int converged;
+} texla_cg_result;
+/* Conjugate gradients for symmetric positive definite A, warm-started from x. */
+TEXLA_API texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_desc *desc,
+                                texla_vec x, texla_cg_result *out);
+
+typedef struct texla_lcp_desc {
+    int iterations;  /* 0: 100 */
+    float omega;     /* relaxation; 0: 1 */
+} texla_lcp_desc;
+typedef struct texla_lcp_result {
+    float min_x;      /* min x_i (>= 0 by construction) */
+    float min_w;      /* min w_i, w = A x + b */
+    float xw;         /* x' w, the complementarity gap */
+    float max_abs_xw; /* max |x_i w_i| */
+} texla_lcp_result;
+/* Projected Jacobi for the LCP: x >= 0, w = A x + b >= 0, x' w = 0, with dense n x n A and
+ * n x 1 b and x (x is the warm start). x <- max(0, x - omega D^-1 (A x + b)), D = diag(A);
+ * no read-back inside the loop, one at the end for the measures (out may be NULL: none). */
+TEXLA_API texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b,
+                                        const texla_lcp_desc *desc, texla_mat x,
+                                        texla_lcp_result *out);
 
 #ifdef __cplusplus
 }

@@ -13,58 +13,11 @@ static texla__obj *mat_of(texla_ctx *ctx, texla_mat m) {
     return texla__obj_get(ctx, m.id, TEXLA__KIND_MAT);
 }
 
-/* An operand of a call: its name in messages, its handle, and once validated its object. */
-typedef struct operand {
-    const char *name;
-    texla_mat m;
-    texla__obj *o;
-} operand;
-
 static texla_result bad_handle(texla_ctx *ctx, const char *fn, const char *name, texla_mat m) {
-    return texla__fail(ctx, TEXLA_ERR_HANDLE,
-                       "%s: %s is not a live matrix (handle 0x%08x: %s)", fn, name, m.id,
-                       m.id == 0 ? "the null handle" : "destroyed, or never made by this context");
+    return texla__bad_handle(ctx, fn, name, TEXLA__KIND_MAT, m.id);
 }
 
-/* Validates handles, then that the destination (the last operand) is none of the sources. */
-static texla_result resolve(texla_ctx *ctx, const char *fn, operand *ops, int n) {
-    for (int i = 0; i < n; i++) {
-        ops[i].o = mat_of(ctx, ops[i].m);
-        if (!ops[i].o) return bad_handle(ctx, fn, ops[i].name, ops[i].m);
-    }
-    const operand *dst = &ops[n - 1];
-    for (int i = 0; i < n - 1; i++)
-        if (ops[i].m.id == dst->m.id)
-            return texla__fail(ctx, TEXLA_ERR_ALIAS,
-                               "%s: the destination %s is also operand %s; a pass cannot read "
-                               "the texture it renders into (use a different destination)",
-                               fn, dst->name, ops[i].name);
-    return TEXLA_OK;
-}
-
-/* Element-wise operands must all have the first operand's shape. */
-static texla_result same_shape(texla_ctx *ctx, const char *fn, const operand *ops, int n) {
-    for (int i = 1; i < n; i++)
-        if (ops[i].o->rows != ops[0].o->rows || ops[i].o->cols != ops[0].o->cols)
-            return texla__fail(ctx, TEXLA_ERR_SHAPE, "%s: %s is %d x %d but %s is %d x %d", fn,
-                               ops[i].name, ops[i].o->rows, ops[i].o->cols, ops[0].name,
-                               ops[0].o->rows, ops[0].o->cols);
-    return TEXLA_OK;
-}
-
-static texla_result finite(texla_ctx *ctx, const char *fn, const char *name, float s) {
-    if (isfinite(s)) return TEXLA_OK;
-    return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
-                       "%s: coefficient %s is %g; coefficients must be finite (Inf or NaN times "
-                       "a padding lane would break the zero-padding invariant)", fn, name, s);
-}
-
-static void dense_shape(const texla__obj *o, int32_t shape[4]) {
-    shape[0] = 0;
-    shape[1] = o->rows;
-    shape[2] = o->cols;
-    shape[3] = 0;
-}
+#define M(nm, h) {nm, (h).id, TEXLA__KIND_MAT, NULL}
 
 /* ---- making, writing, reading ---- */
 
@@ -95,7 +48,7 @@ static texla_result new_mat(texla_ctx *ctx, const char *fn, int rows, int cols, 
 
 static texla_result fill(texla_ctx *ctx, texla__obj *o, texla__prog_id prog, float v) {
     texla__pass p = {.prog = prog, .dst = &o->t, .f0 = {v, v, v, v}};
-    dense_shape(o, p.shape);
+    texla__shape_of(o, p.shape);
     return texla__run(ctx, &p);
 }
 
@@ -137,7 +90,7 @@ texla_result texla_mat_make(texla_ctx *ctx, int rows, int cols, const float *dat
 texla_result texla_mat_make_const(texla_ctx *ctx, int rows, int cols, float value, texla_mat *out) {
     if (ctx && !isfinite(value)) {
         if (out) out->id = 0;
-        return finite(ctx, "texla_mat_make_const", "value", value);
+        return texla__finite(ctx, "texla_mat_make_const", "value", value);
     }
     return make_common(ctx, "texla_mat_make_const", rows, cols, NULL, TEXLA__P_FILL, value, out);
 }
@@ -215,101 +168,110 @@ texla_result texla_mat_info_get(texla_ctx *ctx, texla_mat m, texla_mat_info *out
 
 /* ---- element-wise operations ---- */
 
-/* Validates ops[0..n-1] (the last is the destination, all of one shape), then runs one
- * full-screen pass of prog with the sources bound in order. */
-static texla_result elementwise(texla_ctx *ctx, const char *fn, operand *ops, int n,
-                                texla__prog_id prog, texla__blend blend, float f0, float f1) {
+#define OPS(...) ((texla__operand[]){__VA_ARGS__})
+#define NOPS(...) ((int)(sizeof((texla__operand[]){__VA_ARGS__}) / sizeof(texla__operand)))
+#define EW(fn, prog, blend, f0, f1, ...)                                                      \
+    texla__elementwise(ctx, fn, OPS(__VA_ARGS__), NOPS(__VA_ARGS__),                          \
+                       &(texla__ew){prog, blend, {f0, f1, f0, f0}, 0, NULL})
+
+static texla_result coef_ok(texla_ctx *ctx, const char *fn, float s) {
+    return ctx ? texla__finite(ctx, fn, "s", s) : TEXLA_ERR_ARGUMENT;
+}
+
+texla_result texla_copy(texla_ctx *ctx, texla_mat a, texla_mat dst) {
+    return EW("texla_copy", TEXLA__P_COPY, TEXLA__BLEND_NONE, 0.0f, 0.0f, M("a", a), M("dst", dst));
+}
+
+texla_result texla_add(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst) {
+    return EW("texla_add", TEXLA__P_AXPBY, TEXLA__BLEND_NONE, 1.0f, 1.0f, M("a", a), M("b", b),
+              M("dst", dst));
+}
+
+texla_result texla_sub(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst) {
+    return EW("texla_sub", TEXLA__P_AXPBY, TEXLA__BLEND_NONE, 1.0f, -1.0f, M("a", a), M("b", b),
+              M("dst", dst));
+}
+
+texla_result texla_mul(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst) {
+    return EW("texla_mul", TEXLA__P_MUL, TEXLA__BLEND_NONE, 0.0f, 0.0f, M("a", a), M("b", b),
+              M("dst", dst));
+}
+
+texla_result texla_scale(texla_ctx *ctx, texla_mat a, float s, texla_mat dst) {
+    texla_result r = coef_ok(ctx, "texla_scale", s);
+    return r ? r : EW("texla_scale", TEXLA__P_SCALE, TEXLA__BLEND_NONE, s, 0.0f, M("a", a),
+                      M("dst", dst));
+}
+
+texla_result texla_scale_self(texla_ctx *ctx, float s, texla_mat dst) {
+    texla_result r = coef_ok(ctx, "texla_scale_self", s);
+    /* dst *= s by blending (source factor 0, destination factor s): no read of dst */
+    return r ? r : EW("texla_scale_self", TEXLA__P_FILL, TEXLA__BLEND_SCALE, s, 0.0f,
+                      M("dst", dst));
+}
+
+texla_result texla_acc(texla_ctx *ctx, texla_mat b, texla_mat dst) {
+    return EW("texla_acc", TEXLA__P_COPY, TEXLA__BLEND_ADD, 0.0f, 0.0f, M("b", b), M("dst", dst));
+}
+
+texla_result texla_acc_scaled(texla_ctx *ctx, texla_mat b, float s, texla_mat dst) {
+    texla_result r = coef_ok(ctx, "texla_acc_scaled", s);
+    return r ? r : EW("texla_acc_scaled", TEXLA__P_SCALE, TEXLA__BLEND_ADD, s, 0.0f, M("b", b),
+                      M("dst", dst));
+}
+
+texla_result texla_acc_mul(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst) {
+    return EW("texla_acc_mul", TEXLA__P_MUL, TEXLA__BLEND_ADD, 0.0f, 0.0f, M("a", a), M("b", b),
+              M("dst", dst));
+}
+
+texla_result texla_add_scaled(texla_ctx *ctx, texla_mat a, texla_mat b, float s, texla_mat dst) {
+    texla_result r = coef_ok(ctx, "texla_add_scaled", s);
+    return r ? r : EW("texla_add_scaled", TEXLA__P_AXPBY, TEXLA__BLEND_NONE, 1.0f, s, M("a", a),
+                      M("b", b), M("dst", dst));
+}
+
+texla_result texla_madad(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat d, texla_mat e,
+                         texla_mat dst) {
+    return EW("texla_madad", TEXLA__P_MADAD, TEXLA__BLEND_NONE, 0.0f, 0.0f, M("a", a), M("b", b),
+              M("d", d), M("e", e), M("dst", dst));
+}
+
+texla_result texla_max(texla_ctx *ctx, texla_mat a, float s, texla_mat dst) {
+    texla_result r = coef_ok(ctx, "texla_max", s);
+    return r ? r : EW("texla_max", TEXLA__P_MAX, TEXLA__BLEND_NONE, s, 0.0f, M("a", a),
+                      M("dst", dst));
+}
+
+texla_result texla_recip(texla_ctx *ctx, texla_mat a, float s, texla_mat dst) {
+    texla_result r = coef_ok(ctx, "texla_recip", s);
+    return r ? r : EW("texla_recip", TEXLA__P_RECIP, TEXLA__BLEND_NONE, s, 0.0f, M("a", a),
+                      M("dst", dst));
+}
+
+texla_result texla_diag(texla_ctx *ctx, texla_mat a, texla_mat dst) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
-    texla_result r = resolve(ctx, fn, ops, n);
-    if (!r) r = same_shape(ctx, fn, ops, n);
+    texla__operand ops[2] = {M("a", a), M("dst", dst)};
+    texla_result r = texla__resolve(ctx, "texla_diag", ops, 2);
     if (r) return r;
-    texla__pass p = {.prog = prog, .dst = &ops[n - 1].o->t, .blend = blend, .blend_scale = f0,
-                     .f0 = {f0, f1, 0.0f, 0.0f}};
-    dense_shape(ops[n - 1].o, p.shape);
-    for (int i = 0; i < n - 1; i++) p.src[i] = &ops[i].o->t;
+    const texla__obj *A = ops[0].o, *D = ops[1].o;
+    if (A->rows != A->cols || D->rows != A->rows || D->cols != 1)
+        return texla__fail(ctx, TEXLA_ERR_SHAPE,
+                           "texla_diag: a must be square and dst its n x 1 diagonal; a is %d x "
+                           "%d, dst is %d x %d", A->rows, A->cols, D->rows, D->cols);
+    texla__pass p = {.prog = TEXLA__P_DIAG, .dst = &ops[1].o->t, .src = {&A->t}};
+    p.i0[0] = A->rows;
     texla__enter(ctx);
     r = texla__run(ctx, &p);
     texla__leave(ctx);
     return r;
 }
 
-#define OPS(...) ((operand[]){__VA_ARGS__})
-#define NOPS(...) ((int)(sizeof((operand[]){__VA_ARGS__}) / sizeof(operand)))
-#define EW(fn, prog, blend, f0, f1, ...) \
-    elementwise(ctx, fn, OPS(__VA_ARGS__), NOPS(__VA_ARGS__), prog, blend, f0, f1)
-
-texla_result texla_copy(texla_ctx *ctx, texla_mat a, texla_mat dst) {
-    return EW("texla_copy", TEXLA__P_COPY, TEXLA__BLEND_NONE, 0.0f, 0.0f, {"a", a, NULL},
-              {"dst", dst, NULL});
-}
-
-texla_result texla_add(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst) {
-    return EW("texla_add", TEXLA__P_AXPBY, TEXLA__BLEND_NONE, 1.0f, 1.0f, {"a", a, NULL},
-              {"b", b, NULL}, {"dst", dst, NULL});
-}
-
-texla_result texla_sub(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst) {
-    return EW("texla_sub", TEXLA__P_AXPBY, TEXLA__BLEND_NONE, 1.0f, -1.0f, {"a", a, NULL},
-              {"b", b, NULL}, {"dst", dst, NULL});
-}
-
-texla_result texla_mul(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst) {
-    return EW("texla_mul", TEXLA__P_MUL, TEXLA__BLEND_NONE, 0.0f, 0.0f, {"a", a, NULL},
-              {"b", b, NULL}, {"dst", dst, NULL});
-}
-
-texla_result texla_scale(texla_ctx *ctx, texla_mat a, float s, texla_mat dst) {
-    if (ctx && !isfinite(s)) return finite(ctx, "texla_scale", "s", s);
-    return EW("texla_scale", TEXLA__P_SCALE, TEXLA__BLEND_NONE, s, 0.0f, {"a", a, NULL},
-              {"dst", dst, NULL});
-}
-
-texla_result texla_scale_self(texla_ctx *ctx, float s, texla_mat dst) {
-    if (ctx && !isfinite(s)) return finite(ctx, "texla_scale_self", "s", s);
-    /* dst *= s by blending (source factor 0, destination factor s): no read of dst */
-    return EW("texla_scale_self", TEXLA__P_FILL, TEXLA__BLEND_SCALE, s, 0.0f,
-              {"dst", dst, NULL});
-}
-
-texla_result texla_acc(texla_ctx *ctx, texla_mat b, texla_mat dst) {
-    return EW("texla_acc", TEXLA__P_COPY, TEXLA__BLEND_ADD, 0.0f, 0.0f, {"b", b, NULL},
-              {"dst", dst, NULL});
-}
-
-texla_result texla_acc_scaled(texla_ctx *ctx, texla_mat b, float s, texla_mat dst) {
-    if (ctx && !isfinite(s)) return finite(ctx, "texla_acc_scaled", "s", s);
-    return EW("texla_acc_scaled", TEXLA__P_SCALE, TEXLA__BLEND_ADD, s, 0.0f, {"b", b, NULL},
-              {"dst", dst, NULL});
-}
-
-texla_result texla_acc_mul(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst) {
-    return EW("texla_acc_mul", TEXLA__P_MUL, TEXLA__BLEND_ADD, 0.0f, 0.0f, {"a", a, NULL},
-              {"b", b, NULL}, {"dst", dst, NULL});
-}
-
-texla_result texla_add_scaled(texla_ctx *ctx, texla_mat a, texla_mat b, float s, texla_mat dst) {
-    if (ctx && !isfinite(s)) return finite(ctx, "texla_add_scaled", "s", s);
-    return EW("texla_add_scaled", TEXLA__P_AXPBY, TEXLA__BLEND_NONE, 1.0f, s, {"a", a, NULL},
-              {"b", b, NULL}, {"dst", dst, NULL});
-}
-
-texla_result texla_madad(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat d, texla_mat e,
-                         texla_mat dst) {
-    return EW("texla_madad", TEXLA__P_MADAD, TEXLA__BLEND_NONE, 0.0f, 0.0f, {"a", a, NULL},
-              {"b", b, NULL}, {"d", d, NULL}, {"e", e, NULL}, {"dst", dst, NULL});
-}
-
-texla_result texla_max(texla_ctx *ctx, texla_mat a, float s, texla_mat dst) {
-    if (ctx && !isfinite(s)) return finite(ctx, "texla_max", "s", s);
-    return EW("texla_max", TEXLA__P_MAX, TEXLA__BLEND_NONE, s, 0.0f, {"a", a, NULL},
-              {"dst", dst, NULL});
-}
-
 /* ---- products ---- */
 
 /* Runs ceil(blocks / k) passes of prog, each over k blocks of the inner dimension; passes
  * after the first are added by blending. */
-static texla_result multipass(texla_ctx *ctx, texla__prog_id prog, const texla__tex *a,
+texla_result texla__multipass(texla_ctx *ctx, texla__prog_id prog, const texla__tex *a,
                               const texla__tex *b, texla__tex *dst, int blocks, int iz) {
     int k = ctx->matmul_k < blocks ? ctx->matmul_k : blocks;
     texla__pass p = {.prog = prog, .dst = dst, .src = {a, b}};
@@ -330,8 +292,8 @@ typedef enum { NN, TN, NT } product_kind;
 static texla_result product(texla_ctx *ctx, const char *fn, product_kind kind, texla_mat a,
                             texla_mat b, texla_mat dst) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
-    operand ops[3] = {{"a", a, NULL}, {"b", b, NULL}, {"dst", dst, NULL}};
-    texla_result r = resolve(ctx, fn, ops, 3);
+    texla__operand ops[3] = {M("a", a), M("b", b), M("dst", dst)};
+    texla_result r = texla__resolve(ctx, fn, ops, 3);
     if (r) return r;
     const texla__obj *A = ops[0].o, *B = ops[1].o, *C = ops[2].o;
     /* logical shapes of the factors after transposition */
@@ -350,7 +312,7 @@ static texla_result product(texla_ctx *ctx, const char *fn, product_kind kind, t
     static const texla__prog_id progs[] = {TEXLA__P_MATMUL, TEXLA__P_MATMUL_TN, TEXLA__P_MATMUL_NT};
     int iz = kind == TN ? A->cols : ac; /* TN guards A's columns, NN/NT the inner dimension */
     texla__enter(ctx);
-    r = multipass(ctx, progs[kind], &A->t, &B->t, &ops[2].o->t, blocks_of(ac), iz);
+    r = texla__multipass(ctx, progs[kind], &A->t, &B->t, &ops[2].o->t, blocks_of(ac), iz);
     texla__leave(ctx);
     return r;
 }
@@ -372,10 +334,10 @@ static texla_result dot_common(texla_ctx *ctx, const char *fn, texla_mat a, texl
                                float *out) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
     if (!out) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: out is NULL", fn);
-    operand ops[2] = {{"a", a, NULL}, {"b", b, NULL}};
+    texla__operand ops[2] = {M("a", a), M("b", b)};
     for (int i = 0; i < 2; i++) {
-        ops[i].o = mat_of(ctx, ops[i].m);
-        if (!ops[i].o) return bad_handle(ctx, fn, ops[i].name, ops[i].m);
+        ops[i].o = texla__obj_get(ctx, ops[i].id, TEXLA__KIND_MAT);
+        if (!ops[i].o) return texla__bad_handle(ctx, fn, ops[i].name, TEXLA__KIND_MAT, ops[i].id);
         if (ops[i].o->cols != 1)
             return texla__fail(ctx, TEXLA_ERR_SHAPE, "%s: %s is %d x %d; it must be a vector "
                                "(n x 1)", fn, ops[i].name, ops[i].o->rows, ops[i].o->cols);
@@ -387,7 +349,7 @@ static texla_result dot_common(texla_ctx *ctx, const char *fn, texla_mat a, texl
     texla__tex t;
     texla_result r = texla__pool_take(ctx, 1, 1, &t);
     if (!r) {
-        r = multipass(ctx, TEXLA__P_MATMUL_TN, &ops[0].o->t, &ops[1].o->t, &t,
+        r = texla__multipass(ctx, TEXLA__P_MATMUL_TN, &ops[0].o->t, &ops[1].o->t, &t,
                       blocks_of(ops[0].o->rows), 1);
         float px[4];
         if (!r) r = texla__tex_download(ctx, &t, px);

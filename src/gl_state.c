@@ -30,7 +30,7 @@ void texla__glstate_save(texla__glstate *s) {
     glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &s->array_buf);
     glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &s->pack_buf);
     glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &s->unpack_buf);
-    for (int i = 0; i < TEXLA__MAX_SRC; i++) {
+    for (int i = 0; i < TEXLA__UNITS; i++) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);
         glGetIntegerv(GL_TEXTURE_BINDING_2D, &s->tex2d[i]);
         glGetIntegerv(GL_SAMPLER_BINDING, &s->sampler[i]);
@@ -62,7 +62,7 @@ void texla__glstate_restore(const texla__glstate *s) {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)s->read_fbo);
     glViewport(s->viewport[0], s->viewport[1], s->viewport[2], s->viewport[3]);
     glUseProgram((GLuint)s->program);
-    for (int i = 0; i < TEXLA__MAX_SRC; i++) {
+    for (int i = 0; i < TEXLA__UNITS; i++) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);
         glBindTexture(GL_TEXTURE_2D, (GLuint)s->tex2d[i]);
         glBindSampler((GLuint)i, (GLuint)s->sampler[i]);
@@ -100,7 +100,7 @@ void texla__canonical_state(void) {
     for (int i = 0; i < 6; i++) glPixelStorei(pack_names[i], zero6[i]);
     for (int i = 0; i < 6; i++) glPixelStorei(unpack_names[i], zero6[i]);
     glPixelStorei(GL_UNPACK_SWAP_BYTES, GL_FALSE);
-    for (int i = 0; i < TEXLA__MAX_SRC; i++) glBindSampler((GLuint)i, 0);
+    for (int i = 0; i < TEXLA__UNITS; i++) glBindSampler((GLuint)i, 0);
 }
 
 void texla__enter(texla_ctx *ctx) {

@@ -110,3 +110,87 @@ void texla__pool_destroy(texla_ctx *ctx) {
     for (int i = 0; i < ctx->npool; i++) texla__tex_free(ctx, &ctx->pool[i]);
     ctx->npool = 0;
 }
+
+/* ---- asynchronous read-back of one texel ---- */
+
+texla_result texla__tex_read_start(texla_ctx *ctx, const texla__tex *t, GLuint *pbo, GLsync *fence) {
+    texla__read_free(pbo, fence);
+    glGenBuffers(1, pbo);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, *pbo);
+    glBufferData(GL_PIXEL_PACK_BUFFER, 4 * sizeof(float), NULL, GL_STREAM_READ);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, t->tex);
+    /* level 0 of a 1x1 texture: exactly one texel into the buffer at offset 0 */
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, (void *)0);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    *fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    glFlush(); /* so the fence is on its way and a later poll can see it pass */
+    (void)ctx;
+    return TEXLA_OK;
+}
+
+texla_result texla__tex_read_poll(texla_ctx *ctx, GLuint pbo, GLsync *fence, float texel[4]) {
+    if (*fence) {
+        GLenum st = glClientWaitSync(*fence, 0, 0);
+        if (st == GL_TIMEOUT_EXPIRED) return TEXLA_ERR_NOT_READY;
+        if (st == GL_WAIT_FAILED)
+            return texla__fail(ctx, TEXLA_ERR_GL, "glClientWaitSync failed on a read-back fence");
+        glDeleteSync(*fence);
+        *fence = 0;
+    }
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo);
+    const float *m = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, 4 * sizeof(float), GL_MAP_READ_BIT);
+    texla_result r = TEXLA_OK;
+    if (m) {
+        for (int i = 0; i < 4; i++) texel[i] = m[i];
+        glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+        ctx->stats.readbacks++;
+    } else {
+        r = texla__fail(ctx, TEXLA_ERR_GL, "mapping a read-back buffer failed");
+    }
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    return r;
+}
+
+void texla__read_free(GLuint *pbo, GLsync *fence) {
+    if (*fence) glDeleteSync(*fence);
+    if (*pbo) glDeleteBuffers(1, pbo);
+    *fence = 0;
+    *pbo = 0;
+}
+
+/* ---- vertex buffers of sparse matrices ---- */
+
+texla_result texla__points_make(texla_ctx *ctx, const texla__sparse_vertex *v, int count,
+                                GLuint *vao, GLuint *vbo) {
+    if (!ctx->host) /* own context: so the check below sees only this allocation */
+        while (glGetError() != GL_NO_ERROR) {}
+    glGenVertexArrays(1, vao);
+    glBindVertexArray(*vao);
+    glGenBuffers(1, vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, *vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)count * (GLsizeiptr)sizeof *v, v, GL_STATIC_DRAW);
+    const GLsizei st = (GLsizei)sizeof *v;
+    glEnableVertexAttribArray(0);
+    glVertexAttribIPointer(0, 1, GL_INT, st, (void *)offsetof(texla__sparse_vertex, row));
+    glEnableVertexAttribArray(1);
+    glVertexAttribIPointer(1, 4, GL_INT, st, (void *)offsetof(texla__sparse_vertex, col));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, st, (void *)offsetof(texla__sparse_vertex, val));
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    GLenum e = glGetError();
+    if (e != GL_NO_ERROR) {
+        texla__points_free(vao, vbo);
+        return texla__fail(ctx, e == GL_OUT_OF_MEMORY ? TEXLA_ERR_MEMORY : TEXLA_ERR_GL,
+                           "allocating a vertex buffer of %d points (%.1f MB) failed: GL error 0x%04x",
+                           count, (double)count * sizeof *v / 1e6, e);
+    }
+    return TEXLA_OK;
+}
+
+void texla__points_free(GLuint *vao, GLuint *vbo) {
+    if (*vao) glDeleteVertexArrays(1, vao);
+    if (*vbo) glDeleteBuffers(1, vbo);
+    *vao = *vbo = 0;
+}

@@ -7,7 +7,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#define TEXLA__MAX_SRC 8      /* texture units a pass may sample */
+#define TEXLA__MAX_SRC 7      /* texture units a pass may sample (units 0..6) */
+#define TEXLA__COEF_UNIT 7    /* the unit of a GPU scalar coefficient (u_coef_src) */
+#define TEXLA__UNITS 8        /* units texla touches */
 #define TEXLA__MSG_LEN 4096
 
 /* ---- GL layer: textures ---- */
@@ -31,12 +33,21 @@ typedef enum texla__prog_id {
     TEXLA__P_MATMUL,     /* o = A * B over a range of blocks       */
     TEXLA__P_MATMUL_TN,  /* o = A' * B over a range of blocks      */
     TEXLA__P_MATMUL_NT,  /* o = A * B' over a range of blocks      */
+    TEXLA__P_CLAMP,      /* o = mask(clamp(A, lo, hi))             */
+    TEXLA__P_RECIP,      /* o = mask(s ./ A)                       */
+    TEXLA__P_DIAG,       /* dense diagonal                         */
+    TEXLA__P_VEC_TO_DENSE,
+    TEXLA__P_DENSE_TO_VEC,
+    TEXLA__P_REDUCE,     /* one 2x2-folding pass of a reduction    */
+    TEXLA__P_SCALAR,     /* scalar arithmetic                      */
+    TEXLA__P_BANDED,     /* up to four diagonals of y = A x (+ s b) */
+    TEXLA__P_SPARSE,     /* points: partial row products           */
     TEXLA__P_COUNT
 } texla__prog_id;
 
 typedef struct texla__prog {
     GLuint id;
-    GLint u_i0, u_i1, u_f0, u_f1, u_shape;
+    GLint u_i0, u_i1, u_i2, u_f0, u_f1, u_shape, u_coef;
 } texla__prog;
 
 /* ---- GL layer: the pass ---- */
@@ -65,8 +76,10 @@ typedef struct texla__pass {
     const texla__tex *src[TEXLA__MAX_SRC]; /* bound to units 0.. in order, NULL ends */
     texla__blend blend;
     float blend_scale;
-    int32_t i0[4], i1[4], shape[4];
+    int32_t i0[4], i1[4], i2[4], shape[4];
     float f0[4], f1[4];
+    int coef;           /* u_coef: bit i set: f0[i] is multiplied by the GPU scalar coef_src */
+    const texla__tex *coef_src; /* bound to unit TEXLA__COEF_UNIT */
     texla__draw draw;
     const texla__rect *rects;
     int nrects;
@@ -76,19 +89,51 @@ typedef struct texla__pass {
 
 /* ---- objects and handles ---- */
 
-typedef enum texla__kind { TEXLA__KIND_FREE = 0, TEXLA__KIND_MAT } texla__kind;
+typedef enum texla__kind {
+    TEXLA__KIND_FREE = 0,
+    TEXLA__KIND_MAT,
+    TEXLA__KIND_VEC,
+    TEXLA__KIND_SCALAR,
+    TEXLA__KIND_BANDED,
+    TEXLA__KIND_SPARSE
+} texla__kind;
+
+/* The 2D layout of a vector: n elements, element k at cell (k mod nx, k div nx) of an even
+ * gx x gy grid (nx <= gx; plain vectors have nx = gx). */
+typedef struct texla__layout {
+    int n, nx, gx, gy;
+} texla__layout;
+
+/* One vertex of a sparse matrix: up to four nonzeros of one row (unused: col -1, val 0). */
+typedef struct texla__sparse_vertex {
+    int32_t row;
+    int32_t col[4];
+    float val[4];
+} texla__sparse_vertex;
 
 typedef struct texla__obj {
     uint16_t gen;
     uint8_t kind;
-    int rows, cols;
-    texla__tex t;
+    int rows, cols;        /* MAT: the shape; VEC: n x 1; SCALAR: 1 x 1 */
+    texla__layout lay;     /* VEC; BANDED and SPARSE: the row (y) layout */
+    texla__layout lay2;    /* SPARSE: the column (x) layout */
+    texla__tex t;          /* MAT, VEC, SCALAR */
+    /* BANDED: one texture per diagonal */
+    int ndiag;
+    int *offsets;
+    texla__tex *diags;
+    /* SPARSE: the vertex buffer */
+    GLuint vao, vbo;
+    int nverts;
+    /* SCALAR: a pending asynchronous read-back */
+    GLuint pbo;
+    GLsync fence;
 } texla__obj;
 
 /* host GL state saved by the guard (host mode) */
 typedef struct texla__glstate {
     GLint draw_fbo, read_fbo, viewport[4], program, active_tex, vao, array_buf;
-    GLint pack_buf, unpack_buf, tex2d[TEXLA__MAX_SRC], sampler[TEXLA__MAX_SRC];
+    GLint pack_buf, unpack_buf, tex2d[TEXLA__UNITS], sampler[TEXLA__UNITS];
     GLint pack[6], unpack[7], clamp_read;
     GLboolean blend0, color_mask[4];
     GLint blend_src_rgb, blend_dst_rgb, blend_src_a, blend_dst_a, blend_eq_rgb, blend_eq_a;
@@ -124,6 +169,44 @@ struct texla_ctx {
     texla__glstate saved;
 };
 
+/* ---- operands and element-wise passes (ops.c) ---- */
+typedef struct texla__operand {
+    const char *name; /* in messages */
+    uint32_t id;
+    texla__kind kind;
+    texla__obj *o;    /* set by texla__resolve */
+} texla__operand;
+
+typedef struct texla__ew {
+    texla__prog_id prog;
+    texla__blend blend;       /* TEXLA__BLEND_SCALE uses f0[0] as the factor */
+    float f0[4];
+    int coef;                 /* u_coef bits, used when coef_src is set */
+    const texla__tex *coef_src;
+} texla__ew;
+
+/* handles live and of the right kind; the last operand (the destination) none of the others */
+texla_result texla__resolve(texla_ctx *ctx, const char *fn, texla__operand *ops, int n);
+/* every operand of ops[0]'s shape (matrices) or layout (vectors) */
+texla_result texla__same_shape(texla_ctx *ctx, const char *fn, const texla__operand *ops, int n);
+texla_result texla__finite(texla_ctx *ctx, const char *fn, const char *name, float s);
+texla_result texla__bad_handle(texla_ctx *ctx, const char *fn, const char *name, texla__kind kind,
+                               uint32_t id);
+/* a coefficient's value must be finite; its scalar (if any) live: *src its texture or NULL */
+texla_result texla__coef(texla_ctx *ctx, const char *fn, const char *name, texla_coef c,
+                         const texla__tex **src);
+const char *texla__describe(const texla__obj *o, char *buf, size_t n);
+/* u_shape (padding mask) of an object's texture */
+void texla__shape_of(const texla__obj *o, int32_t shape[4]);
+/* validates ops (sources then destination, one shape) and runs one full-screen pass */
+texla_result texla__elementwise(texla_ctx *ctx, const char *fn, texla__operand *ops, int n,
+                                const texla__ew *ew);
+
+/* ---- dense products (dense.c): ceil(blocks/k) passes of prog, the first replacing dst and
+ * the rest added by blending; iz is the shader's u_i0.z (see glsl/matmul*.frag) ---- */
+texla_result texla__multipass(texla_ctx *ctx, texla__prog_id prog, const texla__tex *a,
+                              const texla__tex *b, texla__tex *dst, int blocks, int iz);
+
 /* ---- errors (context.c) ---- */
 texla_result texla__fail(texla_ctx *ctx, texla_result code, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -158,6 +241,15 @@ texla_result texla__tex_make(texla_ctx *ctx, int w, int h, texla__tex *out);
 void texla__tex_free(texla_ctx *ctx, texla__tex *t);
 texla_result texla__tex_upload(texla_ctx *ctx, const texla__tex *t, const float *texels);
 texla_result texla__tex_download(texla_ctx *ctx, const texla__tex *t, float *texels);
+/* asynchronous read of texel (0, 0) into a pixel-pack buffer behind a fence */
+texla_result texla__tex_read_start(texla_ctx *ctx, const texla__tex *t, GLuint *pbo, GLsync *fence);
+/* TEXLA_OK and the texel once the fence has passed; TEXLA_ERR_NOT_READY before (no wait) */
+texla_result texla__tex_read_poll(texla_ctx *ctx, GLuint pbo, GLsync *fence, float texel[4]);
+void texla__read_free(GLuint *pbo, GLsync *fence);
+/* the vertex buffer and array of a sparse matrix */
+texla_result texla__points_make(texla_ctx *ctx, const texla__sparse_vertex *v, int count,
+                                GLuint *vao, GLuint *vbo);
+void texla__points_free(GLuint *vao, GLuint *vbo);
 /* pool temporaries of size w x h (contents undefined) */
 texla_result texla__pool_take(texla_ctx *ctx, int w, int h, texla__tex *out);
 void texla__pool_give(texla_ctx *ctx, texla__tex *t);

@@ -30,8 +30,8 @@ texla_result texla__obj_new(texla_ctx *ctx, texla__kind kind, uint32_t *id, texl
         slot = ctx->nobjs++;
     }
     texla__obj *o = &ctx->objs[slot];
-    o->kind = (uint8_t)kind;
-    o->t = (texla__tex){0};
+    uint16_t gen = o->gen;
+    *o = (texla__obj){.gen = gen, .kind = (uint8_t)kind};
     *id = ((uint32_t)o->gen << 16) | (uint32_t)slot;
     *out = o;
     return TEXLA_OK;
@@ -48,6 +48,15 @@ texla__obj *texla__obj_get(texla_ctx *ctx, uint32_t id, texla__kind kind) {
 void texla__obj_release(texla_ctx *ctx, uint32_t id) {
     texla__obj *o = &ctx->objs[SLOT(id)];
     texla__tex_free(ctx, &o->t);
+    for (int i = 0; i < o->ndiag; i++) texla__tex_free(ctx, &o->diags[i]);
+    free(o->diags);
+    free(o->offsets);
+    o->diags = NULL;
+    o->offsets = NULL;
+    o->ndiag = 0;
+    texla__points_free(&o->vao, &o->vbo);
+    o->nverts = 0;
+    texla__read_free(&o->pbo, &o->fence);
     o->kind = TEXLA__KIND_FREE;
     o->gen = (uint16_t)(o->gen == 0xffffu ? 1u : o->gen + 1u);
 }

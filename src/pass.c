@@ -92,8 +92,16 @@ texla_result texla__run(texla_ctx *ctx, const texla__pass *p) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);
         glBindTexture(GL_TEXTURE_2D, p->src[i]->tex);
     }
+    if (p->coef_src) {
+        if (p->coef_src->tex == p->dst->tex)
+            return texla__fail(ctx, TEXLA_ERR_ALIAS, "internal: a pass would sample its own render target");
+        glActiveTexture(GL_TEXTURE0 + TEXLA__COEF_UNIT);
+        glBindTexture(GL_TEXTURE_2D, p->coef_src->tex);
+    }
     if (prog->u_i0 >= 0) glUniform4iv(prog->u_i0, 1, p->i0);
     if (prog->u_i1 >= 0) glUniform4iv(prog->u_i1, 1, p->i1);
+    if (prog->u_i2 >= 0) glUniform4iv(prog->u_i2, 1, p->i2);
+    if (prog->u_coef >= 0) glUniform1i(prog->u_coef, p->coef_src ? p->coef : 0);
     if (prog->u_f0 >= 0) glUniform4fv(prog->u_f0, 1, p->f0);
     if (prog->u_f1 >= 0) glUniform4fv(prog->u_f1, 1, p->f1);
     if (prog->u_shape >= 0) glUniform4iv(prog->u_shape, 1, p->shape);

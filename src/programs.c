@@ -22,6 +22,15 @@ static const struct {
     [TEXLA__P_MATMUL] = {"quad.vert", "matmul.frag"},
     [TEXLA__P_MATMUL_TN] = {"quad.vert", "matmul_tn.frag"},
     [TEXLA__P_MATMUL_NT] = {"quad.vert", "matmul_nt.frag"},
+    [TEXLA__P_CLAMP] = {"quad.vert", "clamp.frag"},
+    [TEXLA__P_RECIP] = {"quad.vert", "recip.frag"},
+    [TEXLA__P_DIAG] = {"quad.vert", "diag.frag"},
+    [TEXLA__P_VEC_TO_DENSE] = {"quad.vert", "vec_to_dense.frag"},
+    [TEXLA__P_DENSE_TO_VEC] = {"quad.vert", "dense_to_vec.frag"},
+    [TEXLA__P_REDUCE] = {"quad.vert", "reduce.frag"},
+    [TEXLA__P_SCALAR] = {"quad.vert", "scalar.frag"},
+    [TEXLA__P_BANDED] = {"quad.vert", "banded.frag"},
+    [TEXLA__P_SPARSE] = {"sparse.vert", "sparse.frag"},
 };
 
 #define COMMON_FILE "common/texla.glsl"
@@ -119,10 +128,14 @@ static texla_result build(texla_ctx *ctx, texla__prog_id id, texla__prog *p) {
         GLint loc = glGetUniformLocation(prog, u);
         if (loc >= 0) glUniform1i(loc, i);
     }
+    GLint cl = glGetUniformLocation(prog, "u_coef_src");
+    if (cl >= 0) glUniform1i(cl, TEXLA__COEF_UNIT);
     ctx->cur_prog = prog;
     p->id = prog;
     p->u_i0 = glGetUniformLocation(prog, "u_i0");
     p->u_i1 = glGetUniformLocation(prog, "u_i1");
+    p->u_i2 = glGetUniformLocation(prog, "u_i2");
+    p->u_coef = glGetUniformLocation(prog, "u_coef");
     p->u_f0 = glGetUniformLocation(prog, "u_f0");
     p->u_f1 = glGetUniformLocation(prog, "u_f1");
     p->u_shape = glGetUniformLocation(prog, "u_shape");

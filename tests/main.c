@@ -1,4 +1,5 @@
-/* test-texla: headless tests. Usage: test-texla [SUITE...]  (dense, errors, state) */
+/* test-texla: headless tests. Usage: test-texla [SUITE...]  (dense errors state vec banded mm
+ * solvers; default all) */
 #include "suites.h"
 
 #include <string.h>
@@ -13,7 +14,9 @@ texla_ctx *suite_ctx(const texla_ctx_desc *desc) {
 static const struct {
     const char *name;
     void (*run)(void);
-} suites[] = {{"dense", suite_dense}, {"errors", suite_errors}, {"state", suite_state}};
+} suites[] = {{"dense", suite_dense},   {"errors", suite_errors}, {"state", suite_state},
+              {"vec", suite_vec},       {"banded", suite_banded}, {"mm", suite_mm},
+              {"solvers", suite_solvers}};
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);

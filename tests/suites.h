@@ -9,4 +9,8 @@ texla_ctx *suite_ctx(const texla_ctx_desc *desc);
 void suite_dense(void);  /* tests/test_dense.c: every operation against float64 CPU references */
 void suite_errors(void); /* tests/test_errors.c: exact error codes for bad calls */
 void suite_state(void);  /* tests/test_state.c: host mode leaves the host's GL state unchanged */
+void suite_vec(void);    /* tests/test_vec.c: 2D vectors, scalars, reductions, conversions */
+void suite_banded(void); /* tests/test_banded.c: banded and sparse matrix-vector products */
+void suite_mm(void);     /* tests/test_mm.c: Matrix Market reader and writer */
+void suite_solvers(void);/* tests/test_solvers.c: CG and projected Jacobi (LCP) */
 #endif

@@ -2,23 +2,29 @@
 // comment says what it reads from them.
 uniform ivec4 u_i0;
 uniform ivec4 u_i1;
+uniform ivec4 u_i2;
 uniform vec4 u_f0;
 uniform vec4 u_f1;
 // Layout of the destination, for the padding mask:
 //   x = -1: no padding (every lane is live)
-//   x =  0: dense 4x1 packing, y = rows        (texel (x, y) channel c is row 4y + c)
-//   x =  1: 2D vector, 2x2 packing, y = N, z = Gx (channel c is grid cell (2x + c%2, 2y + c/2))
+//   x =  0: dense 4x1 packing, y = rows     (texel (x, y) channel c is row 4y + c)
+//   x =  1: 2D vector, y = n, z = nx        (channel c is cell (2x + c%2, 2y + c/2); the cell
+//                                           (cx, cy) is element cy*nx + cx when cx < nx)
 uniform ivec4 u_shape;
+// GPU scalar coefficients: bit i of u_coef set means u_f0[i] is multiplied by the scalar in
+// u_coef_src (a 1x1 texture, value in .x).
+uniform int u_coef;
+uniform sampler2D u_coef_src;
 
 // Which lanes of texel t hold elements (true) and which are padding (false).
 bvec4 texla_live(ivec2 t) {
     if (u_shape.x == 0)
         return lessThan(4 * t.y + ivec4(0, 1, 2, 3), ivec4(u_shape.y));
     if (u_shape.x == 1) {
-        ivec4 gx = 2 * t.x + ivec4(0, 1, 0, 1);
-        ivec4 gy = 2 * t.y + ivec4(0, 0, 1, 1);
-        return bvec4(ivec4(lessThan(gy * u_shape.z + gx, ivec4(u_shape.y))) *
-                     ivec4(lessThan(gx, ivec4(u_shape.z))));
+        ivec4 cx = 2 * t.x + ivec4(0, 1, 0, 1);
+        ivec4 cy = 2 * t.y + ivec4(0, 0, 1, 1);
+        return bvec4(ivec4(lessThan(cy * u_shape.z + cx, ivec4(u_shape.y))) *
+                     ivec4(lessThan(cx, ivec4(u_shape.z))));
     }
     return bvec4(true);
 }
@@ -26,4 +32,22 @@ bvec4 texla_live(ivec2 t) {
 // v with its padding lanes forced to zero (a select, so Inf or NaN in v cannot leak).
 vec4 texla_mask(vec4 v, ivec2 t) {
     return mix(vec4(0.0), v, texla_live(t));
+}
+
+// u_f0 with the GPU scalar applied where u_coef says.
+vec4 texla_coefs() {
+    if (u_coef == 0) return u_f0;
+    float s = texelFetch(u_coef_src, ivec2(0, 0), 0).x;
+    return mix(u_f0, u_f0 * s, notEqual(ivec4(u_coef) & ivec4(1, 2, 4, 8), ivec4(0)));
+}
+
+// Element k of a 2D vector whose logical rows are nx wide: its texel (xy) and channel (z).
+ivec3 texla_vec_locate(int k, int nx) {
+    int cy = k / nx, cx = k - cy * nx;
+    return ivec3(cx / 2, cy / 2, (cx & 1) + 2 * (cy & 1));
+}
+
+float texla_vec_fetch(sampler2D s, int k, int nx) {
+    ivec3 l = texla_vec_locate(k, nx);
+    return texelFetch(s, l.xy, 0)[l.z];
 }

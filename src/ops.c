@@ -1,0 +1,110 @@
+/* ops.c - what every operation shares: operand validation (handles, shapes, aliasing,
+ * coefficients) and the layout-agnostic element-wise pass, which serves dense matrices and 2D
+ * vectors alike (it works texel by texel on textures of one shape). No GL here. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static const char *const kind_names[] = {"object", "matrix", "vector", "scalar",
+                                         "banded matrix", "sparse matrix"};
+
+texla_result texla__bad_handle(texla_ctx *ctx, const char *fn, const char *name, texla__kind kind,
+                               uint32_t id) {
+    return texla__fail(ctx, TEXLA_ERR_HANDLE, "%s: %s is not a live %s (handle 0x%08x: %s)", fn,
+                       name, kind_names[kind], id,
+                       id == 0 ? "the null handle" : "destroyed, or never made by this context");
+}
+
+const char *texla__describe(const texla__obj *o, char *buf, size_t n) {
+    if (o->kind == TEXLA__KIND_VEC)
+        snprintf(buf, n, "a vector of %d elements (rows %d wide, grid %d x %d)", o->lay.n,
+                 o->lay.nx, o->lay.gx, o->lay.gy);
+    else if (o->kind == TEXLA__KIND_SCALAR)
+        snprintf(buf, n, "a scalar");
+    else
+        snprintf(buf, n, "%d x %d", o->rows, o->cols);
+    return buf;
+}
+
+texla_result texla__resolve(texla_ctx *ctx, const char *fn, texla__operand *ops, int n) {
+    for (int i = 0; i < n; i++) {
+        ops[i].o = texla__obj_get(ctx, ops[i].id, ops[i].kind);
+        if (!ops[i].o) return texla__bad_handle(ctx, fn, ops[i].name, ops[i].kind, ops[i].id);
+    }
+    const texla__operand *dst = &ops[n - 1];
+    for (int i = 0; i < n - 1; i++)
+        if (ops[i].id == dst->id && ops[i].kind == dst->kind)
+            return texla__fail(ctx, TEXLA_ERR_ALIAS,
+                               "%s: the destination %s is also operand %s; a pass cannot read "
+                               "the texture it renders into (use a different destination)",
+                               fn, dst->name, ops[i].name);
+    return TEXLA_OK;
+}
+
+static int same_layout(const texla__obj *a, const texla__obj *b) {
+    if (a->kind == TEXLA__KIND_VEC)
+        return a->lay.n == b->lay.n && a->lay.nx == b->lay.nx && a->lay.gx == b->lay.gx &&
+               a->lay.gy == b->lay.gy;
+    return a->rows == b->rows && a->cols == b->cols;
+}
+
+texla_result texla__same_shape(texla_ctx *ctx, const char *fn, const texla__operand *ops, int n) {
+    for (int i = 1; i < n; i++)
+        if (!same_layout(ops[i].o, ops[0].o)) {
+            char b1[96], b2[96];
+            return texla__fail(ctx, TEXLA_ERR_SHAPE, "%s: %s is %s but %s is %s", fn, ops[i].name,
+                               texla__describe(ops[i].o, b1, sizeof b1), ops[0].name,
+                               texla__describe(ops[0].o, b2, sizeof b2));
+        }
+    return TEXLA_OK;
+}
+
+texla_result texla__finite(texla_ctx *ctx, const char *fn, const char *name, float s) {
+    if (isfinite(s)) return TEXLA_OK;
+    return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                       "%s: coefficient %s is %g; coefficients must be finite (Inf or NaN times "
+                       "a padding lane would break the zero-padding invariant)", fn, name, s);
+}
+
+texla_result texla__coef(texla_ctx *ctx, const char *fn, const char *name, texla_coef c,
+                         const texla__tex **src) {
+    *src = NULL;
+    texla_result r = texla__finite(ctx, fn, name, c.value);
+    if (r || !c.scalar.id) return r;
+    texla__obj *o = texla__obj_get(ctx, c.scalar.id, TEXLA__KIND_SCALAR);
+    if (!o) return texla__bad_handle(ctx, fn, name, TEXLA__KIND_SCALAR, c.scalar.id);
+    *src = &o->t;
+    return TEXLA_OK;
+}
+
+void texla__shape_of(const texla__obj *o, int32_t shape[4]) {
+    shape[3] = 0;
+    if (o->kind == TEXLA__KIND_VEC) {
+        shape[0] = 1;
+        shape[1] = o->lay.n;
+        shape[2] = o->lay.nx;
+    } else {
+        shape[0] = 0;
+        shape[1] = o->rows;
+        shape[2] = o->cols;
+    }
+}
+
+texla_result texla__elementwise(texla_ctx *ctx, const char *fn, texla__operand *ops, int n,
+                                const texla__ew *ew) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    texla_result r = texla__resolve(ctx, fn, ops, n);
+    if (!r) r = texla__same_shape(ctx, fn, ops, n);
+    if (r) return r;
+    texla__pass p = {.prog = ew->prog, .dst = &ops[n - 1].o->t, .blend = ew->blend,
+                     .blend_scale = ew->f0[0], .coef = ew->coef_src ? ew->coef : 0,
+                     .coef_src = ew->coef_src};
+    for (int i = 0; i < 4; i++) p.f0[i] = ew->f0[i];
+    texla__shape_of(ops[n - 1].o, p.shape);
+    for (int i = 0; i < n - 1; i++) p.src[i] = &ops[i].o->t;
+    texla__enter(ctx);
+    r = texla__run(ctx, &p);
+    texla__leave(ctx);
+    return r;
+}
