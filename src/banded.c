@@ -11,11 +11,6 @@
 
 #define DIAGS_PER_PASS 4
 
-static size_t texel_index(const texla__layout *l, int k) {
-    int cy = k / l->nx, cx = k - cy * l->nx;
-    return ((size_t)(cy / 2) * (size_t)(l->gx / 2) + (size_t)(cx / 2)) * 4 +
-           (size_t)((cx & 1) + 2 * (cy & 1));
-}
 
 /* Makes a banded matrix on layout lay from ndiag diagonals (diags[i*n + k] = A(k, k+off[i])). */
 static texla_result make(texla_ctx *ctx, const char *fn, texla__layout lay, int ndiag,
@@ -63,7 +58,7 @@ static texla_result make(texla_ctx *ctx, const char *fn, texla__layout lay, int 
         memset(tx, 0, ntex * sizeof *tx);
         for (int k = 0; k < n; k++) {
             long long j = (long long)k + offsets[i];
-            if (j >= 0 && j < n) tx[texel_index(&lay, k)] = diags[(size_t)i * (size_t)n + (size_t)k];
+            if (j >= 0 && j < n) tx[texla__texel_index(&lay, k)] = diags[(size_t)i * (size_t)n + (size_t)k];
         }
         r = texla__tex_make(ctx, lay.gx / 2, lay.gy / 2, &o->diags[i]);
         if (!r) {
@@ -140,9 +135,6 @@ void texla_banded_destroy(texla_ctx *ctx, texla_banded a) {
     texla__leave(ctx);
 }
 
-static int same_layout(const texla__layout *a, const texla__layout *b) {
-    return a->n == b->n && a->nx == b->nx && a->gx == b->gx && a->gy == b->gy;
-}
 
 static texla_result mul(texla_ctx *ctx, const char *fn, texla_banded a, texla_vec x, float s,
                         const texla_vec *b, texla_vec y) {
@@ -156,7 +148,7 @@ static texla_result mul(texla_ctx *ctx, const char *fn, texla_banded a, texla_ve
     if (r) return r;
     const texla__obj *A = ops[0].o;
     for (int i = 1; i < 4; i++)
-        if (!same_layout(&ops[i].o->lay, &A->lay)) {
+        if (!texla__same_layout(&ops[i].o->lay, &A->lay)) {
             char b1[96];
             return texla__fail(ctx, TEXLA_ERR_SHAPE,
                                "%s: %s is %s; the matrix is %d x %d on a grid %d wide (gx %d)", fn,

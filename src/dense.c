@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int blocks_of(int n) { return (n + 3) / 4; }
+static int blocks_of(int n) { return n / 4 + (n % 4 != 0); } /* no overflow at INT_MAX */
 
 static texla__obj *mat_of(texla_ctx *ctx, texla_mat m) {
     return texla__obj_get(ctx, m.id, TEXLA__KIND_MAT);
@@ -75,7 +75,7 @@ static texla_result make_common(texla_ctx *ctx, const char *fn, int rows, int co
     texla__obj *o;
     texla_result r = new_mat(ctx, fn, rows, cols, out, &o);
     if (!r) r = data ? upload(ctx, o, data) : fill(ctx, o, prog, v);
-    if (r && out->id) {
+    if (r && out && out->id) {
         texla__obj_release(ctx, out->id);
         out->id = 0;
     }

@@ -4,8 +4,9 @@
 #include "internal.h"
 
 /* Capabilities switched off for texla's passes; restored as found. */
+/* (scissor test: per viewport since GL 4.1, handled apart so only index 0 is touched) */
 static const GLenum enable_caps[] = {
-    GL_DEPTH_TEST,         GL_STENCIL_TEST,   GL_SCISSOR_TEST,          GL_CULL_FACE,
+    GL_DEPTH_TEST,         GL_STENCIL_TEST,                             GL_CULL_FACE,
     GL_RASTERIZER_DISCARD, GL_FRAMEBUFFER_SRGB, GL_COLOR_LOGIC_OP,      GL_SAMPLE_ALPHA_TO_COVERAGE,
     GL_SAMPLE_MASK,        GL_PROGRAM_POINT_SIZE, GL_PRIMITIVE_RESTART, GL_CLIP_DISTANCE0,
     GL_CLIP_DISTANCE1,     GL_CLIP_DISTANCE2, GL_CLIP_DISTANCE3,        GL_CLIP_DISTANCE4,
@@ -13,8 +14,10 @@ static const GLenum enable_caps[] = {
 };
 #define N_CAPS (int)(sizeof enable_caps / sizeof enable_caps[0])
 
-static const GLenum pack_names[6] = {GL_PACK_ALIGNMENT, GL_PACK_ROW_LENGTH, GL_PACK_SKIP_ROWS,
-                                     GL_PACK_SKIP_PIXELS, GL_PACK_IMAGE_HEIGHT, GL_PACK_SKIP_IMAGES};
+static const GLenum pack_names[7] = {GL_PACK_ALIGNMENT,    GL_PACK_ROW_LENGTH,
+                                     GL_PACK_SKIP_ROWS,    GL_PACK_SKIP_PIXELS,
+                                     GL_PACK_IMAGE_HEIGHT, GL_PACK_SKIP_IMAGES,
+                                     GL_PACK_SWAP_BYTES};
 static const GLenum unpack_names[7] = {GL_UNPACK_ALIGNMENT,    GL_UNPACK_ROW_LENGTH,
                                        GL_UNPACK_SKIP_ROWS,    GL_UNPACK_SKIP_PIXELS,
                                        GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES,
@@ -23,7 +26,9 @@ static const GLenum unpack_names[7] = {GL_UNPACK_ALIGNMENT,    GL_UNPACK_ROW_LEN
 void texla__glstate_save(texla__glstate *s) {
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &s->draw_fbo);
     glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &s->read_fbo);
-    glGetIntegerv(GL_VIEWPORT, s->viewport);
+    if (GLAD_GL_VERSION_4_1) glGetFloati_v(GL_VIEWPORT, 0, s->viewport);
+    else glGetFloatv(GL_VIEWPORT, s->viewport);
+    s->scissor0 = GLAD_GL_VERSION_4_1 ? glIsEnabledi(GL_SCISSOR_TEST, 0) : glIsEnabled(GL_SCISSOR_TEST);
     glGetIntegerv(GL_CURRENT_PROGRAM, &s->program);
     glGetIntegerv(GL_ACTIVE_TEXTURE, &s->active_tex);
     glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &s->vao);
@@ -36,17 +41,20 @@ void texla__glstate_save(texla__glstate *s) {
         glGetIntegerv(GL_SAMPLER_BINDING, &s->sampler[i]);
     }
     glActiveTexture((GLenum)s->active_tex);
-    for (int i = 0; i < 6; i++) glGetIntegerv(pack_names[i], &s->pack[i]);
+    for (int i = 0; i < 7; i++) glGetIntegerv(pack_names[i], &s->pack[i]);
     for (int i = 0; i < 7; i++) glGetIntegerv(unpack_names[i], &s->unpack[i]);
     glGetIntegerv(GL_CLAMP_READ_COLOR, &s->clamp_read);
     s->blend0 = glIsEnabledi(GL_BLEND, 0);
     glGetBooleani_v(GL_COLOR_WRITEMASK, 0, s->color_mask);
-    glGetIntegerv(GL_BLEND_SRC_RGB, &s->blend_src_rgb);
-    glGetIntegerv(GL_BLEND_DST_RGB, &s->blend_dst_rgb);
-    glGetIntegerv(GL_BLEND_SRC_ALPHA, &s->blend_src_a);
-    glGetIntegerv(GL_BLEND_DST_ALPHA, &s->blend_dst_a);
-    glGetIntegerv(GL_BLEND_EQUATION_RGB, &s->blend_eq_rgb);
-    glGetIntegerv(GL_BLEND_EQUATION_ALPHA, &s->blend_eq_a);
+    /* draw buffer 0's blend functions (GL 4.0 has one set per draw buffer) */
+    static const GLenum bq[6] = {GL_BLEND_SRC_RGB,   GL_BLEND_DST_RGB,      GL_BLEND_SRC_ALPHA,
+                                 GL_BLEND_DST_ALPHA, GL_BLEND_EQUATION_RGB, GL_BLEND_EQUATION_ALPHA};
+    GLint *bv[6] = {&s->blend_src_rgb, &s->blend_dst_rgb, &s->blend_src_a,
+                    &s->blend_dst_a,   &s->blend_eq_rgb,  &s->blend_eq_a};
+    for (int i = 0; i < 6; i++) {
+        if (GLAD_GL_VERSION_4_0) glGetIntegeri_v(bq[i], 0, bv[i]);
+        else glGetIntegerv(bq[i], bv[i]);
+    }
     glGetFloatv(GL_BLEND_COLOR, s->blend_color);
     glGetIntegerv(GL_POLYGON_MODE, s->polygon_mode);
     for (int i = 0; i < N_CAPS; i++) s->enables[i] = glIsEnabled(enable_caps[i]);
@@ -60,7 +68,15 @@ static void set_cap(GLenum cap, GLboolean on) {
 void texla__glstate_restore(const texla__glstate *s) {
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)s->draw_fbo);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)s->read_fbo);
-    glViewport(s->viewport[0], s->viewport[1], s->viewport[2], s->viewport[3]);
+    if (GLAD_GL_VERSION_4_1) {
+        glViewportIndexedfv(0, s->viewport);
+        if (s->scissor0) glEnablei(GL_SCISSOR_TEST, 0);
+        else glDisablei(GL_SCISSOR_TEST, 0);
+    } else {
+        glViewport((GLint)s->viewport[0], (GLint)s->viewport[1], (GLsizei)s->viewport[2],
+                   (GLsizei)s->viewport[3]);
+        set_cap(GL_SCISSOR_TEST, s->scissor0);
+    }
     glUseProgram((GLuint)s->program);
     for (int i = 0; i < TEXLA__UNITS; i++) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);
@@ -72,15 +88,21 @@ void texla__glstate_restore(const texla__glstate *s) {
     glBindBuffer(GL_ARRAY_BUFFER, (GLuint)s->array_buf);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)s->pack_buf);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)s->unpack_buf);
-    for (int i = 0; i < 6; i++) glPixelStorei(pack_names[i], s->pack[i]);
+    for (int i = 0; i < 7; i++) glPixelStorei(pack_names[i], s->pack[i]);
     for (int i = 0; i < 7; i++) glPixelStorei(unpack_names[i], s->unpack[i]);
     glClampColor(GL_CLAMP_READ_COLOR, (GLenum)s->clamp_read);
     if (s->blend0) glEnablei(GL_BLEND, 0);
     else glDisablei(GL_BLEND, 0);
     glColorMaski(0, s->color_mask[0], s->color_mask[1], s->color_mask[2], s->color_mask[3]);
-    glBlendFuncSeparate((GLenum)s->blend_src_rgb, (GLenum)s->blend_dst_rgb,
-                        (GLenum)s->blend_src_a, (GLenum)s->blend_dst_a);
-    glBlendEquationSeparate((GLenum)s->blend_eq_rgb, (GLenum)s->blend_eq_a);
+    if (GLAD_GL_VERSION_4_0) {
+        glBlendFuncSeparatei(0, (GLenum)s->blend_src_rgb, (GLenum)s->blend_dst_rgb,
+                             (GLenum)s->blend_src_a, (GLenum)s->blend_dst_a);
+        glBlendEquationSeparatei(0, (GLenum)s->blend_eq_rgb, (GLenum)s->blend_eq_a);
+    } else {
+        glBlendFuncSeparate((GLenum)s->blend_src_rgb, (GLenum)s->blend_dst_rgb,
+                            (GLenum)s->blend_src_a, (GLenum)s->blend_dst_a);
+        glBlendEquationSeparate((GLenum)s->blend_eq_rgb, (GLenum)s->blend_eq_a);
+    }
     glBlendColor(s->blend_color[0], s->blend_color[1], s->blend_color[2], s->blend_color[3]);
     /* core profile: front and back modes are always equal */
     glPolygonMode(GL_FRONT_AND_BACK, (GLenum)s->polygon_mode[0]);
@@ -92,15 +114,29 @@ void texla__canonical_state(void) {
     for (int i = 0; i < N_CAPS; i++) glDisable(enable_caps[i]);
     glColorMaski(0, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-    glBlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
+    if (GLAD_GL_VERSION_4_0) glBlendEquationSeparatei(0, GL_FUNC_ADD, GL_FUNC_ADD);
+    else glBlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
+    if (GLAD_GL_VERSION_4_1) glDisablei(GL_SCISSOR_TEST, 0);
+    else glDisable(GL_SCISSOR_TEST);
     glClampColor(GL_CLAMP_READ_COLOR, GL_FALSE);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-    static const GLint zero6[6] = {4, 0, 0, 0, 0, 0}; /* alignment 4, no row length, no skips */
-    for (int i = 0; i < 6; i++) glPixelStorei(pack_names[i], zero6[i]);
-    for (int i = 0; i < 6; i++) glPixelStorei(unpack_names[i], zero6[i]);
-    glPixelStorei(GL_UNPACK_SWAP_BYTES, GL_FALSE);
+    /* alignment 4, no row length, no skips, no byte swapping */
+    static const GLint defaults[7] = {4, 0, 0, 0, 0, 0, GL_FALSE};
+    for (int i = 0; i < 7; i++) glPixelStorei(pack_names[i], defaults[i]);
+    for (int i = 0; i < 7; i++) glPixelStorei(unpack_names[i], defaults[i]);
     for (int i = 0; i < TEXLA__UNITS; i++) glBindSampler((GLuint)i, 0);
+}
+
+/* Draw buffer 0 and viewport 0 only: the plain calls would set every buffer and viewport. */
+void texla__viewport(int x, int y, int w, int h) {
+    if (GLAD_GL_VERSION_4_1) glViewportIndexedf(0, (GLfloat)x, (GLfloat)y, (GLfloat)w, (GLfloat)h);
+    else glViewport(x, y, w, h);
+}
+
+void texla__blend_func(GLenum src, GLenum dst) {
+    if (GLAD_GL_VERSION_4_0) glBlendFunci(0, src, dst);
+    else glBlendFunc(src, dst);
 }
 
 void texla__enter(texla_ctx *ctx) {

@@ -23,8 +23,6 @@ texla_result texla__tex_make(texla_ctx *ctx, int w, int h, texla__tex *out) {
     out->tex = out->fbo = 0;
     out->w = w;
     out->h = h;
-    if (!ctx->host) /* own context: so the check below sees only this allocation */
-        while (glGetError() != GL_NO_ERROR) {}
     glActiveTexture(GL_TEXTURE0);
     glGenTextures(1, &out->tex);
     glBindTexture(GL_TEXTURE_2D, out->tex);
@@ -35,13 +33,17 @@ texla_result texla__tex_make(texla_ctx *ctx, int w, int h, texla__tex *out) {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, w, h, 0, GL_RGBA, GL_FLOAT, NULL);
-    GLenum e = glGetError();
-    if (e != GL_NO_ERROR) {
+    /* Asked of the texture, not of glGetError: that would consume a host's pending errors.
+     * A failed allocation (GL_OUT_OF_MEMORY) leaves the level empty. */
+    GLint gw = 0, gh = 0;
+    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &gw);
+    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &gh);
+    if (gw != w || gh != h) {
         glDeleteTextures(1, &out->tex);
         out->tex = 0;
-        return texla__fail(ctx, e == GL_OUT_OF_MEMORY ? TEXLA_ERR_MEMORY : TEXLA_ERR_GL,
-                           "allocating a %d x %d RGBA32F texture (%.1f MB) failed: GL error 0x%04x",
-                           w, h, (double)w * h * 16 / 1e6, e);
+        return texla__fail(ctx, TEXLA_ERR_MEMORY,
+                           "allocating a %d x %d RGBA32F texture (%.1f MB) failed: out of GPU "
+                           "memory?", w, h, (double)w * h * 16 / 1e6);
     }
     ctx->stats.textures++;
     return TEXLA_OK;
@@ -163,8 +165,6 @@ void texla__read_free(GLuint *pbo, GLsync *fence) {
 
 texla_result texla__points_make(texla_ctx *ctx, const texla__sparse_vertex *v, int count,
                                 GLuint *vao, GLuint *vbo) {
-    if (!ctx->host) /* own context: so the check below sees only this allocation */
-        while (glGetError() != GL_NO_ERROR) {}
     glGenVertexArrays(1, vao);
     glBindVertexArray(*vao);
     glGenBuffers(1, vbo);
@@ -177,14 +177,15 @@ texla_result texla__points_make(texla_ctx *ctx, const texla__sparse_vertex *v, i
     glVertexAttribIPointer(1, 4, GL_INT, st, (void *)offsetof(texla__sparse_vertex, col));
     glEnableVertexAttribArray(2);
     glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, st, (void *)offsetof(texla__sparse_vertex, val));
+    GLint64 size = 0; /* asked of the buffer, not of glGetError (see texla__tex_make) */
+    glGetBufferParameteri64v(GL_ARRAY_BUFFER, GL_BUFFER_SIZE, &size);
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
-    GLenum e = glGetError();
-    if (e != GL_NO_ERROR) {
+    if (size != (GLint64)count * (GLint64)sizeof *v) {
         texla__points_free(vao, vbo);
-        return texla__fail(ctx, e == GL_OUT_OF_MEMORY ? TEXLA_ERR_MEMORY : TEXLA_ERR_GL,
-                           "allocating a vertex buffer of %d points (%.1f MB) failed: GL error 0x%04x",
-                           count, (double)count * sizeof *v / 1e6, e);
+        return texla__fail(ctx, TEXLA_ERR_MEMORY,
+                           "allocating a vertex buffer of %d points (%.1f MB) failed: out of GPU "
+                           "memory?", count, (double)count * sizeof *v / 1e6);
     }
     return TEXLA_OK;
 }

@@ -132,9 +132,11 @@ typedef struct texla__obj {
 
 /* host GL state saved by the guard (host mode) */
 typedef struct texla__glstate {
-    GLint draw_fbo, read_fbo, viewport[4], program, active_tex, vao, array_buf;
+    GLint draw_fbo, read_fbo, program, active_tex, vao, array_buf;
+    GLfloat viewport[4];
+    GLboolean scissor0;
     GLint pack_buf, unpack_buf, tex2d[TEXLA__UNITS], sampler[TEXLA__UNITS];
-    GLint pack[6], unpack[7], clamp_read;
+    GLint pack[7], unpack[7], clamp_read;
     GLboolean blend0, color_mask[4];
     GLint blend_src_rgb, blend_dst_rgb, blend_src_a, blend_dst_a, blend_eq_rgb, blend_eq_a;
     GLfloat blend_color[4];
@@ -196,6 +198,9 @@ texla_result texla__bad_handle(texla_ctx *ctx, const char *fn, const char *name,
 texla_result texla__coef(texla_ctx *ctx, const char *fn, const char *name, texla_coef c,
                          const texla__tex **src);
 const char *texla__describe(const texla__obj *o, char *buf, size_t n);
+int texla__same_layout(const texla__layout *a, const texla__layout *b);
+/* where element k of layout l lives in its packed texels (a float index) */
+size_t texla__texel_index(const texla__layout *l, int k);
 /* u_shape (padding mask) of an object's texture */
 void texla__shape_of(const texla__obj *o, int32_t shape[4]);
 /* validates ops (sources then destination, one shape) and runs one full-screen pass */
@@ -230,6 +235,9 @@ void texla__leave(texla_ctx *ctx);
 void texla__glstate_save(texla__glstate *s);
 void texla__glstate_restore(const texla__glstate *s);
 void texla__canonical_state(void);
+/* viewport 0 and draw buffer 0's blend function only (GL 4.1 / 4.0 have several) */
+void texla__viewport(int x, int y, int w, int h);
+void texla__blend_func(GLenum src, GLenum dst);
 
 /* ---- programs (programs.c) ---- */
 texla_result texla__prog_get(texla_ctx *ctx, texla__prog_id id, texla__prog **out);

@@ -42,10 +42,18 @@ texla_result texla__resolve(texla_ctx *ctx, const char *fn, texla__operand *ops,
     return TEXLA_OK;
 }
 
+int texla__same_layout(const texla__layout *a, const texla__layout *b) {
+    return a->n == b->n && a->nx == b->nx && a->gx == b->gx && a->gy == b->gy;
+}
+
+size_t texla__texel_index(const texla__layout *l, int k) {
+    int cy = k / l->nx, cx = k - cy * l->nx;
+    return ((size_t)(cy / 2) * (size_t)(l->gx / 2) + (size_t)(cx / 2)) * 4 +
+           (size_t)((cx & 1) + 2 * (cy & 1));
+}
+
 static int same_layout(const texla__obj *a, const texla__obj *b) {
-    if (a->kind == TEXLA__KIND_VEC)
-        return a->lay.n == b->lay.n && a->lay.nx == b->lay.nx && a->lay.gx == b->lay.gx &&
-               a->lay.gy == b->lay.gy;
+    if (a->kind == TEXLA__KIND_VEC) return texla__same_layout(&a->lay, &b->lay);
     return a->rows == b->rows && a->cols == b->cols;
 }
 

@@ -53,9 +53,9 @@ static void set_blend(texla_ctx *ctx, texla__blend b, float scale) {
     } else {
         glEnablei(GL_BLEND, 0);
         if (b == TEXLA__BLEND_ADD) {
-            glBlendFunc(GL_ONE, GL_ONE);
+            texla__blend_func(GL_ONE, GL_ONE);
         } else {
-            glBlendFunc(GL_ZERO, GL_CONSTANT_COLOR);
+            texla__blend_func(GL_ZERO, GL_CONSTANT_COLOR);
             glBlendColor(scale, scale, scale, scale);
         }
     }
@@ -109,7 +109,7 @@ texla_result texla__run(texla_ctx *ctx, const texla__pass *p) {
     switch (p->draw) {
     case TEXLA__DRAW_QUAD:
         glBindVertexArray(ctx->vao);
-        glViewport(0, 0, p->dst->w, p->dst->h);
+        texla__viewport(0, 0, p->dst->w, p->dst->h);
         glDrawArrays(GL_TRIANGLES, 0, 3);
         break;
     case TEXLA__DRAW_RECTS:
@@ -118,13 +118,13 @@ texla_result texla__run(texla_ctx *ctx, const texla__pass *p) {
         for (int i = 0; i < p->nrects; i++) {
             const texla__rect *rc = &p->rects[i];
             if (prog->u_i1 >= 0) glUniform4iv(prog->u_i1, 1, rc->i1);
-            glViewport(rc->x, rc->y, rc->w, rc->h);
+            texla__viewport(rc->x, rc->y, rc->w, rc->h);
             glDrawArrays(GL_TRIANGLES, 0, 3);
         }
         break;
     case TEXLA__DRAW_POINTS:
         glBindVertexArray(p->vao);
-        glViewport(0, 0, p->dst->w, p->dst->h);
+        texla__viewport(0, 0, p->dst->w, p->dst->h);
         glEnable(GL_PROGRAM_POINT_SIZE); /* the vertex shader sets gl_PointSize = 1 */
         glDrawArrays(GL_POINTS, 0, p->count);
         glDisable(GL_PROGRAM_POINT_SIZE);

@@ -140,9 +140,6 @@ void texla_sparse_destroy(texla_ctx *ctx, texla_sparse a) {
     texla__leave(ctx);
 }
 
-static int same_layout(const texla__layout *a, const texla__layout *b) {
-    return a->n == b->n && a->nx == b->nx && a->gx == b->gx && a->gy == b->gy;
-}
 
 texla_result texla_sparse_mul(texla_ctx *ctx, texla_sparse a, texla_vec x, texla_vec y) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
@@ -153,7 +150,7 @@ texla_result texla_sparse_mul(texla_ctx *ctx, texla_sparse a, texla_vec x, texla
     texla_result r = texla__resolve(ctx, fn, ops, 3);
     if (r) return r;
     const texla__obj *A = ops[0].o;
-    if (!same_layout(&ops[1].o->lay, &A->lay2) || !same_layout(&ops[2].o->lay, &A->lay)) {
+    if (!texla__same_layout(&ops[1].o->lay, &A->lay2) || !texla__same_layout(&ops[2].o->lay, &A->lay)) {
         char b1[96], b2[96];
         return texla__fail(ctx, TEXLA_ERR_SHAPE,
                            "%s: a is %d x %d (built on layouts of %d and %d elements), x is %s, "

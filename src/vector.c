@@ -12,12 +12,6 @@
 #define OPS(...) ((texla__operand[]){__VA_ARGS__})
 #define NOPS(...) ((int)(sizeof((texla__operand[]){__VA_ARGS__}) / sizeof(texla__operand)))
 
-/* index of element k's float in the packed texels of layout l */
-static size_t texel_index(const texla__layout *l, int k) {
-    int cy = k / l->nx, cx = k - cy * l->nx;
-    return ((size_t)(cy / 2) * (size_t)(l->gx / 2) + (size_t)(cx / 2)) * 4 +
-           (size_t)((cx & 1) + 2 * (cy & 1));
-}
 
 /* ---- making, writing, reading ---- */
 
@@ -27,7 +21,7 @@ static texla_result upload(texla_ctx *ctx, texla__obj *o, const float *data) {
     if (!tx)
         return texla__fail(ctx, TEXLA_ERR_MEMORY, "out of host memory packing a vector of %d",
                            o->lay.n);
-    for (int k = 0; k < o->lay.n; k++) tx[texel_index(&o->lay, k)] = data[k];
+    for (int k = 0; k < o->lay.n; k++) tx[texla__texel_index(&o->lay, k)] = data[k];
     texla_result r = texla__tex_upload(ctx, &o->t, tx);
     free(tx);
     return r;
@@ -144,7 +138,7 @@ static texla_result download(texla_ctx *ctx, const char *fn, texla_vec v, int ra
     texla__leave(ctx);
     if (!raw) {
         if (!r)
-            for (int k = 0; k < o->lay.n; k++) out[k] = tx[texel_index(&o->lay, k)];
+            for (int k = 0; k < o->lay.n; k++) out[k] = tx[texla__texel_index(&o->lay, k)];
         free(tx);
     }
     return r;

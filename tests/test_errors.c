@@ -1,0 +1,975 @@
+/* test_errors.c - exact error codes for bad calls, through the public API only.
+ *
+ * Every failing call is checked four ways: the returned code; the error callback ran exactly
+ * once with that code and with the message texla_error_message() returns; the message is not
+ * empty and names the operand or sizes involved; and where the destination is a live matrix,
+ * its contents did not change. Errors covered: shape mismatches (every element-wise operand
+ * position, the three products, dot), aliasing (destination == each source), handles (0,
+ * destroyed, destroyed and slot reused, garbage), driver limits (GL_MAX_TEXTURE_SIZE),
+ * non-finite coefficients, bad sizes, NULL pointers, bad options, bad context descriptions,
+ * and a bad shader directory (missing: TEXLA_ERR_IO; a syntax error: TEXLA_ERR_SHADER with the
+ * file name and the driver's log). */
+#include "suites.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- the error callback: counts calls, keeps the last code and message ---- */
+
+static struct {
+    int calls;
+    int bad_user;        /* calls whose user pointer was not the one given in the desc */
+    texla_result code;
+    char msg[8192];
+} cb;
+
+static void on_error(texla_result code, const char *message, void *user) {
+    cb.calls++;
+    if (user != (void *)&cb) cb.bad_user++;
+    cb.code = code;
+    snprintf(cb.msg, sizeof cb.msg, "%s", message ? message : "(null)");
+}
+
+static void cb_reset(void) {
+    cb.calls = 0;
+    cb.bad_user = 0;
+    cb.code = TEXLA_OK;
+    cb.msg[0] = '\0';
+}
+
+static int ident_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* needle occurs in s as a whole word (not inside a longer identifier or number) */
+static int has_word(const char *s, const char *needle) {
+    size_t n = strlen(needle);
+    for (const char *p = s; (p = strstr(p, needle)) != NULL; p++) {
+        int before_ok = p == s || !ident_char(p[-1]) || !ident_char(needle[0]);
+        int after_ok = !ident_char(p[n]) || !ident_char(needle[n - 1]);
+        if (before_ok && after_ok) return 1;
+    }
+    return 0;
+}
+
+/* Checks one call's outcome. ctx NULL: the call was texla_ctx_make (message of the thread).
+ * cb_expected: whether this call can reach a callback (0 when there is no context). */
+static void expect_at(texla_ctx *ctx, int cb_expected, texla_result got, texla_result want,
+                      const char *file, int line, const char *what, const char *const *needles) {
+    check_report(got == want, file, line, what, "returned %s, expected %s (message: \"%s\")",
+                 texla_result_name(got), texla_result_name(want),
+                 got != TEXLA_OK ? texla_error_message(ctx) : "");
+    if (want == TEXLA_OK || got != want) return;
+    const char *msg = texla_error_message(ctx);
+    check_report(msg != NULL && msg[0] != '\0', file, line, what, "error message is empty");
+    if (!msg) return;
+    if (cb_expected) {
+        check_report(cb.calls == 1, file, line, what, "error callback ran %d times, expected 1",
+                     cb.calls);
+        check_report(cb.calls == 0 || cb.code == want, file, line, what,
+                     "error callback got %s, the call returned %s", texla_result_name(cb.code),
+                     texla_result_name(want));
+        check_report(cb.calls == 0 || strcmp(cb.msg, msg) == 0, file, line, what,
+                     "error callback got message \"%s\", texla_error_message says \"%s\"", cb.msg,
+                     msg);
+        check_report(cb.bad_user == 0, file, line, what,
+                     "error callback got a user pointer other than desc.error_user");
+    }
+    for (const char *const *n = needles; n && *n; n++)
+        check_report(has_word(msg, *n), file, line, what, "message \"%s\" does not mention \"%s\"",
+                     msg, *n);
+}
+
+#define NEEDLES(...) ((const char *const[]){__VA_ARGS__, NULL})
+/* EXPECT(ctx, want, call, needle...): the call returns want; see expect_at. Pass NULL as the
+ * only needle when the message has nothing specific to check. */
+#define EXPECT(ctx, want, call, ...)                                                            \
+    do {                                                                                       \
+        cb_reset();                                                                            \
+        texla_result r_ = (call);                                                              \
+        expect_at((ctx), 1, r_, (want), __FILE__, __LINE__, #call, NEEDLES(__VA_ARGS__));      \
+    } while (0)
+/* the same for calls that have no context to report through (ctx argument NULL) */
+#define EXPECT_NOCTX(want, call)                                                               \
+    do {                                                                                       \
+        texla_result r_ = (call);                                                              \
+        check_report(r_ == (want), __FILE__, __LINE__, #call, "returned %s, expected %s",     \
+                     texla_result_name(r_), texla_result_name(want));                          \
+    } while (0)
+
+/* Calls that pass NULL where a pointer is expected run in a child process, so that a crash
+ * is counted as a failure instead of ending the run. The child makes no GL call that needs
+ * driver threads (these calls fail validation first) and reports through its exit status. */
+typedef texla_result (*call_fn)(texla_ctx *ctx, const void *arg);
+
+static void expect_isolated_at(texla_ctx *ctx, call_fn call, const void *arg, texla_result want,
+                               const char *needle, const char *file, int line, const char *what) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(30);
+        cb_reset();
+        texla_result r = call(ctx, arg);
+        const char *msg = texla_error_message(ctx);
+        int bits = (int)r & 15;
+        if (cb.calls == 1 && cb.code == r && msg && !strcmp(cb.msg, msg)) bits |= 16;
+        if (msg && msg[0] && (!needle || has_word(msg, needle))) bits |= 32;
+        _exit(bits | 64); /* 64: the call returned */
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+        check_report(0, file, line, what, "fork/waitpid failed");
+        return;
+    }
+    if (WIFSIGNALED(status)) {
+        check_report(0, file, line, what, "crashed with signal %d (expected %s)",
+                     WTERMSIG(status), texla_result_name(want));
+        return;
+    }
+    int bits = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+    if (!(bits & 64)) {
+        check_report(0, file, line, what, "the call did not return: the child process ended "
+                     "with status %d (a sanitizer's crash report?)", bits);
+        return;
+    }
+    texla_result got = (texla_result)(bits & 15);
+    check_report(got == want, file, line, what, "returned %s, expected %s",
+                 texla_result_name(got), texla_result_name(want));
+    if (got != want || want == TEXLA_OK) return;
+    check_report(!ctx || (bits & 16), file, line, what,
+                 "the error callback did not run exactly once with the code and message");
+    check_report(bits & 32, file, line, what, "the message is empty or does not mention \"%s\"",
+                 needle ? needle : "");
+}
+#define EXPECT_ISOLATED(ctx, want, call, arg, needle, label) \
+    expect_isolated_at(ctx, call, arg, want, needle, __FILE__, __LINE__, label)
+
+static texla_result c_make_null(texla_ctx *c, const void *a) {
+    (void)a;
+    return texla_mat_make(c, 3, 3, NULL, NULL);
+}
+static texla_result c_make_const_null(texla_ctx *c, const void *a) {
+    (void)a;
+    return texla_mat_make_const(c, 3, 3, 1.0f, NULL);
+}
+static texla_result c_make_identity_null(texla_ctx *c, const void *a) {
+    (void)a;
+    return texla_mat_make_identity(c, 3, NULL);
+}
+static texla_result c_read_null(texla_ctx *c, const void *a) {
+    return texla_mat_read(c, *(const texla_mat *)a, NULL);
+}
+static texla_result c_read_raw_null(texla_ctx *c, const void *a) {
+    return texla_mat_read_raw(c, *(const texla_mat *)a, NULL);
+}
+static texla_result c_info_get_null(texla_ctx *c, const void *a) {
+    return texla_mat_info_get(c, *(const texla_mat *)a, NULL);
+}
+static texla_result c_write_null(texla_ctx *c, const void *a) {
+    return texla_mat_write(c, NULL, *(const texla_mat *)a);
+}
+static texla_result c_dot_null(texla_ctx *c, const void *a) {
+    return texla_dot(c, *(const texla_mat *)a, *(const texla_mat *)a, NULL);
+}
+static texla_result c_norm2_null(texla_ctx *c, const void *a) {
+    return texla_norm2(c, *(const texla_mat *)a, NULL);
+}
+static texla_result c_ctx_info_null(texla_ctx *c, const void *a) {
+    (void)a;
+    return texla_ctx_info(c, NULL);
+}
+static texla_result c_ctx_stats_null(texla_ctx *c, const void *a) {
+    (void)a;
+    return texla_ctx_stats(c, NULL);
+}
+
+/* ---- matrices with known contents ---- */
+
+typedef struct hmat {
+    texla_mat m;
+    int rows, cols;
+    float *data; /* what the matrix holds */
+} hmat;
+
+static hmat hmat_make(texla_ctx *ctx, int rows, int cols) {
+    hmat h = {{0}, rows, cols, malloc(sizeof(float) * (size_t)rows * (size_t)cols)};
+    check_fill(h.data, (size_t)rows * (size_t)cols);
+    texla_result r = texla_mat_make(ctx, rows, cols, h.data, &h.m);
+    CHECK(r == TEXLA_OK, "making a %d x %d matrix: %s: %s", rows, cols, texla_result_name(r),
+          texla_error_message(ctx));
+    return h;
+}
+
+static void hmat_free(texla_ctx *ctx, hmat *h) {
+    texla_mat_destroy(ctx, h->m);
+    free(h->data);
+    h->data = NULL;
+}
+
+/* The matrix still holds exactly what it held before a failed call. */
+static void unchanged_at(texla_ctx *ctx, const hmat *h, const char *file, int line,
+                         const char *what) {
+    size_t n = (size_t)h->rows * (size_t)h->cols;
+    float *got = malloc(sizeof(float) * n);
+    texla_result r = texla_mat_read(ctx, h->m, got);
+    check_report(r == TEXLA_OK && memcmp(got, h->data, sizeof(float) * n) == 0, file, line, what,
+                 "after the failed call the destination (%d x %d) no longer holds its previous "
+                 "contents (read: %s)", h->rows, h->cols, texla_result_name(r));
+    free(got);
+}
+#define UNCHANGED(ctx, h, what) unchanged_at(ctx, h, __FILE__, __LINE__, what)
+
+static uint64_t textures_alive(texla_ctx *ctx) {
+    texla_stats st;
+    memset(&st, 0, sizeof st);
+    texla_ctx_stats(ctx, &st);
+    return st.textures;
+}
+
+/* ---- the element-wise operations as one table ---- */
+
+enum { EW_COPY, EW_ADD, EW_SUB, EW_MUL, EW_SCALE, EW_SCALE_SELF, EW_ACC, EW_ACC_SCALED,
+       EW_ACC_MUL, EW_ADD_SCALED, EW_MADAD, EW_MAX, EW_RECIP, EW_COUNT };
+
+static const struct {
+    const char *name;
+    int nsrc;                 /* sources before the destination */
+    int coef;                 /* takes a float coefficient */
+    const char *src_name[4];  /* parameter names in texla.h */
+} ew[EW_COUNT] = {
+    [EW_COPY] = {"texla_copy", 1, 0, {"a"}},
+    [EW_ADD] = {"texla_add", 2, 0, {"a", "b"}},
+    [EW_SUB] = {"texla_sub", 2, 0, {"a", "b"}},
+    [EW_MUL] = {"texla_mul", 2, 0, {"a", "b"}},
+    [EW_SCALE] = {"texla_scale", 1, 1, {"a"}},
+    [EW_SCALE_SELF] = {"texla_scale_self", 0, 1, {NULL}},
+    [EW_ACC] = {"texla_acc", 1, 0, {"b"}},
+    [EW_ACC_SCALED] = {"texla_acc_scaled", 1, 1, {"b"}},
+    [EW_ACC_MUL] = {"texla_acc_mul", 2, 0, {"a", "b"}},
+    [EW_ADD_SCALED] = {"texla_add_scaled", 2, 1, {"a", "b"}},
+    [EW_MADAD] = {"texla_madad", 4, 0, {"a", "b", "d", "e"}},
+    [EW_MAX] = {"texla_max", 1, 1, {"a"}},
+    [EW_RECIP] = {"texla_recip", 1, 1, {"a"}},
+};
+
+/* m[0..nsrc-1] are the sources in parameter order, m[nsrc] the destination */
+static texla_result ew_call(texla_ctx *ctx, int op, const texla_mat *m, float s) {
+    switch (op) {
+    case EW_COPY: return texla_copy(ctx, m[0], m[1]);
+    case EW_ADD: return texla_add(ctx, m[0], m[1], m[2]);
+    case EW_SUB: return texla_sub(ctx, m[0], m[1], m[2]);
+    case EW_MUL: return texla_mul(ctx, m[0], m[1], m[2]);
+    case EW_SCALE: return texla_scale(ctx, m[0], s, m[1]);
+    case EW_SCALE_SELF: return texla_scale_self(ctx, s, m[0]);
+    case EW_ACC: return texla_acc(ctx, m[0], m[1]);
+    case EW_ACC_SCALED: return texla_acc_scaled(ctx, m[0], s, m[1]);
+    case EW_ACC_MUL: return texla_acc_mul(ctx, m[0], m[1], m[2]);
+    case EW_ADD_SCALED: return texla_add_scaled(ctx, m[0], m[1], s, m[2]);
+    case EW_MADAD: return texla_madad(ctx, m[0], m[1], m[2], m[3], m[4]);
+    case EW_MAX: return texla_max(ctx, m[0], s, m[1]);
+    case EW_RECIP: return texla_recip(ctx, m[0], s, m[1]);
+    default: return TEXLA_ERR_ARGUMENT;
+    }
+}
+
+static const char *operand_name(int op, int pos) {
+    return pos == ew[op].nsrc ? "dst" : ew[op].src_name[pos];
+}
+
+/* One failing element-wise call: code, callback, message words, destination unchanged. */
+static void ew_expect(texla_ctx *ctx, int op, const texla_mat *m, float s, texla_result want,
+                      const hmat *dst_known, const char *const *needles, const char *what) {
+    char label[256];
+    snprintf(label, sizeof label, "%s: %s", ew[op].name, what);
+    cb_reset();
+    texla_result r = ew_call(ctx, op, m, s);
+    expect_at(ctx, 1, r, want, __FILE__, __LINE__, label, needles);
+    if (dst_known) UNCHANGED(ctx, dst_known, label);
+}
+
+#define SH_R 6
+#define SH_C 5
+
+static void test_elementwise(texla_ctx *ctx) {
+    /* four sources and a destination of the common shape, and three wrong shapes: the
+     * transpose (same element count, so counting elements is not enough), more columns, more
+     * rows */
+    hmat src[4], dst = hmat_make(ctx, SH_R, SH_C);
+    for (int i = 0; i < 4; i++) src[i] = hmat_make(ctx, SH_R, SH_C);
+    static const int odd[3][2] = {{SH_C, SH_R}, {SH_R, 9}, {7, SH_C}};
+    hmat wrong[3];
+    for (int i = 0; i < 3; i++) wrong[i] = hmat_make(ctx, odd[i][0], odd[i][1]);
+
+    /* handles that are not live: 0; destroyed with its slot then reused by a live matrix of
+     * the same shape (so treating it as live would succeed); a garbage id */
+    hmat gone = hmat_make(ctx, SH_R, SH_C);
+    texla_mat stale = gone.m;
+    hmat_free(ctx, &gone);
+    hmat reuser = hmat_make(ctx, SH_R, SH_C);
+    CHECK(reuser.m.id != stale.id, "a new matrix got the handle 0x%08x of a destroyed one",
+          stale.id);
+    const texla_mat bad[3] = {{0}, stale, {0xfffffff7u}};
+    static const char *const bad_name[3] = {"handle 0", "stale handle (slot reused)",
+                                            "garbage handle"};
+
+    for (int op = 0; op < EW_COUNT; op++) {
+        int n = ew[op].nsrc;
+        texla_mat m[5];
+        char what[160];
+
+        /* bad handles in every operand position */
+        for (int pos = 0; pos <= n; pos++)
+            for (int b = 0; b < 3; b++) {
+                for (int i = 0; i < n; i++) m[i] = src[i].m;
+                m[n] = dst.m;
+                m[pos] = bad[b];
+                snprintf(what, sizeof what, "%s as %s", bad_name[b], operand_name(op, pos));
+                ew_expect(ctx, op, m, 0.5f, TEXLA_ERR_HANDLE, pos < n ? &dst : NULL,
+                          NEEDLES(operand_name(op, pos)), what);
+            }
+
+        /* a wrong shape in every operand position */
+        for (int pos = 0; pos <= n && n > 0; pos++)
+            for (int w = 0; w < 3; w++) {
+                for (int i = 0; i < n; i++) m[i] = src[i].m;
+                m[n] = dst.m;
+                m[pos] = wrong[w].m;
+                char r_s[16], c_s[16];
+                snprintf(r_s, sizeof r_s, "%d", odd[w][0]);
+                snprintf(c_s, sizeof c_s, "%d", odd[w][1]);
+                snprintf(what, sizeof what, "%s is %d x %d, the others %d x %d",
+                         operand_name(op, pos), odd[w][0], odd[w][1], SH_R, SH_C);
+                ew_expect(ctx, op, m, 0.5f, TEXLA_ERR_SHAPE, pos < n ? &dst : &wrong[w],
+                          NEEDLES(r_s, c_s), what);
+            }
+
+        /* the destination is also each source in turn */
+        for (int pos = 0; pos < n; pos++) {
+            for (int i = 0; i < n; i++) m[i] = src[i].m;
+            m[n] = dst.m;
+            m[pos] = dst.m;
+            snprintf(what, sizeof what, "dst == %s", operand_name(op, pos));
+            ew_expect(ctx, op, m, 0.5f, TEXLA_ERR_ALIAS, &dst,
+                      NEEDLES("dst", operand_name(op, pos)), what);
+        }
+
+        /* non-finite coefficients */
+        if (ew[op].coef) {
+            const float nonfinite[3] = {NAN, INFINITY, -INFINITY};
+            for (int v = 0; v < 3; v++) {
+                for (int i = 0; i < n; i++) m[i] = src[i].m;
+                m[n] = dst.m;
+                snprintf(what, sizeof what, "coefficient %g", (double)nonfinite[v]);
+                ew_expect(ctx, op, m, nonfinite[v], TEXLA_ERR_ARGUMENT, &dst, NEEDLES("s"),
+                          what);
+            }
+        }
+
+        /* no context */
+        for (int i = 0; i < n; i++) m[i] = src[i].m;
+        m[n] = dst.m;
+        texla_result r = ew_call(NULL, op, m, 0.5f);
+        CHECK(r == TEXLA_ERR_ARGUMENT, "%s with ctx NULL returned %s, expected TEXLA_ERR_ARGUMENT",
+              ew[op].name, texla_result_name(r));
+        UNCHANGED(ctx, &dst, ew[op].name);
+    }
+
+    /* sources may repeat (only the destination must differ from them) */
+    hmat out = hmat_make(ctx, SH_R, SH_C);
+    EXPECT(ctx, TEXLA_OK, texla_add(ctx, src[0].m, src[0].m, out.m), NULL);
+    EXPECT(ctx, TEXLA_OK, texla_mul(ctx, src[1].m, src[1].m, out.m), NULL);
+    EXPECT(ctx, TEXLA_OK,
+           texla_madad(ctx, src[0].m, src[0].m, src[0].m, src[0].m, out.m), NULL);
+    EXPECT(ctx, TEXLA_OK, texla_acc_mul(ctx, src[2].m, src[2].m, out.m), NULL);
+    /* the one-operand form is the way to update in place */
+    EXPECT(ctx, TEXLA_OK, texla_scale_self(ctx, 2.0f, out.m), NULL);
+
+    /* a just-destroyed handle (no other matrix made since) */
+    hmat z = hmat_make(ctx, SH_R, SH_C);
+    texla_mat zid = z.m;
+    hmat_free(ctx, &z);
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_copy(ctx, zid, dst.m), "a");
+    UNCHANGED(ctx, &dst, "texla_copy from a destroyed matrix");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_add(ctx, src[0].m, zid, dst.m), "b");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_scale_self(ctx, 2.0f, zid), "dst");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_madad(ctx, src[0].m, src[1].m, src[2].m, zid, dst.m), "e");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_max(ctx, src[0].m, 0.0f, zid), "dst");
+
+    /* the stale handle whose slot was reused must not reach the new matrix */
+    texla_mat_destroy(ctx, stale);
+    UNCHANGED(ctx, &reuser, "texla_mat_destroy of a stale handle whose slot was reused");
+
+    hmat_free(ctx, &out);
+    hmat_free(ctx, &reuser);
+    for (int i = 0; i < 3; i++) hmat_free(ctx, &wrong[i]);
+    for (int i = 0; i < 4; i++) hmat_free(ctx, &src[i]);
+    hmat_free(ctx, &dst);
+}
+
+/* ---- products and dot ---- */
+
+typedef texla_result (*product_fn)(texla_ctx *, texla_mat, texla_mat, texla_mat);
+
+static void test_product(texla_ctx *ctx, product_fn fn, const char *name, int tn, int nt) {
+    /* C (6 x 3) = op(A) * op(B) with inner dimension 5 */
+    hmat a = tn ? hmat_make(ctx, 5, 6) : hmat_make(ctx, 6, 5);
+    hmat b = nt ? hmat_make(ctx, 3, 5) : hmat_make(ctx, 5, 3);
+    hmat c = hmat_make(ctx, 6, 3);
+    /* inner dimension 4 instead of 5 */
+    hmat b4 = nt ? hmat_make(ctx, 3, 4) : hmat_make(ctx, 4, 3);
+    hmat c_wide = hmat_make(ctx, 6, 4), c_t = hmat_make(ctx, 3, 6);
+    char what[160];
+
+    cb_reset();
+    texla_result r = fn(ctx, a.m, b.m, c.m);
+    snprintf(what, sizeof what, "%s with fitting shapes", name);
+    expect_at(ctx, 1, r, TEXLA_OK, __FILE__, __LINE__, what, NULL);
+    float *cur = malloc(sizeof(float) * 18);
+    texla_mat_read(ctx, c.m, cur);
+    memcpy(c.data, cur, sizeof(float) * 18); /* c's contents now */
+    free(cur);
+
+    snprintf(what, sizeof what, "%s: inner dimensions 5 and 4", name);
+    cb_reset();
+    r = fn(ctx, a.m, b4.m, c.m);
+    expect_at(ctx, 1, r, TEXLA_ERR_SHAPE, __FILE__, __LINE__, what, NEEDLES("5", "4"));
+    UNCHANGED(ctx, &c, what);
+
+    snprintf(what, sizeof what, "%s: dst 6 x 4 for a 6 x 3 product", name);
+    cb_reset();
+    r = fn(ctx, a.m, b.m, c_wide.m);
+    expect_at(ctx, 1, r, TEXLA_ERR_SHAPE, __FILE__, __LINE__, what, NEEDLES("dst", "4"));
+    UNCHANGED(ctx, &c_wide, what);
+
+    snprintf(what, sizeof what, "%s: dst 3 x 6 (transposed) for a 6 x 3 product", name);
+    cb_reset();
+    r = fn(ctx, a.m, b.m, c_t.m);
+    expect_at(ctx, 1, r, TEXLA_ERR_SHAPE, __FILE__, __LINE__, what, NEEDLES("dst"));
+    UNCHANGED(ctx, &c_t, what);
+
+    /* handles */
+    hmat gone = hmat_make(ctx, 6, 3);
+    texla_mat stale = gone.m;
+    hmat_free(ctx, &gone);
+    const texla_mat ops[3] = {a.m, b.m, c.m};
+    static const char *const opname[3] = {"a", "b", "dst"};
+    for (int pos = 0; pos < 3; pos++)
+        for (int k = 0; k < 2; k++) {
+            texla_mat m[3] = {ops[0], ops[1], ops[2]};
+            m[pos] = k ? stale : (texla_mat){0};
+            snprintf(what, sizeof what, "%s: %s handle as %s", name, k ? "stale" : "0",
+                     opname[pos]);
+            cb_reset();
+            r = fn(ctx, m[0], m[1], m[2]);
+            expect_at(ctx, 1, r, TEXLA_ERR_HANDLE, __FILE__, __LINE__, what,
+                      NEEDLES(opname[pos]));
+            if (pos < 2) UNCHANGED(ctx, &c, what);
+        }
+
+    /* aliasing, with square operands so that every shape fits */
+    hmat s1 = hmat_make(ctx, 5, 5), s2 = hmat_make(ctx, 5, 5);
+    snprintf(what, sizeof what, "%s: dst == a", name);
+    cb_reset();
+    r = fn(ctx, s1.m, s2.m, s1.m);
+    expect_at(ctx, 1, r, TEXLA_ERR_ALIAS, __FILE__, __LINE__, what, NEEDLES("dst", "a"));
+    UNCHANGED(ctx, &s1, what);
+    snprintf(what, sizeof what, "%s: dst == b", name);
+    cb_reset();
+    r = fn(ctx, s1.m, s2.m, s2.m);
+    expect_at(ctx, 1, r, TEXLA_ERR_ALIAS, __FILE__, __LINE__, what, NEEDLES("dst", "b"));
+    UNCHANGED(ctx, &s2, what);
+    snprintf(what, sizeof what, "%s: dst == a == b", name);
+    cb_reset();
+    r = fn(ctx, s1.m, s1.m, s1.m);
+    expect_at(ctx, 1, r, TEXLA_ERR_ALIAS, __FILE__, __LINE__, what, NEEDLES("dst"));
+    UNCHANGED(ctx, &s1, what);
+    /* a == b is a legitimate product (A*A, A'*A, A*A') */
+    hmat s3 = hmat_make(ctx, 5, 5);
+    snprintf(what, sizeof what, "%s: a == b (allowed)", name);
+    cb_reset();
+    r = fn(ctx, s1.m, s1.m, s3.m);
+    expect_at(ctx, 1, r, TEXLA_OK, __FILE__, __LINE__, what, NULL);
+
+    r = fn(NULL, a.m, b.m, c.m);
+    CHECK(r == TEXLA_ERR_ARGUMENT, "%s with ctx NULL returned %s", name, texla_result_name(r));
+
+    hmat *all[] = {&a, &b, &c, &b4, &c_wide, &c_t, &s1, &s2, &s3};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) hmat_free(ctx, all[i]);
+}
+
+/* texla_diag: a must be square, dst its n x 1 diagonal */
+static void test_diag(texla_ctx *ctx) {
+    hmat a = hmat_make(ctx, 5, 5), d = hmat_make(ctx, 5, 1), rect = hmat_make(ctx, 5, 4);
+    hmat d4 = hmat_make(ctx, 4, 1), row = hmat_make(ctx, 1, 5), one = hmat_make(ctx, 1, 1);
+    EXPECT(ctx, TEXLA_OK, texla_diag(ctx, a.m, d.m), NULL);
+    float cur[5];
+    texla_mat_read(ctx, d.m, cur);
+    memcpy(d.data, cur, sizeof cur);
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_diag(ctx, rect.m, d.m), "5", "4");
+    UNCHANGED(ctx, &d, "texla_diag of a 5 x 4 matrix");
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_diag(ctx, a.m, d4.m), "dst", "4");
+    UNCHANGED(ctx, &d4, "texla_diag into a 4 x 1 dst");
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_diag(ctx, a.m, row.m), "dst");
+    UNCHANGED(ctx, &row, "texla_diag into a 1 x 5 dst");
+    /* the only shapes where dst can be a: 1 x 1 */
+    EXPECT(ctx, TEXLA_ERR_ALIAS, texla_diag(ctx, one.m, one.m), "dst", "a");
+    UNCHANGED(ctx, &one, "texla_diag with dst == a");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_diag(ctx, (texla_mat){0}, d.m), "a");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_diag(ctx, a.m, (texla_mat){0}), "dst");
+    texla_mat stale = rect.m;
+    hmat_free(ctx, &rect);
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_diag(ctx, stale, d.m), "a");
+    UNCHANGED(ctx, &d, "texla_diag of a destroyed matrix");
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_diag(NULL, a.m, d.m));
+    hmat *all[] = {&a, &d, &d4, &row, &one};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) hmat_free(ctx, all[i]);
+}
+
+static void test_dot(texla_ctx *ctx) {
+    hmat v5 = hmat_make(ctx, 5, 1), w5 = hmat_make(ctx, 5, 1), v6 = hmat_make(ctx, 6, 1);
+    hmat m52 = hmat_make(ctx, 5, 2), row = hmat_make(ctx, 1, 5);
+    float out = 0.0f;
+    EXPECT(ctx, TEXLA_OK, texla_dot(ctx, v5.m, w5.m, &out), NULL);
+    EXPECT(ctx, TEXLA_OK, texla_dot(ctx, v5.m, v5.m, &out), NULL); /* not aliasing: no dst */
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_dot(ctx, v5.m, v6.m, &out), "5", "6");
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_dot(ctx, v6.m, v5.m, &out), "5", "6");
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_dot(ctx, m52.m, m52.m, &out), "a", "2");
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_dot(ctx, v5.m, m52.m, &out), "b", "2");
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_dot(ctx, row.m, row.m, &out), "a", "1", "5");
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_dot(ctx, v5.m, row.m, &out), "b");
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_norm2(ctx, m52.m, &out), "2");
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_norm2(ctx, row.m, &out), "1", "5");
+    EXPECT_ISOLATED(ctx, TEXLA_ERR_ARGUMENT, c_dot_null, &v5.m, "out",
+                    "texla_dot(ctx, v, v, NULL)");
+    EXPECT_ISOLATED(ctx, TEXLA_ERR_ARGUMENT, c_norm2_null, &v5.m, "out",
+                    "texla_norm2(ctx, v, NULL)");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_dot(ctx, (texla_mat){0}, w5.m, &out), "a");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_dot(ctx, v5.m, (texla_mat){0}, &out), "b");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_norm2(ctx, (texla_mat){0}, &out), NULL);
+    texla_mat stale = v6.m;
+    hmat_free(ctx, &v6);
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_dot(ctx, stale, w5.m, &out), "a");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_dot(ctx, v5.m, stale, &out), "b");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_norm2(ctx, stale, &out), NULL);
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_dot(NULL, v5.m, w5.m, &out));
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_norm2(NULL, v5.m, &out));
+    hmat_free(ctx, &v5);
+    hmat_free(ctx, &w5);
+    hmat_free(ctx, &m52);
+    hmat_free(ctx, &row);
+}
+
+/* ---- making, reading, writing, handles ---- */
+
+static void test_make_and_io(texla_ctx *ctx) {
+    texla_mat m = {0xdeadbeefu};
+    uint64_t t0 = textures_alive(ctx);
+    /* sizes 0 and negative */
+    static const int bad_sizes[][2] = {{0, 5}, {5, 0}, {0, 0}, {-1, 5}, {5, -3}, {INT_MIN, 1},
+                                       {1, INT_MIN}};
+    for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++) {
+        int r0 = bad_sizes[i][0], c0 = bad_sizes[i][1];
+        char rs[16], cs[16], what[128];
+        snprintf(rs, sizeof rs, "%d", r0);
+        snprintf(cs, sizeof cs, "%d", c0);
+        snprintf(what, sizeof what, "texla_mat_make(%d x %d)", r0, c0);
+        m.id = 0xdeadbeefu;
+        cb_reset();
+        texla_result r = texla_mat_make(ctx, r0, c0, NULL, &m);
+        expect_at(ctx, 1, r, TEXLA_ERR_ARGUMENT, __FILE__, __LINE__, what, NEEDLES(rs, cs));
+        CHECK(m.id == 0, "%s failed but *out is 0x%08x, not the 0 handle", what, m.id);
+        snprintf(what, sizeof what, "texla_mat_make_const(%d x %d)", r0, c0);
+        m.id = 0xdeadbeefu;
+        cb_reset();
+        r = texla_mat_make_const(ctx, r0, c0, 1.0f, &m);
+        expect_at(ctx, 1, r, TEXLA_ERR_ARGUMENT, __FILE__, __LINE__, what, NEEDLES(rs, cs));
+        CHECK(m.id == 0, "%s failed but *out is 0x%08x, not the 0 handle", what, m.id);
+    }
+    EXPECT(ctx, TEXLA_ERR_ARGUMENT, texla_mat_make_identity(ctx, 0, &m), "0");
+    EXPECT(ctx, TEXLA_ERR_ARGUMENT, texla_mat_make_identity(ctx, -4, &m), "-4");
+    /* NULL out pointers */
+    EXPECT_ISOLATED(ctx, TEXLA_ERR_ARGUMENT, c_make_null, NULL, "out",
+                    "texla_mat_make(ctx, 3, 3, NULL, NULL)");
+    EXPECT_ISOLATED(ctx, TEXLA_ERR_ARGUMENT, c_make_const_null, NULL, "out",
+                    "texla_mat_make_const(ctx, 3, 3, 1.0f, NULL)");
+    EXPECT_ISOLATED(ctx, TEXLA_ERR_ARGUMENT, c_make_identity_null, NULL, "out",
+                    "texla_mat_make_identity(ctx, 3, NULL)");
+    /* non-finite constants */
+    const float nonfinite[3] = {NAN, INFINITY, -INFINITY};
+    for (int v = 0; v < 3; v++) {
+        char what[96];
+        snprintf(what, sizeof what, "texla_mat_make_const(3 x 3, %g)", (double)nonfinite[v]);
+        m.id = 0xdeadbeefu;
+        cb_reset();
+        texla_result r = texla_mat_make_const(ctx, 3, 3, nonfinite[v], &m);
+        expect_at(ctx, 1, r, TEXLA_ERR_ARGUMENT, __FILE__, __LINE__, what, NEEDLES("value"));
+        CHECK(m.id == 0, "%s failed but *out is 0x%08x, not the 0 handle", what, m.id);
+    }
+    CHECK(textures_alive(ctx) == t0, "failed makes left %llu textures alive (before: %llu)",
+          (unsigned long long)textures_alive(ctx), (unsigned long long)t0);
+    /* no context */
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_mat_make(NULL, 3, 3, NULL, &m));
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_mat_make_const(NULL, 3, 3, 1.0f, &m));
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_mat_make_identity(NULL, 3, &m));
+
+    /* reading, writing, info: NULL pointers and bad handles */
+    hmat a = hmat_make(ctx, 5, 3);
+    float buf[64];
+    texla_mat_info mi;
+    EXPECT_ISOLATED(ctx, TEXLA_ERR_ARGUMENT, c_read_null, &a.m, "out",
+                    "texla_mat_read(ctx, m, NULL)");
+    EXPECT_ISOLATED(ctx, TEXLA_ERR_ARGUMENT, c_read_raw_null, &a.m, "out",
+                    "texla_mat_read_raw(ctx, m, NULL)");
+    EXPECT_ISOLATED(ctx, TEXLA_ERR_ARGUMENT, c_info_get_null, &a.m, "out",
+                    "texla_mat_info_get(ctx, m, NULL)");
+    EXPECT_ISOLATED(ctx, TEXLA_ERR_ARGUMENT, c_write_null, &a.m, "data",
+                    "texla_mat_write(ctx, NULL, m)");
+    UNCHANGED(ctx, &a, "texla_mat_write(NULL data)");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_read(ctx, (texla_mat){0}, buf), "m");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_read_raw(ctx, (texla_mat){0}, buf), "m");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_info_get(ctx, (texla_mat){0}, &mi), "m");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_write(ctx, buf, (texla_mat){0}), "m");
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_mat_read(NULL, a.m, buf));
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_mat_read_raw(NULL, a.m, buf));
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_mat_info_get(NULL, a.m, &mi));
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_mat_write(NULL, buf, a.m));
+
+    /* a destroyed handle, then the same slot reused by a new matrix */
+    texla_mat stale = a.m;
+    hmat_free(ctx, &a);
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_read(ctx, stale, buf), "m");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_read_raw(ctx, stale, buf), "m");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_info_get(ctx, stale, &mi), "m");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_write(ctx, buf, stale), "m");
+    hmat b = hmat_make(ctx, 5, 3); /* same shape, takes the freed slot */
+    CHECK(b.m.id != stale.id, "a new matrix got the handle 0x%08x of a destroyed one", stale.id);
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_read(ctx, stale, buf), "m");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_read_raw(ctx, stale, buf), "m");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_info_get(ctx, stale, &mi), "m");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_write(ctx, buf, stale), "m");
+    UNCHANGED(ctx, &b, "texla_mat_write through a stale handle whose slot was reused");
+
+    /* destroying 0 or a stale handle is a no-op: no error, no callback, nothing freed */
+    uint64_t t1 = textures_alive(ctx);
+    cb_reset();
+    texla_mat_destroy(ctx, (texla_mat){0});
+    texla_mat_destroy(ctx, stale);
+    texla_mat_destroy(ctx, (texla_mat){0xfffffff7u});
+    texla_mat_destroy(NULL, b.m);
+    CHECK(cb.calls == 0, "destroying 0/stale handles reported %d errors (last: %s)", cb.calls,
+          cb.msg);
+    CHECK(textures_alive(ctx) == t1, "destroying 0/stale handles freed textures (%llu -> %llu)",
+          (unsigned long long)t1, (unsigned long long)textures_alive(ctx));
+    UNCHANGED(ctx, &b, "texla_mat_destroy of 0, stale and garbage handles");
+    texla_mat bid = b.m;
+    hmat_free(ctx, &b);
+    cb_reset();
+    texla_mat_destroy(ctx, bid); /* twice */
+    CHECK(cb.calls == 0, "destroying a matrix twice reported an error: %s", cb.msg);
+    CHECK(textures_alive(ctx) == t1 - 1, "textures alive %llu after destroying one of %llu",
+          (unsigned long long)textures_alive(ctx), (unsigned long long)t1);
+}
+
+/* ---- driver limits ---- */
+
+static void test_limits(texla_ctx *ctx) {
+    texla_info info;
+    memset(&info, 0, sizeof info);
+    CHECK(texla_ctx_info(ctx, &info) == TEXLA_OK, "texla_ctx_info failed");
+    int max = info.max_texture_size;
+    CHECK(max > 0, "max_texture_size is %d", max);
+    if (max <= 0 || max > INT_MAX / 4 - 1) return;
+    char maxs[16], max1s[16];
+    snprintf(maxs, sizeof maxs, "%d", max);
+    snprintf(max1s, sizeof max1s, "%d", max + 1);
+    uint64_t t0 = textures_alive(ctx);
+    texla_mat m;
+    const struct { int rows, cols; } over[] = {
+        {1, max + 1}, {4 * max + 1, 1}, {4 * max + 1, max + 1}, {INT_MAX, 1}, {1, INT_MAX},
+        {INT_MAX, INT_MAX},
+    };
+    for (size_t i = 0; i < sizeof over / sizeof over[0]; i++) {
+        char what[128];
+        int big = over[i].rows != INT_MAX && over[i].cols != INT_MAX;
+        snprintf(what, sizeof what, "texla_mat_make(%d x %d), GL_MAX_TEXTURE_SIZE %d",
+                 over[i].rows, over[i].cols, max);
+        m.id = 0xdeadbeefu;
+        cb_reset();
+        texla_result r = texla_mat_make(ctx, over[i].rows, over[i].cols, NULL, &m);
+        expect_at(ctx, 1, r, TEXLA_ERR_LIMIT, __FILE__, __LINE__, what,
+                  big ? NEEDLES(maxs, max1s) : NEEDLES(maxs));
+        CHECK(m.id == 0, "%s failed but *out is 0x%08x", what, m.id);
+        snprintf(what, sizeof what, "texla_mat_make_const(%d x %d), GL_MAX_TEXTURE_SIZE %d",
+                 over[i].rows, over[i].cols, max);
+        cb_reset();
+        r = texla_mat_make_const(ctx, over[i].rows, over[i].cols, 1.0f, &m);
+        expect_at(ctx, 1, r, TEXLA_ERR_LIMIT, __FILE__, __LINE__, what, NEEDLES(maxs));
+    }
+    EXPECT(ctx, TEXLA_ERR_LIMIT, texla_mat_make_identity(ctx, max + 1, &m), maxs, max1s);
+    EXPECT(ctx, TEXLA_ERR_LIMIT, texla_mat_make_identity(ctx, INT_MAX, &m), maxs);
+    CHECK(textures_alive(ctx) == t0, "oversize makes allocated textures (%llu -> %llu)",
+          (unsigned long long)t0, (unsigned long long)textures_alive(ctx));
+
+    /* exactly at the limit is allowed: ceil(rows/4) == max, cols == max (thin, so cheap) */
+    int lim = max;
+    if (info.max_viewport[0] < lim) lim = info.max_viewport[0];
+    if (info.max_viewport[1] < lim) lim = info.max_viewport[1];
+    EXPECT(ctx, TEXLA_OK, texla_mat_make(ctx, 4 * lim, 1, NULL, &m), NULL);
+    texla_mat_destroy(ctx, m);
+    EXPECT(ctx, TEXLA_OK, texla_mat_make(ctx, 1, lim, NULL, &m), NULL);
+    texla_mat_destroy(ctx, m);
+}
+
+/* ---- context-level calls ---- */
+
+static void test_ctx_calls(texla_ctx *ctx) {
+    texla_info info;
+    EXPECT_ISOLATED(ctx, TEXLA_ERR_ARGUMENT, c_ctx_info_null, NULL, "out",
+                    "texla_ctx_info(ctx, NULL)");
+    EXPECT_ISOLATED(ctx, TEXLA_ERR_ARGUMENT, c_ctx_stats_null, NULL, "out",
+                    "texla_ctx_stats(ctx, NULL)");
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_ctx_info(NULL, &info));
+    texla_stats st;
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_ctx_stats(NULL, &st));
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_ctx_finish(NULL));
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_set_matmul_k(NULL, 1));
+
+    EXPECT(ctx, TEXLA_OK, texla_set_matmul_k(ctx, 3), NULL);
+    EXPECT(ctx, TEXLA_ERR_ARGUMENT, texla_set_matmul_k(ctx, -1), "-1");
+    EXPECT(ctx, TEXLA_ERR_ARGUMENT, texla_set_matmul_k(ctx, INT_MIN), NULL);
+    memset(&info, 0, sizeof info);
+    texla_ctx_info(ctx, &info);
+    CHECK(info.matmul_k == 3, "a rejected texla_set_matmul_k changed matmul_k from 3 to %d",
+          info.matmul_k);
+    EXPECT(ctx, TEXLA_OK, texla_set_matmul_k(ctx, 0), NULL);
+    texla_ctx_info(ctx, &info);
+    CHECK(info.matmul_k == TEXLA_MATMUL_K_DEFAULT, "texla_set_matmul_k(0) left matmul_k %d, "
+          "expected the default %d", info.matmul_k, TEXLA_MATMUL_K_DEFAULT);
+
+    /* names of codes */
+    CHECK(strcmp(texla_result_name(TEXLA_OK), "TEXLA_OK") == 0, "%s", texla_result_name(TEXLA_OK));
+    CHECK(strcmp(texla_result_name(TEXLA_ERR_SHAPE), "TEXLA_ERR_SHAPE") == 0, "%s",
+          texla_result_name(TEXLA_ERR_SHAPE));
+    CHECK(strcmp(texla_result_name(TEXLA_ERR_IO), "TEXLA_ERR_IO") == 0, "%s",
+          texla_result_name(TEXLA_ERR_IO));
+    CHECK(texla_result_name((texla_result)999) != NULL, "texla_result_name(999) is NULL");
+    texla_ctx_destroy(NULL); /* a no-op */
+    CHECK(1, "texla_ctx_destroy(NULL) returned");
+}
+
+/* ---- making contexts ---- */
+
+/* One texla_ctx_make that must fail: code, *out NULL, callback once, thread message. */
+static void expect_make_fail_at(const texla_ctx_desc *desc, texla_result want, const char *file,
+                                int line, const char *what, const char *const *needles) {
+    texla_ctx *out = (texla_ctx *)&cb; /* not NULL: the call must clear it */
+    cb_reset();
+    texla_result r = texla_ctx_make(desc, &out);
+    expect_at(NULL, desc && desc->error_cb, r, want, file, line, what, needles);
+    check_report(out == NULL, file, line, what, "failed, but *out is not NULL");
+    if (r == TEXLA_OK && out && out != (texla_ctx *)&cb) texla_ctx_destroy(out);
+}
+
+static int file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static int copy_file(const char *from, const char *to) {
+    FILE *in = fopen(from, "rb");
+    if (!in) return 0;
+    FILE *out = fopen(to, "wb");
+    if (!out) {
+        fclose(in);
+        return 0;
+    }
+    char buf[4096];
+    size_t n;
+    int ok = 1;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, out) != n) ok = 0;
+    fclose(in);
+    if (fclose(out) != 0) ok = 0;
+    return ok;
+}
+
+/* Copies the directory tree from into to (which must not exist). */
+static int copy_tree(const char *from, const char *to) {
+    if (mkdir(to, 0700) != 0) return 0;
+    DIR *d = opendir(from);
+    if (!d) return 0;
+    int ok = 1;
+    struct dirent *e;
+    while (ok && (e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char a[1024], b[1024];
+        snprintf(a, sizeof a, "%s/%s", from, e->d_name);
+        snprintf(b, sizeof b, "%s/%s", to, e->d_name);
+        struct stat st;
+        if (stat(a, &st) != 0) ok = 0;
+        else if (S_ISDIR(st.st_mode)) ok = copy_tree(a, b);
+        else ok = copy_file(a, b);
+    }
+    closedir(d);
+    return ok;
+}
+
+static void remove_tree(const char *path) {
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+            char p[1024];
+            snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+            struct stat st;
+            if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) remove_tree(p);
+            else unlink(p);
+        }
+        closedir(d);
+    }
+    rmdir(path);
+}
+
+/* desc.glsl_dir: a missing folder (TEXLA_ERR_IO), a good copy of glsl/ (works), and the copy
+ * with a syntax error on line 3 of fill.frag, the first shader the capability probe builds
+ * (TEXLA_ERR_SHADER naming fill.frag, with the driver's log). */
+static void test_glsl_dir(void) {
+    texla_ctx_desc desc = {0};
+    desc.error_cb = on_error;
+    desc.error_user = &cb;
+    desc.glsl_dir = "/nonexistent";
+    expect_make_fail_at(&desc, TEXLA_ERR_IO, __FILE__, __LINE__,
+                        "texla_ctx_make(glsl_dir = \"/nonexistent\")", NEEDLES("/nonexistent"));
+
+    const char *glsl = getenv("TEXLA_GLSL_DIR");
+    if (!glsl || !*glsl) glsl = "glsl";
+    char probe[1024];
+    snprintf(probe, sizeof probe, "%s/fill.frag", glsl);
+    if (!file_exists(probe)) {
+        check_skip("glsl_dir with a broken fill.frag",
+                   "glsl/ not found (run from the repository root or set TEXLA_GLSL_DIR)");
+        return;
+    }
+    char tmp[] = "/tmp/texla-test-errors-XXXXXX";
+    if (!mkdtemp(tmp)) {
+        check_skip("glsl_dir with a broken fill.frag", "mkdtemp failed");
+        return;
+    }
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/glsl", tmp);
+    int copied = copy_tree(glsl, dir);
+    CHECK(copied, "copying %s to %s failed", glsl, dir);
+    if (copied) {
+        /* the unmodified copy works: the failure below is the syntax error's doing */
+        desc.glsl_dir = dir;
+        texla_ctx *good = NULL;
+        cb_reset();
+        texla_result r = texla_ctx_make(&desc, &good);
+        CHECK(r == TEXLA_OK && good,
+              "texla_ctx_make with an unmodified copy of glsl/ in %s: %s: %s", dir,
+              texla_result_name(r), texla_error_message(NULL));
+        texla_ctx_destroy(good);
+
+        char path[1200];
+        snprintf(path, sizeof path, "%s/fill.frag", dir);
+        FILE *f = fopen(path, "rb");
+        char orig[16384];
+        size_t n = f ? fread(orig, 1, sizeof orig - 1, f) : 0;
+        if (f) fclose(f);
+        orig[n] = '\0';
+        f = fopen(path, "wb");
+        CHECK(f != NULL, "cannot write %s", path);
+        if (f) {
+            /* the syntax error sits on line 3 of the file */
+            fprintf(f, "// fill.frag with a syntax error on line 3\n\nint broken = ;\n%s", orig);
+            fclose(f);
+            cb_reset();
+            texla_ctx *bad = (texla_ctx *)&cb;
+            r = texla_ctx_make(&desc, &bad);
+            const char *msg = texla_error_message(NULL);
+            CHECK(msg != NULL, "texla_error_message(NULL) is NULL");
+            if (!msg) msg = "";
+            CHECK(r == TEXLA_ERR_SHADER, "texla_ctx_make with a syntax error in fill.frag returned "
+                  "%s, expected TEXLA_ERR_SHADER (message: \"%s\")", texla_result_name(r), msg);
+            CHECK(bad == NULL, "texla_ctx_make failed but *out is not NULL");
+            CHECK(strstr(msg, "fill.frag") != NULL, "the message does not name fill.frag: \"%s\"",
+                  msg);
+            /* the driver's log, with line numbers of the file itself (source 2, line 3):
+             * Mesa writes "2:3(N): error: ...", NVIDIA "2(3) : error ...", others "2:3: ..." */
+            CHECK(strstr(msg, "2:3(") || strstr(msg, "2(3)") || strstr(msg, "2:3:"),
+                  "the message does not carry the driver's log for line 3 of fill.frag: \"%s\"",
+                  msg);
+            CHECK(cb.calls == 1 && cb.code == TEXLA_ERR_SHADER && !strcmp(cb.msg, msg),
+                  "error callback: %d calls, last %s \"%s\"; expected one TEXLA_ERR_SHADER with "
+                  "the message", cb.calls, texla_result_name(cb.code), cb.msg);
+            if (r == TEXLA_OK && bad && bad != (texla_ctx *)&cb) texla_ctx_destroy(bad);
+        }
+    }
+    remove_tree(tmp);
+}
+
+static void test_ctx_make(void) {
+    texla_ctx_desc desc = {0};
+    desc.error_cb = on_error;
+    desc.error_user = &cb;
+    desc.matmul_k = -1;
+    expect_make_fail_at(&desc, TEXLA_ERR_ARGUMENT, __FILE__, __LINE__,
+                        "texla_ctx_make(matmul_k = -1)", NEEDLES("matmul_k", "-1"));
+    desc.matmul_k = INT_MIN;
+    expect_make_fail_at(&desc, TEXLA_ERR_ARGUMENT, __FILE__, __LINE__,
+                        "texla_ctx_make(matmul_k = INT_MIN)", NEEDLES("matmul_k"));
+    desc.matmul_k = 0;
+    desc.egl_device = -1;
+    expect_make_fail_at(&desc, TEXLA_ERR_ARGUMENT, __FILE__, __LINE__,
+                        "texla_ctx_make(egl_device = -1)", NEEDLES("egl_device"));
+    desc.egl_device = 0;
+    desc.gl_version_max = -1;
+    expect_make_fail_at(&desc, TEXLA_ERR_ARGUMENT, __FILE__, __LINE__,
+                        "texla_ctx_make(gl_version_max = -1)", NEEDLES("gl_version_max"));
+    desc.gl_version_max = 0;
+    /* an EGL device that does not exist */
+    desc.egl_device = 1000;
+    expect_make_fail_at(&desc, TEXLA_ERR_CONTEXT, __FILE__, __LINE__,
+                        "texla_ctx_make(egl_device = 1000)", NEEDLES(NULL));
+    desc.egl_device = 0;
+    /* the same without a callback: the thread's message still explains */
+    texla_ctx_desc plain = {0};
+    plain.matmul_k = -7;
+    expect_make_fail_at(&plain, TEXLA_ERR_ARGUMENT, __FILE__, __LINE__,
+                        "texla_ctx_make(matmul_k = -7), no callback", NEEDLES("matmul_k", "-7"));
+    /* out NULL */
+    cb_reset();
+    texla_result r = texla_ctx_make(&desc, NULL);
+    expect_at(NULL, 1, r, TEXLA_ERR_ARGUMENT, __FILE__, __LINE__, "texla_ctx_make(&desc, NULL)",
+              NEEDLES("out"));
+    CHECK(texla_error_message(NULL) != NULL, "texla_error_message(NULL) is NULL");
+}
+
+void suite_errors(void) {
+    test_ctx_make();
+    test_glsl_dir();
+
+    texla_ctx_desc desc = {0};
+    desc.error_cb = on_error;
+    desc.error_user = &cb;
+    texla_ctx *ctx = suite_ctx(&desc);
+    if (!ctx) return;
+    test_ctx_calls(ctx);
+    test_make_and_io(ctx);
+    test_elementwise(ctx);
+    test_product(ctx, texla_matmul, "texla_matmul", 0, 0);
+    test_product(ctx, texla_matmul_tn, "texla_matmul_tn", 1, 0);
+    test_product(ctx, texla_matmul_nt, "texla_matmul_nt", 0, 1);
+    test_diag(ctx);
+    test_dot(ctx);
+    test_limits(ctx);
+    texla_ctx_destroy(ctx);
+}

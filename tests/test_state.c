@@ -1,0 +1,1057 @@
+/* test_state.c - host mode leaves the host's GL state exactly as it found it.
+ *
+ * The test is the host: it makes its own headless EGL context and loads GL with its own glad,
+ * as an application would, then makes texla in host mode on that context. It sets sentinel
+ * state, different from the defaults and from what texla's passes need, for everything
+ * texla.h lists under "GL STATE TOUCHED" (and some state texla has no business touching),
+ * snapshots it with glGet*, and after EVERY texla call takes a new snapshot and compares it
+ * field by field with the one before, naming the field and the call. The same hostile state
+ * (scissor, rasterizer discard, colour mask, polygon mode GL_LINE, culling of everything,
+ * clip distances, bound pixel buffers, odd pixel-store values, blending) would break a naive
+ * implementation, so results are checked against the CPU as well. Then a few host situations
+ * beyond the header's list: per-draw-buffer blend state and per-viewport-index viewports,
+ * GL_PACK/UNPACK_SWAP_BYTES, and a GL error left pending by the host. Public texla API only. */
+#include "suites.h"
+
+#include <glad/egl.h>
+#include <glad/gl.h>
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef EGL_PLATFORM_SURFACELESS_MESA
+#define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
+#endif
+#ifndef EGL_PLATFORM_DEVICE_EXT
+#define EGL_PLATFORM_DEVICE_EXT 0x313F
+#endif
+#ifndef EGL_NO_CONFIG_KHR
+#define EGL_NO_CONFIG_KHR ((EGLConfig)0)
+#endif
+
+/* ---- the host's own headless context ---- */
+
+typedef struct host {
+    EGLDisplay dpy;
+    EGLContext ctx;
+    EGLSurface surf;
+    char how[160];
+    int gl; /* 10 * major + minor */
+} host;
+
+static int has_ext(const char *list, const char *name) {
+    size_t n = strlen(name);
+    for (const char *p = list; p && (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
+    return 0;
+}
+
+/* Initialises dpy and makes a core 3.3+ context current on it (surfaceless, else a 1x1
+ * pbuffer); 0 on failure, with why appended. */
+static int host_try(host *h, EGLDisplay dpy, const char *how, char *why, size_t cap) {
+    size_t len = strlen(why);
+    EGLint maj = 0, min = 0;
+    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, &maj, &min)) {
+        snprintf(why + len, cap - len, "%s: no display / eglInitialize failed; ", how);
+        return 0;
+    }
+    gladLoaderLoadEGL(dpy); /* display extensions */
+    const char *dext = eglQueryString(dpy, EGL_EXTENSIONS);
+    if (!eglBindAPI(EGL_OPENGL_API)) {
+        snprintf(why + len, cap - len, "%s: no desktop OpenGL; ", how);
+        return 0;
+    }
+    EGLConfig cfg = EGL_NO_CONFIG_KHR;
+    EGLint n = 0;
+    const EGLint pb[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+                         EGL_NONE};
+    int pbuffer_ok = eglChooseConfig(dpy, pb, &cfg, 1, &n) && n > 0;
+    if (!pbuffer_ok) {
+        const EGLint any[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+        if (!(eglChooseConfig(dpy, any, &cfg, 1, &n) && n > 0)) {
+            if (!has_ext(dext, "EGL_KHR_no_config_context")) {
+                snprintf(why + len, cap - len, "%s: no EGLConfig for OpenGL; ", how);
+                return 0;
+            }
+            cfg = EGL_NO_CONFIG_KHR;
+        }
+    }
+    static const int vers[] = {46, 45, 44, 43, 42, 41, 40, 33};
+    EGLContext c = EGL_NO_CONTEXT;
+    int ver = 0;
+    for (size_t i = 0; i < sizeof vers / sizeof vers[0] && c == EGL_NO_CONTEXT; i++) {
+        const EGLint ca[] = {EGL_CONTEXT_MAJOR_VERSION, vers[i] / 10, EGL_CONTEXT_MINOR_VERSION,
+                             vers[i] % 10, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                             EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+        c = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ca);
+        ver = vers[i];
+    }
+    if (c == EGL_NO_CONTEXT) {
+        snprintf(why + len, cap - len, "%s: no core context 4.6..3.3; ", how);
+        return 0;
+    }
+    EGLSurface s = EGL_NO_SURFACE;
+    int current = has_ext(dext, "EGL_KHR_surfaceless_context") &&
+                  eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, c);
+    if (!current && pbuffer_ok) {
+        const EGLint pa[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
+        s = eglCreatePbufferSurface(dpy, cfg, pa);
+        current = s != EGL_NO_SURFACE && eglMakeCurrent(dpy, s, s, c);
+    }
+    if (!current) {
+        if (s != EGL_NO_SURFACE) eglDestroySurface(dpy, s);
+        eglDestroyContext(dpy, c);
+        snprintf(why + len, cap - len, "%s: cannot make the context current; ", how);
+        return 0;
+    }
+    h->dpy = dpy;
+    h->ctx = c;
+    h->surf = s;
+    snprintf(h->how, sizeof h->how, "%s, core %d.%d requested%s", how, ver / 10, ver % 10,
+             s == EGL_NO_SURFACE ? ", surfaceless" : ", 1x1 pbuffer");
+    return 1;
+}
+
+/* EGL device platform first, then Mesa's surfaceless platform, then the default display. */
+static int host_make(host *h, char *why, size_t cap) {
+    memset(h, 0, sizeof *h);
+    why[0] = '\0';
+    if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) {
+        snprintf(why, cap, "libEGL.so.1 could not be loaded");
+        return 0;
+    }
+    const char *cext = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    if (!cext) eglGetError();
+    if (has_ext(cext, "EGL_EXT_platform_device") && eglQueryDevicesEXT &&
+        eglGetPlatformDisplayEXT) {
+        EGLDeviceEXT devs[16];
+        EGLint ndev = 0;
+        if (!eglQueryDevicesEXT(16, devs, &ndev)) ndev = 0;
+        for (int i = 0; i < ndev; i++) {
+            char how[48];
+            snprintf(how, sizeof how, "EGL device %d", i);
+            EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devs[i], NULL);
+            if (host_try(h, d, how, why, cap)) return 1;
+        }
+    }
+    if (has_ext(cext, "EGL_MESA_platform_surfaceless") && eglGetPlatformDisplayEXT) {
+        EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA,
+                                                (void *)EGL_DEFAULT_DISPLAY, NULL);
+        if (host_try(h, d, "EGL surfaceless (Mesa)", why, cap)) return 1;
+    }
+    return host_try(h, eglGetDisplay(EGL_DEFAULT_DISPLAY), "EGL default display", why, cap);
+}
+
+/* The display is not terminated: EGL displays are shared per process, and texla or another
+ * suite may hold contexts on the same one. */
+static void host_destroy(host *h) {
+    eglMakeCurrent(h->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    if (h->surf != EGL_NO_SURFACE) eglDestroySurface(h->dpy, h->surf);
+    eglDestroyContext(h->dpy, h->ctx);
+    eglReleaseThread();
+}
+
+/* ---- GL errors, attributed to the call in flight through KHR_debug ---- */
+
+static const char *cur_call = "setup";
+static int dbg_on, dbg_errors;
+static char dbg_first[600];
+
+static void GLAD_API_PTR on_gl_debug(GLenum source, GLenum type, GLuint id, GLenum severity,
+                                     GLsizei length, const GLchar *message, const void *user) {
+    (void)source;
+    (void)id;
+    (void)severity;
+    (void)length;
+    (void)user;
+    if (type != GL_DEBUG_TYPE_ERROR) return;
+    if (dbg_errors++ == 0) snprintf(dbg_first, sizeof dbg_first, "%s", message);
+}
+
+/* ---- snapshots: every field by name ---- */
+
+#define MAXF 320
+
+typedef struct field {
+    char name[72];
+    double v;
+} field;
+
+typedef struct snap {
+    int n;
+    field f[MAXF];
+} snap;
+
+static int gl_ver; /* of the host context, 10 * major + minor */
+
+static void put(snap *s, double v, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void put(snap *s, double v, const char *fmt, ...) {
+    if (s->n >= MAXF) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->f[s->n].name, sizeof s->f[s->n].name, fmt, ap);
+    va_end(ap);
+    s->f[s->n].v = v;
+    s->n++;
+}
+
+static void geti(snap *s, const char *name, GLenum pname, int count) {
+    GLint v[4] = {0, 0, 0, 0};
+    glGetIntegerv(pname, v);
+    for (int i = 0; i < count; i++)
+        if (count == 1) put(s, v[i], "%s", name);
+        else put(s, v[i], "%s[%d]", name, i);
+}
+
+static void getf(snap *s, const char *name, GLenum pname, int count) {
+    GLfloat v[4] = {0, 0, 0, 0};
+    glGetFloatv(pname, v);
+    for (int i = 0; i < count; i++)
+        if (count == 1) put(s, v[i], "%s", name);
+        else put(s, v[i], "%s[%d]", name, i);
+}
+
+#define GETI(s, pname, count) geti(s, #pname, pname, count)
+#define GETF(s, pname, count) getf(s, #pname, pname, count)
+#define ENABLED(s, cap) put(s, glIsEnabled(cap), "enable %s", #cap)
+
+/* The listed state ("GL STATE TOUCHED" in texla.h), then state texla must not touch at all. */
+static void take(snap *s) {
+    s->n = 0;
+    /* -- listed -- */
+    GETI(s, GL_DRAW_FRAMEBUFFER_BINDING, 1);
+    GETI(s, GL_READ_FRAMEBUFFER_BINDING, 1);
+    GETI(s, GL_VIEWPORT, 4);
+    GETI(s, GL_CURRENT_PROGRAM, 1);
+    GLint active = 0;
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    put(s, active, "GL_ACTIVE_TEXTURE");
+    for (int u = 0; u < 10; u++) { /* 0..7 listed; 8 and 9 must not be touched */
+        glActiveTexture(GL_TEXTURE0 + (GLenum)u);
+        GLint t = 0, smp = 0;
+        glGetIntegerv(GL_TEXTURE_BINDING_2D, &t);
+        glGetIntegerv(GL_SAMPLER_BINDING, &smp);
+        put(s, t, "unit %d GL_TEXTURE_BINDING_2D", u);
+        put(s, smp, "unit %d GL_SAMPLER_BINDING", u);
+        /* parameters of the texture bound there (the host's: texla must not set them); the
+         * same fields whatever is bound, -1 for none, so that snapshots always line up */
+        static const GLenum tp[] = {GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER,
+                                    GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_MAX_LEVEL};
+        static const char *const tpn[] = {"MIN_FILTER", "MAG_FILTER", "WRAP_S", "WRAP_T",
+                                          "MAX_LEVEL"};
+        for (int k = 0; k < 5; k++) {
+            GLint v = -1;
+            if (t) glGetTexParameteriv(GL_TEXTURE_2D, tp[k], &v);
+            put(s, v, "unit %d bound texture's GL_TEXTURE_%s", u, tpn[k]);
+        }
+    }
+    glActiveTexture((GLenum)active);
+    GETI(s, GL_VERTEX_ARRAY_BINDING, 1);
+    GETI(s, GL_ARRAY_BUFFER_BINDING, 1);
+    GETI(s, GL_PIXEL_PACK_BUFFER_BINDING, 1);
+    GETI(s, GL_PIXEL_UNPACK_BUFFER_BINDING, 1);
+    GETI(s, GL_PACK_ALIGNMENT, 1);
+    GETI(s, GL_PACK_ROW_LENGTH, 1);
+    GETI(s, GL_PACK_SKIP_ROWS, 1);
+    GETI(s, GL_PACK_SKIP_PIXELS, 1);
+    GETI(s, GL_PACK_IMAGE_HEIGHT, 1);
+    GETI(s, GL_PACK_SKIP_IMAGES, 1);
+    GETI(s, GL_UNPACK_ALIGNMENT, 1);
+    GETI(s, GL_UNPACK_ROW_LENGTH, 1);
+    GETI(s, GL_UNPACK_SKIP_ROWS, 1);
+    GETI(s, GL_UNPACK_SKIP_PIXELS, 1);
+    GETI(s, GL_UNPACK_IMAGE_HEIGHT, 1);
+    GETI(s, GL_UNPACK_SKIP_IMAGES, 1);
+    GETI(s, GL_CLAMP_READ_COLOR, 1);
+    put(s, glIsEnabledi(GL_BLEND, 0), "enable GL_BLEND (draw buffer 0)");
+    GETI(s, GL_BLEND_SRC_RGB, 1);
+    GETI(s, GL_BLEND_DST_RGB, 1);
+    GETI(s, GL_BLEND_SRC_ALPHA, 1);
+    GETI(s, GL_BLEND_DST_ALPHA, 1);
+    GETI(s, GL_BLEND_EQUATION_RGB, 1);
+    GETI(s, GL_BLEND_EQUATION_ALPHA, 1);
+    GETF(s, GL_BLEND_COLOR, 4);
+    for (GLuint b = 0; b < 2; b++) { /* buffer 0 listed, buffer 1 must not be touched */
+        GLboolean m[4] = {0, 0, 0, 0};
+        glGetBooleani_v(GL_COLOR_WRITEMASK, b, m);
+        for (int i = 0; i < 4; i++) put(s, m[i], "GL_COLOR_WRITEMASK (draw buffer %u)[%d]", b, i);
+    }
+    GETI(s, GL_POLYGON_MODE, 2);
+    static const GLenum caps[] = {
+        GL_DEPTH_TEST,     GL_STENCIL_TEST,        GL_SCISSOR_TEST,
+        GL_CULL_FACE,      GL_RASTERIZER_DISCARD,  GL_FRAMEBUFFER_SRGB,
+        GL_COLOR_LOGIC_OP, GL_SAMPLE_ALPHA_TO_COVERAGE, GL_SAMPLE_MASK,
+        GL_PROGRAM_POINT_SIZE, GL_PRIMITIVE_RESTART};
+    static const char *const capn[] = {
+        "GL_DEPTH_TEST",     "GL_STENCIL_TEST",       "GL_SCISSOR_TEST",
+        "GL_CULL_FACE",      "GL_RASTERIZER_DISCARD", "GL_FRAMEBUFFER_SRGB",
+        "GL_COLOR_LOGIC_OP", "GL_SAMPLE_ALPHA_TO_COVERAGE", "GL_SAMPLE_MASK",
+        "GL_PROGRAM_POINT_SIZE", "GL_PRIMITIVE_RESTART"};
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++)
+        put(s, glIsEnabled(caps[i]), "enable %s", capn[i]);
+    for (int i = 0; i < 8; i++)
+        put(s, glIsEnabled(GL_CLIP_DISTANCE0 + (GLenum)i), "enable GL_CLIP_DISTANCE%d", i);
+
+    /* -- not listed: texla must leave these alone -- */
+    GETI(s, GL_PACK_SWAP_BYTES, 1);
+    GETI(s, GL_UNPACK_SWAP_BYTES, 1);
+    GETI(s, GL_PACK_LSB_FIRST, 1);
+    GETI(s, GL_UNPACK_LSB_FIRST, 1);
+    GETI(s, GL_ELEMENT_ARRAY_BUFFER_BINDING, 1);
+    GETI(s, GL_UNIFORM_BUFFER_BINDING, 1);
+    GETI(s, GL_COPY_READ_BUFFER_BINDING, 1);
+    GETI(s, GL_COPY_WRITE_BUFFER_BINDING, 1);
+    GETI(s, GL_RENDERBUFFER_BINDING, 1);
+    GLint va = 0;
+    glGetVertexAttribiv(0, GL_VERTEX_ATTRIB_ARRAY_ENABLED, &va);
+    put(s, va, "vertex attrib 0 GL_VERTEX_ATTRIB_ARRAY_ENABLED");
+    glGetVertexAttribiv(0, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &va);
+    put(s, va, "vertex attrib 0 GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING");
+    GETI(s, GL_DRAW_BUFFER0, 1); /* of the host's bound draw framebuffer */
+    GETI(s, GL_DRAW_BUFFER1, 1);
+    GETI(s, GL_READ_BUFFER, 1);  /* of the host's bound read framebuffer */
+    put(s, glIsEnabledi(GL_BLEND, 1), "enable GL_BLEND (draw buffer 1)");
+    GETI(s, GL_SCISSOR_BOX, 4);
+    GETF(s, GL_COLOR_CLEAR_VALUE, 4);
+    GETF(s, GL_DEPTH_CLEAR_VALUE, 1);
+    GETF(s, GL_DEPTH_RANGE, 2);
+    GETI(s, GL_DEPTH_WRITEMASK, 1);
+    GETI(s, GL_DEPTH_FUNC, 1);
+    GETI(s, GL_STENCIL_FUNC, 1);
+    GETI(s, GL_STENCIL_REF, 1);
+    GETI(s, GL_STENCIL_VALUE_MASK, 1);
+    GETI(s, GL_CULL_FACE_MODE, 1);
+    GETI(s, GL_FRONT_FACE, 1);
+    GETI(s, GL_LOGIC_OP_MODE, 1);
+    GETI(s, GL_PRIMITIVE_RESTART_INDEX, 1);
+    GETF(s, GL_POINT_SIZE, 1);
+    GETI(s, GL_PROVOKING_VERTEX, 1);
+    GETF(s, GL_POLYGON_OFFSET_FACTOR, 1);
+    GETF(s, GL_POLYGON_OFFSET_UNITS, 1);
+    GETF(s, GL_SAMPLE_COVERAGE_VALUE, 1);
+    GLint sm = 0;
+    glGetIntegeri_v(GL_SAMPLE_MASK_VALUE, 0, &sm);
+    put(s, (double)(GLuint)sm, "GL_SAMPLE_MASK_VALUE[0]");
+    ENABLED(s, GL_DITHER);
+    ENABLED(s, GL_MULTISAMPLE);
+    ENABLED(s, GL_POLYGON_OFFSET_FILL);
+    ENABLED(s, GL_DEPTH_CLAMP);
+    ENABLED(s, GL_SAMPLE_COVERAGE);
+    ENABLED(s, GL_TEXTURE_CUBE_MAP_SEAMLESS);
+    ENABLED(s, GL_LINE_SMOOTH);
+    if (dbg_on) ENABLED(s, GL_DEBUG_OUTPUT_SYNCHRONOUS);
+    /* per-draw-buffer blend state and per-index viewports (GL 4.0 / 4.1) */
+    if (gl_ver >= 40) {
+        static const GLenum bp[] = {GL_BLEND_SRC_RGB, GL_BLEND_DST_RGB, GL_BLEND_SRC_ALPHA,
+                                    GL_BLEND_DST_ALPHA, GL_BLEND_EQUATION_RGB,
+                                    GL_BLEND_EQUATION_ALPHA};
+        static const char *const bpn[] = {"GL_BLEND_SRC_RGB", "GL_BLEND_DST_RGB",
+                                          "GL_BLEND_SRC_ALPHA", "GL_BLEND_DST_ALPHA",
+                                          "GL_BLEND_EQUATION_RGB", "GL_BLEND_EQUATION_ALPHA"};
+        for (int k = 0; k < 6; k++) {
+            GLint v = 0;
+            glGetIntegeri_v(bp[k], 1, &v);
+            put(s, v, "%s (draw buffer 1)", bpn[k]);
+        }
+    }
+    if (gl_ver >= 41) {
+        GLfloat v[4] = {0, 0, 0, 0};
+        glGetFloati_v(GL_VIEWPORT, 1, v);
+        for (int i = 0; i < 4; i++) put(s, v[i], "GL_VIEWPORT (index 1)[%d]", i);
+    }
+}
+
+static void fmt_value(char *buf, size_t n, double v) {
+    if (v == floor(v) && fabs(v) < 4294967296.0 && v >= 256)
+        snprintf(buf, n, "%.0f (0x%x)", v, (unsigned)(long long)v);
+    else
+        snprintf(buf, n, "%.9g", v);
+}
+
+/* One failed check per field that differs, or one passed check when none does. */
+static int compare(const snap *before, const snap *after, const char *when) {
+    int diffs = 0;
+    if (before->n != after->n) {
+        CHECK(0, "%s: the snapshot has %d fields, it had %d", when, after->n, before->n);
+        return 1;
+    }
+    for (int i = 0; i < before->n; i++) {
+        double a = before->f[i].v, b = after->f[i].v;
+        if (a == b || (a != a && b != b)) continue;
+        char sa[48], sb[48];
+        fmt_value(sa, sizeof sa, a);
+        fmt_value(sb, sizeof sb, b);
+        check_report(0, __FILE__, __LINE__, "host GL state unchanged", "%s: %s changed: was %s, "
+                     "now %s", when, before->f[i].name, sa, sb);
+        diffs++;
+    }
+    if (!diffs) check_report(1, __FILE__, __LINE__, "host GL state unchanged", "%s", when);
+    return diffs;
+}
+
+/* ---- the sequence: state compared after every texla call ---- */
+
+static snap st_prev, st_now, st_sentinel;
+static int changed_calls;
+
+static void after_call(const char *call) {
+    char when[160];
+    snprintf(when, sizeof when, "after %s", call);
+    take(&st_now);
+    if (compare(&st_prev, &st_now, when)) changed_calls++;
+    st_prev = st_now;
+    if (dbg_on) {
+        CHECK(dbg_errors == 0, "%s raised %d GL error(s) in the host's context; first: %s", call,
+              dbg_errors, dbg_first);
+        dbg_errors = 0;
+    }
+}
+
+/* STEP(ctx, "label", call): the call succeeds and leaves the state as it was. */
+#define STEP(ctx, label, call)                                                                 \
+    do {                                                                                       \
+        cur_call = (label);                                                                    \
+        texla_result r_ = (call);                                                              \
+        CHECK(r_ == TEXLA_OK, "%s: %s: %s", (label), texla_result_name(r_),                    \
+              texla_error_message(ctx));                                                       \
+        after_call(label);                                                                     \
+    } while (0)
+
+/* ---- the host's objects and sentinel state ---- */
+
+#define N_UNIT_TEX 10
+
+typedef struct host_objs {
+    GLuint unit_tex[N_UNIT_TEX], att_tex[3], fbo_draw, fbo_read, samplers[8], prog;
+    GLuint vao, abo, ebo, pack_buf, unpack_buf, ubo, copy_r, copy_w, rbo;
+    unsigned char pattern[N_UNIT_TEX][4 * 4 * 4]; /* contents of unit_tex */
+} host_objs;
+
+static GLuint compile_trivial(void) {
+    static const char *vs = "#version 330 core\nvoid main() { gl_Position = vec4(0.0); }\n";
+    static const char *fs = "#version 330 core\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n";
+    GLuint v = glCreateShader(GL_VERTEX_SHADER), f = glCreateShader(GL_FRAGMENT_SHADER);
+    glShaderSource(v, 1, &vs, NULL);
+    glShaderSource(f, 1, &fs, NULL);
+    glCompileShader(v);
+    glCompileShader(f);
+    GLuint p = glCreateProgram();
+    glAttachShader(p, v);
+    glAttachShader(p, f);
+    glLinkProgram(p);
+    glDeleteShader(v);
+    glDeleteShader(f);
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    CHECK(ok, "the host's trivial program did not link");
+    return p;
+}
+
+static void set_sentinel(host_objs *o) {
+    /* textures with known contents (uploaded before the pixel-store state turns hostile) */
+    glGenTextures(N_UNIT_TEX, o->unit_tex);
+    for (int t = 0; t < N_UNIT_TEX; t++) {
+        for (int i = 0; i < 64; i++) o->pattern[t][i] = (unsigned char)(t * 37 + i * 11 + 1);
+        glBindTexture(GL_TEXTURE_2D, o->unit_tex[t]);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                     o->pattern[t]);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_MIRRORED_REPEAT);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 3 + t);
+    }
+    glGenTextures(3, o->att_tex);
+    for (int t = 0; t < 3; t++) {
+        glBindTexture(GL_TEXTURE_2D, o->att_tex[t]);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 32, 32, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    }
+    /* framebuffers: a draw one with attachments 0 and 1 and draw buffers (NONE, 1), a read
+     * one reading attachment 2 */
+    glGenFramebuffers(1, &o->fbo_draw);
+    glGenFramebuffers(1, &o->fbo_read);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, o->fbo_draw);
+    glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+                           o->att_tex[0], 0);
+    glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D,
+                           o->att_tex[1], 0);
+    const GLenum bufs[2] = {GL_NONE, GL_COLOR_ATTACHMENT1};
+    glDrawBuffers(2, bufs);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, o->fbo_read);
+    glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT2, GL_TEXTURE_2D,
+                           o->att_tex[2], 0);
+    glReadBuffer(GL_COLOR_ATTACHMENT2);
+    glViewport(3, 5, 17, 19);
+    o->prog = compile_trivial();
+    glUseProgram(o->prog);
+    /* textures and samplers on units 0..9 (samplers that would make texelFetch of an RGBA32F
+     * texture without mipmaps return zero), then unit 3 active */
+    glGenSamplers(8, o->samplers);
+    for (int u = 0; u < N_UNIT_TEX; u++) {
+        glActiveTexture(GL_TEXTURE0 + (GLenum)u);
+        glBindTexture(GL_TEXTURE_2D, o->unit_tex[u]);
+        if (u < 8) {
+            glSamplerParameteri(o->samplers[u], GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+            glSamplerParameteri(o->samplers[u], GL_TEXTURE_WRAP_S, GL_REPEAT);
+            glBindSampler((GLuint)u, o->samplers[u]);
+        }
+    }
+    glActiveTexture(GL_TEXTURE3);
+    /* vertex array with an element buffer and attribute 0, an array buffer */
+    glGenVertexArrays(1, &o->vao);
+    glBindVertexArray(o->vao);
+    GLuint b8[8];
+    glGenBuffers(8, b8);
+    o->abo = b8[0];
+    o->ebo = b8[1];
+    o->pack_buf = b8[2];
+    o->unpack_buf = b8[3];
+    o->ubo = b8[4];
+    o->copy_r = b8[5];
+    o->copy_w = b8[6];
+    glBindBuffer(GL_ARRAY_BUFFER, o->abo);
+    glBufferData(GL_ARRAY_BUFFER, 256, NULL, GL_STATIC_DRAW);
+    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 16, NULL);
+    glEnableVertexAttribArray(0);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, o->ebo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, 64, NULL, GL_STATIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, b8[7]); /* a different one than attribute 0's */
+    glDeleteBuffers(1, &o->abo);             /* attribute 0 keeps it alive */
+    o->abo = b8[7];
+    glBufferData(GL_ARRAY_BUFFER, 256, NULL, GL_STATIC_DRAW);
+    /* pixel buffers bound: texla's uploads and downloads would go into them */
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, o->pack_buf);
+    glBufferData(GL_PIXEL_PACK_BUFFER, 256, NULL, GL_STREAM_READ);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, o->unpack_buf);
+    glBufferData(GL_PIXEL_UNPACK_BUFFER, 256, NULL, GL_STREAM_DRAW);
+    glBindBuffer(GL_UNIFORM_BUFFER, o->ubo);
+    glBindBuffer(GL_COPY_READ_BUFFER, o->copy_r);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, o->copy_w);
+    glGenRenderbuffers(1, &o->rbo);
+    glBindRenderbuffer(GL_RENDERBUFFER, o->rbo);
+    /* pixel store */
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 3);
+    glPixelStorei(GL_PACK_SKIP_ROWS, 2);
+    glPixelStorei(GL_PACK_SKIP_PIXELS, 1);
+    glPixelStorei(GL_PACK_IMAGE_HEIGHT, 5);
+    glPixelStorei(GL_PACK_SKIP_IMAGES, 1);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 6);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, 3);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, 2);
+    glPixelStorei(GL_UNPACK_IMAGE_HEIGHT, 9);
+    glPixelStorei(GL_UNPACK_SKIP_IMAGES, 2);
+    glClampColor(GL_CLAMP_READ_COLOR, GL_TRUE);
+    /* blending: on for every draw buffer but 1, odd functions and equations */
+    glEnable(GL_BLEND);
+    glDisablei(GL_BLEND, 1);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE_MINUS_DST_ALPHA,
+                        GL_DST_COLOR);
+    glBlendEquationSeparate(GL_FUNC_REVERSE_SUBTRACT, GL_MIN);
+    glBlendColor(0.1f, 0.2f, 0.3f, 0.4f);
+    glColorMaski(0, GL_TRUE, GL_FALSE, GL_TRUE, GL_FALSE);
+    glColorMaski(1, GL_FALSE, GL_TRUE, GL_TRUE, GL_FALSE);
+    glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+    /* every listed enable on, each with settings that would drop all fragments */
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_NEVER);
+    glDepthMask(GL_FALSE);
+    glEnable(GL_STENCIL_TEST);
+    glStencilFunc(GL_NEVER, 3, 0x0f);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(1, 2, 3, 4);
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_FRONT_AND_BACK);
+    glFrontFace(GL_CW);
+    glEnable(GL_RASTERIZER_DISCARD);
+    glEnable(GL_FRAMEBUFFER_SRGB);
+    glEnable(GL_COLOR_LOGIC_OP);
+    glLogicOp(GL_CLEAR);
+    glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE);
+    glEnable(GL_SAMPLE_MASK);
+    glSampleMaski(0, 0);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    glEnable(GL_PRIMITIVE_RESTART);
+    glPrimitiveRestartIndex(7);
+    for (int i = 0; i < 8; i++) glEnable(GL_CLIP_DISTANCE0 + (GLenum)i);
+    /* unlisted state, away from its defaults */
+    glClearColor(0.5f, 0.25f, 0.125f, 1.0f);
+    glClearDepth(0.25);
+    glDepthRange(0.125, 0.875);
+    glPointSize(3.0f);
+    glProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
+    glPolygonOffset(1.5f, 2.5f);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glEnable(GL_DEPTH_CLAMP);
+    glDisable(GL_DITHER);
+    glDisable(GL_MULTISAMPLE);
+    glEnable(GL_SAMPLE_COVERAGE);
+    glSampleCoverage(0.5f, GL_TRUE);
+    glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+    glEnable(GL_LINE_SMOOTH);
+}
+
+/* After everything: the host's objects still exist and its textures hold their contents. */
+static void check_host_objects(const host_objs *o) {
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+    glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+    glPixelStorei(GL_PACK_IMAGE_HEIGHT, 0);
+    glPixelStorei(GL_PACK_SKIP_IMAGES, 0);
+    glPixelStorei(GL_PACK_SWAP_BYTES, GL_FALSE);
+    glActiveTexture(GL_TEXTURE0);
+    for (int t = 0; t < N_UNIT_TEX; t++) {
+        CHECK(glIsTexture(o->unit_tex[t]), "the host's texture %u was deleted", o->unit_tex[t]);
+        unsigned char got[64];
+        memset(got, 0, sizeof got);
+        glBindTexture(GL_TEXTURE_2D, o->unit_tex[t]);
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, got);
+        CHECK(memcmp(got, o->pattern[t], sizeof got) == 0,
+              "the contents of the host's texture %u (unit %d) changed", o->unit_tex[t], t);
+    }
+    CHECK(glIsFramebuffer(o->fbo_draw) && glIsFramebuffer(o->fbo_read),
+          "the host's framebuffers were deleted");
+    CHECK(glIsProgram(o->prog), "the host's program was deleted");
+    CHECK(glIsVertexArray(o->vao), "the host's vertex array was deleted");
+    CHECK(glIsBuffer(o->abo) && glIsBuffer(o->pack_buf) && glIsBuffer(o->unpack_buf),
+          "the host's buffers were deleted");
+    for (int i = 0; i < 8; i++)
+        CHECK(glIsSampler(o->samplers[i]), "the host's sampler %u was deleted", o->samplers[i]);
+}
+
+static void delete_host_objects(host_objs *o) {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glUseProgram(0);
+    glBindVertexArray(0);
+    for (GLuint u = 0; u < 8; u++) glBindSampler(u, 0);
+    glDeleteTextures(N_UNIT_TEX, o->unit_tex);
+    glDeleteTextures(3, o->att_tex);
+    glDeleteFramebuffers(1, &o->fbo_draw);
+    glDeleteFramebuffers(1, &o->fbo_read);
+    glDeleteSamplers(8, o->samplers);
+    glDeleteProgram(o->prog);
+    glDeleteVertexArrays(1, &o->vao);
+    GLuint b[7] = {o->abo, o->ebo, o->pack_buf, o->unpack_buf, o->ubo, o->copy_r, o->copy_w};
+    glDeleteBuffers(7, b);
+    glDeleteRenderbuffers(1, &o->rbo);
+}
+
+/* ---- results, against the CPU ---- */
+
+static int read_m(texla_ctx *ctx, texla_mat m, float *out, const char *after) {
+    char label[128];
+    snprintf(label, sizeof label, "texla_mat_read (result of %s)", after);
+    cur_call = label;
+    texla_result r = texla_mat_read(ctx, m, out);
+    CHECK(r == TEXLA_OK, "%s: %s: %s", label, texla_result_name(r), texla_error_message(ctx));
+    after_call(label);
+    return r == TEXLA_OK;
+}
+
+/* exactly the float32 result */
+static void expect_exact(texla_ctx *ctx, texla_mat m, const float *want, int n, const char *op) {
+    float got[64];
+    if (!read_m(ctx, m, got, op)) return;
+    int bad = 0, first = -1;
+    for (int i = 0; i < n; i++)
+        if (memcmp(&got[i], &want[i], sizeof(float)) != 0) {
+            if (first < 0) first = i;
+            bad++;
+        }
+    CHECK(bad == 0, "%s in host mode under the sentinel state: %d of %d elements wrong; first: "
+          "element %d is %.9g, expected %.9g", op, bad, n, first, first >= 0 ? got[first] : 0.0,
+          first >= 0 ? want[first] : 0.0);
+}
+
+/* within tol of a float64 reference, elementwise relative to bound[i] */
+static void expect_near(texla_ctx *ctx, texla_mat m, const double *ref, const double *bound,
+                        int n, const char *op) {
+    float got[64];
+    if (!read_m(ctx, m, got, op)) return;
+    int bad = 0, first = -1;
+    for (int i = 0; i < n; i++)
+        if (!(fabs((double)got[i] - ref[i]) <= bound[i])) {
+            if (first < 0) first = i;
+            bad++;
+        }
+    CHECK(bad == 0, "%s in host mode under the sentinel state: %d of %d elements off; first: "
+          "element %d is %.9g, expected %.9g +- %.3g", op, bad, n, first,
+          first >= 0 ? got[first] : 0.0, first >= 0 ? ref[first] : 0.0,
+          first >= 0 ? bound[first] : 0.0);
+}
+
+/* C = op(A) * op(B) in float64 with the bound 2 * K * u * (|A||B|)_ij */
+static void product_ref(const float *a, const float *b, int n, int k, int m, int ta, int tb,
+                        double *ref, double *bound) {
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            double s = 0, sa = 0;
+            for (int p = 0; p < k; p++) {
+                double x = ta ? a[p * n + i] : a[i * k + p];
+                double y = tb ? b[j * k + p] : b[p * m + j];
+                s += x * y;
+                sa += fabs(x * y);
+            }
+            ref[i * m + j] = s;
+            bound[i * m + j] = 2.0 * k * CHECK_U * sa + 1e-30;
+        }
+}
+
+#define R7 7
+#define C5 5
+#define N35 (R7 * C5)
+
+/* Calls every texla operation once in host mode, comparing the state after each. */
+static void run_sequence(host *h) {
+    texla_ctx_desc desc = {0};
+    desc.host_getproc = (texla_getproc_fn)eglGetProcAddress;
+    texla_ctx *ctx = NULL;
+    STEP(ctx, "texla_ctx_make (host mode)", texla_ctx_make(&desc, &ctx));
+    if (!ctx) return;
+    texla_info info;
+    memset(&info, 0, sizeof info);
+    STEP(ctx, "texla_ctx_info", texla_ctx_info(ctx, &info));
+    CHECK(info.host == 1, "texla_ctx_info: host is %d in host mode", info.host);
+    printf("host context: %s; texla sees GL %d.%d, %s\n", h->how, info.gl_major, info.gl_minor,
+           info.renderer);
+
+    float A[N35], B[N35], C0[N35], want[N35];
+    double ref[64], bnd[64];
+    check_fill(A, N35);
+    check_fill(B, N35);
+    check_fill(C0, N35);
+    texla_mat a = {0}, b = {0}, c = {0}, d = {0}, k = {0}, id = {0};
+    STEP(ctx, "texla_mat_make (data)", texla_mat_make(ctx, R7, C5, A, &a));
+    STEP(ctx, "texla_mat_make (data)", texla_mat_make(ctx, R7, C5, B, &b));
+    STEP(ctx, "texla_mat_make (zeros)", texla_mat_make(ctx, R7, C5, NULL, &c));
+    for (int i = 0; i < N35; i++) want[i] = 0.0f;
+    expect_exact(ctx, c, want, N35, "texla_mat_make (zeros)");
+    STEP(ctx, "texla_mat_make (zeros)", texla_mat_make(ctx, R7, C5, NULL, &d));
+    STEP(ctx, "texla_mat_make_const", texla_mat_make_const(ctx, R7, C5, 2.5f, &k));
+    for (int i = 0; i < N35; i++) want[i] = 2.5f;
+    expect_exact(ctx, k, want, N35, "texla_mat_make_const");
+    STEP(ctx, "texla_mat_make_identity", texla_mat_make_identity(ctx, 6, &id));
+    float eye[36];
+    for (int i = 0; i < 36; i++) eye[i] = (i / 6 == i % 6) ? 1.0f : 0.0f;
+    expect_exact(ctx, id, eye, 36, "texla_mat_make_identity");
+    expect_exact(ctx, a, A, N35, "texla_mat_make (data)");
+
+    STEP(ctx, "texla_mat_write", texla_mat_write(ctx, C0, c));
+    expect_exact(ctx, c, C0, N35, "texla_mat_write");
+
+    float raw[5 * 2 * 4];
+    memset(raw, 0xff, sizeof raw);
+    STEP(ctx, "texla_mat_read_raw", texla_mat_read_raw(ctx, a, raw));
+    int raw_bad = 0;
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < C5; j++) {
+            float w = i < R7 ? A[i * C5 + j] : 0.0f; /* row 7 is a padding lane */
+            if (memcmp(&raw[((i / 4) * C5 + j) * 4 + i % 4], &w, sizeof w)) raw_bad++;
+        }
+    CHECK(raw_bad == 0, "texla_mat_read_raw in host mode: %d of 40 texel channels wrong", raw_bad);
+
+    texla_mat_info mi;
+    memset(&mi, 0, sizeof mi);
+    STEP(ctx, "texla_mat_info_get", texla_mat_info_get(ctx, a, &mi));
+    CHECK(mi.rows == R7 && mi.cols == C5 && mi.tex_width == C5 && mi.tex_height == 2 &&
+          mi.texture != 0, "texla_mat_info_get: %d x %d, texture %d x %d, name %u", mi.rows,
+          mi.cols, mi.tex_width, mi.tex_height, mi.texture);
+
+    /* element-wise operations, each checked against float32 C (no contraction in C11 mode) */
+    STEP(ctx, "texla_copy", texla_copy(ctx, a, d));
+    expect_exact(ctx, d, A, N35, "texla_copy");
+    STEP(ctx, "texla_add", texla_add(ctx, a, b, d));
+    for (int i = 0; i < N35; i++) want[i] = A[i] + B[i];
+    expect_exact(ctx, d, want, N35, "texla_add");
+    STEP(ctx, "texla_sub", texla_sub(ctx, a, b, d));
+    for (int i = 0; i < N35; i++) want[i] = A[i] - B[i];
+    expect_exact(ctx, d, want, N35, "texla_sub");
+    STEP(ctx, "texla_mul", texla_mul(ctx, a, b, d));
+    for (int i = 0; i < N35; i++) want[i] = A[i] * B[i];
+    expect_exact(ctx, d, want, N35, "texla_mul");
+    STEP(ctx, "texla_scale", texla_scale(ctx, a, 0.75f, d));
+    for (int i = 0; i < N35; i++) want[i] = 0.75f * A[i];
+    expect_exact(ctx, d, want, N35, "texla_scale");
+    STEP(ctx, "texla_scale_self", texla_scale_self(ctx, 1.5f, d));
+    for (int i = 0; i < N35; i++) want[i] = 1.5f * want[i];
+    expect_exact(ctx, d, want, N35, "texla_scale_self");
+    STEP(ctx, "texla_acc", texla_acc(ctx, b, d));
+    for (int i = 0; i < N35; i++) want[i] = want[i] + B[i];
+    expect_exact(ctx, d, want, N35, "texla_acc");
+    STEP(ctx, "texla_acc_scaled", texla_acc_scaled(ctx, b, -0.5f, d));
+    for (int i = 0; i < N35; i++) want[i] = want[i] + -0.5f * B[i];
+    expect_exact(ctx, d, want, N35, "texla_acc_scaled");
+    STEP(ctx, "texla_acc_mul", texla_acc_mul(ctx, a, b, d));
+    for (int i = 0; i < N35; i++) want[i] = want[i] + A[i] * B[i];
+    expect_exact(ctx, d, want, N35, "texla_acc_mul");
+    /* these two may be contracted to FMAs by the shader compiler: a few ulps */
+    STEP(ctx, "texla_add_scaled", texla_add_scaled(ctx, a, b, 3.0f, d));
+    for (int i = 0; i < N35; i++) {
+        ref[i] = (double)A[i] + 3.0 * B[i];
+        bnd[i] = 4 * CHECK_U * (fabs(A[i]) + fabs(3.0 * B[i])) + 1e-30;
+    }
+    expect_near(ctx, d, ref, bnd, N35, "texla_add_scaled");
+    STEP(ctx, "texla_madad", texla_madad(ctx, a, b, c, k, d));
+    for (int i = 0; i < N35; i++) {
+        ref[i] = (double)A[i] + ((double)B[i] + C0[i]) * 2.5;
+        bnd[i] = 6 * CHECK_U * (fabs(A[i]) + (fabs(B[i]) + fabs(C0[i])) * 2.5) + 1e-30;
+    }
+    expect_near(ctx, d, ref, bnd, N35, "texla_madad");
+    STEP(ctx, "texla_max", texla_max(ctx, a, 0.125f, d));
+    for (int i = 0; i < N35; i++) want[i] = A[i] > 0.125f ? A[i] : 0.125f;
+    expect_exact(ctx, d, want, N35, "texla_max");
+
+    STEP(ctx, "texla_recip", texla_recip(ctx, a, 2.0f, d));
+    for (int i = 0; i < N35; i++) { /* GLSL division need not be correctly rounded */
+        ref[i] = 2.0 / A[i];
+        bnd[i] = 4 * CHECK_U * fabs(ref[i]);
+    }
+    expect_near(ctx, d, ref, bnd, N35, "texla_recip");
+    float S[36], sdiag[6];
+    check_fill(S, 36);
+    for (int i = 0; i < 6; i++) sdiag[i] = S[i * 6 + i];
+    texla_mat sq = {0}, dg = {0};
+    STEP(ctx, "texla_mat_make (square)", texla_mat_make(ctx, 6, 6, S, &sq));
+    STEP(ctx, "texla_mat_make (diagonal)", texla_mat_make(ctx, 6, 1, NULL, &dg));
+    STEP(ctx, "texla_diag", texla_diag(ctx, sq, dg));
+    expect_exact(ctx, dg, sdiag, 6, "texla_diag");
+
+    /* reductions */
+    float va[11], vb[11];
+    check_fill(va, 11);
+    check_fill(vb, 11);
+    texla_mat xa = {0}, xb = {0};
+    STEP(ctx, "texla_mat_make (vector)", texla_mat_make(ctx, 11, 1, va, &xa));
+    STEP(ctx, "texla_mat_make (vector)", texla_mat_make(ctx, 11, 1, vb, &xb));
+    float dot = NAN, nrm = NAN;
+    STEP(ctx, "texla_dot", texla_dot(ctx, xa, xb, &dot));
+    STEP(ctx, "texla_norm2", texla_norm2(ctx, xa, &nrm));
+    double rd = 0, rds = 0, rn = 0;
+    for (int i = 0; i < 11; i++) {
+        rd += (double)va[i] * vb[i];
+        rds += fabs((double)va[i] * vb[i]);
+        rn += (double)va[i] * va[i];
+    }
+    CHECK(fabs(dot - rd) <= 2 * 11 * CHECK_U * rds + 1e-30,
+          "texla_dot in host mode: %.9g, expected %.9g", (double)dot, rd);
+    CHECK(fabs(nrm - rn) <= 2 * 11 * CHECK_U * rn + 1e-30,
+          "texla_norm2 in host mode: %.9g, expected %.9g", (double)nrm, rn);
+
+    /* products: 6 x 9 times 9 x 7 (inner dimension not a multiple of 4) */
+    float P[54], Q[63];
+    check_fill(P, 54);
+    check_fill(Q, 63);
+    float Pt[54], Qt[63];
+    for (int i = 0; i < 6; i++)
+        for (int p = 0; p < 9; p++) Pt[p * 6 + i] = P[i * 9 + p];
+    for (int p = 0; p < 9; p++)
+        for (int j = 0; j < 7; j++) Qt[j * 9 + p] = Q[p * 7 + j];
+    texla_mat mp = {0}, mq = {0}, mpt = {0}, mqt = {0}, mr = {0};
+    STEP(ctx, "texla_mat_make (P)", texla_mat_make(ctx, 6, 9, P, &mp));
+    STEP(ctx, "texla_mat_make (Q)", texla_mat_make(ctx, 9, 7, Q, &mq));
+    STEP(ctx, "texla_mat_make (P')", texla_mat_make(ctx, 9, 6, Pt, &mpt));
+    STEP(ctx, "texla_mat_make (Q')", texla_mat_make(ctx, 7, 9, Qt, &mqt));
+    STEP(ctx, "texla_mat_make (R)", texla_mat_make(ctx, 6, 7, NULL, &mr));
+    product_ref(P, Q, 6, 9, 7, 0, 0, ref, bnd);
+    STEP(ctx, "texla_matmul", texla_matmul(ctx, mp, mq, mr));
+    expect_near(ctx, mr, ref, bnd, 42, "texla_matmul");
+    STEP(ctx, "texla_matmul_tn", texla_matmul_tn(ctx, mpt, mq, mr));
+    expect_near(ctx, mr, ref, bnd, 42, "texla_matmul_tn");
+    STEP(ctx, "texla_matmul_nt", texla_matmul_nt(ctx, mp, mqt, mr));
+    expect_near(ctx, mr, ref, bnd, 42, "texla_matmul_nt");
+    /* one block per pass: three passes, the later two added by blending */
+    STEP(ctx, "texla_set_matmul_k(1)", texla_set_matmul_k(ctx, 1));
+    STEP(ctx, "texla_matmul (k = 1, 3 passes)", texla_matmul(ctx, mp, mq, mr));
+    expect_near(ctx, mr, ref, bnd, 42, "texla_matmul (k = 1, 3 passes)");
+    STEP(ctx, "texla_matmul_tn (k = 1, 3 passes)", texla_matmul_tn(ctx, mpt, mq, mr));
+    expect_near(ctx, mr, ref, bnd, 42, "texla_matmul_tn (k = 1, 3 passes)");
+    STEP(ctx, "texla_matmul_nt (k = 1, 3 passes)", texla_matmul_nt(ctx, mp, mqt, mr));
+    expect_near(ctx, mr, ref, bnd, 42, "texla_matmul_nt (k = 1, 3 passes)");
+    STEP(ctx, "texla_set_matmul_k(0)", texla_set_matmul_k(ctx, 0));
+
+    texla_stats stats;
+    STEP(ctx, "texla_ctx_stats", texla_ctx_stats(ctx, &stats));
+    STEP(ctx, "texla_ctx_finish", texla_ctx_finish(ctx));
+
+    /* a failing call leaves the state alone too */
+    cur_call = "texla_add (shape mismatch)";
+    texla_result r = texla_add(ctx, a, mp, d);
+    CHECK(r == TEXLA_ERR_SHAPE, "texla_add of 7 x 5 and 6 x 9 returned %s", texla_result_name(r));
+    after_call("texla_add (failing: shape mismatch)");
+
+    texla_mat all[] = {a, b, c, d, k, id, sq, dg, xa, xb, mp, mq, mpt, mqt, mr};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        cur_call = "texla_mat_destroy";
+        texla_mat_destroy(ctx, all[i]);
+        after_call("texla_mat_destroy");
+    }
+    cur_call = "texla_ctx_destroy";
+    texla_ctx_destroy(ctx);
+    after_call("texla_ctx_destroy");
+}
+
+/* A host-mode context and one element-wise round trip, comparing the state after each call
+ * with the state before the first: for the host situations beyond the header's list. */
+static void round_trip(const char *situation) {
+    char label[200];
+    texla_ctx_desc desc = {0};
+    desc.host_getproc = (texla_getproc_fn)eglGetProcAddress;
+    texla_ctx *ctx = NULL;
+    take(&st_prev);
+    snprintf(label, sizeof label, "texla_ctx_make [%s]", situation);
+    STEP(ctx, label, texla_ctx_make(&desc, &ctx));
+    if (!ctx) return;
+    float A[6] = {1.5f, -2.25f, 3.0f, 0.0625f, -7.0f, 1e-3f}, B[6] = {0.5f, 4.0f, -1.0f, 2.0f,
+                                                                       0.25f, 8.0f};
+    float want[6], got[6];
+    for (int i = 0; i < 6; i++) want[i] = A[i] + B[i];
+    texla_mat a = {0}, b = {0}, c = {0};
+    snprintf(label, sizeof label, "texla_mat_make [%s]", situation);
+    STEP(ctx, label, texla_mat_make(ctx, 3, 2, A, &a));
+    STEP(ctx, label, texla_mat_make(ctx, 3, 2, B, &b));
+    STEP(ctx, label, texla_mat_make(ctx, 3, 2, NULL, &c));
+    snprintf(label, sizeof label, "texla_add [%s]", situation);
+    STEP(ctx, label, texla_add(ctx, a, b, c));
+    memset(got, 0, sizeof got);
+    snprintf(label, sizeof label, "texla_mat_read [%s]", situation);
+    STEP(ctx, label, texla_mat_read(ctx, c, got));
+    CHECK(memcmp(got, want, sizeof got) == 0, "[%s] 3 x 2 add read back (%.9g %.9g %.9g ...), "
+          "expected (%.9g %.9g %.9g ...)", situation, (double)got[0], (double)got[1],
+          (double)got[2], (double)want[0], (double)want[1], (double)want[2]);
+    snprintf(label, sizeof label, "texla_mat_destroy [%s]", situation);
+    cur_call = label;
+    texla_mat_destroy(ctx, a);
+    texla_mat_destroy(ctx, b);
+    texla_mat_destroy(ctx, c);
+    after_call(label);
+    snprintf(label, sizeof label, "texla_ctx_destroy [%s]", situation);
+    cur_call = label;
+    texla_ctx_destroy(ctx);
+    after_call(label);
+}
+
+void suite_state(void) {
+    host h;
+    char why[1024];
+    if (!host_make(&h, why, sizeof why)) {
+        check_skip("host-mode GL state", why);
+        return;
+    }
+    int ver = gladLoadGL((GLADloadfunc)eglGetProcAddress);
+    CHECK(ver != 0, "gladLoadGL failed in the host context (%s)", h.how);
+    if (!ver) {
+        host_destroy(&h);
+        return;
+    }
+    gl_ver = GLAD_VERSION_MAJOR(ver) * 10 + GLAD_VERSION_MINOR(ver);
+
+    /* KHR_debug attributes GL errors to the call in flight; self-tested with a bad enum */
+    if (GLAD_GL_VERSION_4_3 || GLAD_GL_KHR_debug) {
+        glDebugMessageCallback(on_gl_debug, NULL);
+        glEnable(GL_DEBUG_OUTPUT);
+        glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+        dbg_errors = 0;
+        glBindBuffer(0xdeadu, 0);
+        dbg_on = dbg_errors == 1;
+        dbg_errors = 0;
+    }
+    while (glGetError() != GL_NO_ERROR) {}
+    if (!dbg_on) printf("note: no KHR_debug output; GL errors are checked at the end only\n");
+
+    host_objs o;
+    memset(&o, 0, sizeof o);
+    cur_call = "setting the sentinel state";
+    set_sentinel(&o);
+    GLenum e = glGetError();
+    CHECK(e == GL_NO_ERROR, "setting the sentinel state raised GL error 0x%04x (test bug)", e);
+    dbg_errors = 0;
+    take(&st_sentinel);
+    st_prev = st_sentinel;
+    printf("host state: %d fields compared after every call\n", st_sentinel.n);
+
+    run_sequence(&h);
+    take(&st_now);
+    compare(&st_sentinel, &st_now, "after the whole sequence, against the sentinel state");
+    e = glGetError();
+    CHECK(e == GL_NO_ERROR, "glGetError() after the whole sequence is 0x%04x", e);
+    CHECK(changed_calls == 0, "%d texla calls changed the host's state", changed_calls);
+
+    /* per-draw-buffer blend state (GL 4.0) and a second viewport (GL 4.1): glBlendFunc and
+     * glViewport set them for every buffer and index at once */
+    if (gl_ver >= 41) {
+        glBlendFunci(1, GL_DST_COLOR, GL_SRC_COLOR);
+        glBlendEquationi(1, GL_MAX);
+        glViewportIndexedf(1, 2.0f, 4.0f, 6.0f, 8.0f);
+        round_trip("draw buffer 1 with its own blend function and equation, viewport 1 set");
+        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE_MINUS_DST_ALPHA,
+                            GL_DST_COLOR);
+        glBlendEquationSeparate(GL_FUNC_REVERSE_SUBTRACT, GL_MIN);
+        glViewport(3, 5, 17, 19);
+    } else {
+        check_skip("per-draw-buffer blend and per-index viewport state", "GL < 4.1");
+    }
+
+    /* byte swapping in the pixel store: uploads and read-backs must not be swapped */
+    glPixelStorei(GL_PACK_SWAP_BYTES, GL_TRUE);
+    glPixelStorei(GL_UNPACK_SWAP_BYTES, GL_TRUE);
+    round_trip("GL_PACK_SWAP_BYTES and GL_UNPACK_SWAP_BYTES on");
+    glPixelStorei(GL_PACK_SWAP_BYTES, GL_FALSE);
+    glPixelStorei(GL_UNPACK_SWAP_BYTES, GL_FALSE);
+
+    /* a GL error the host has not collected yet: texla's calls still work, and the host
+     * still finds its error (GL error flags are state too) */
+    {
+        texla_ctx_desc desc = {0};
+        desc.host_getproc = (texla_getproc_fn)eglGetProcAddress;
+        texla_ctx *ctx = NULL;
+        texla_result r = texla_ctx_make(&desc, &ctx);
+        CHECK(r == TEXLA_OK, "texla_ctx_make (host mode): %s: %s", texla_result_name(r),
+              texla_error_message(NULL));
+        if (ctx) {
+            cur_call = "the host's own invalid call";
+            glBindBuffer(0xdeadu, 0); /* GL_INVALID_ENUM, left pending */
+            dbg_errors = 0;
+            texla_mat m = {0};
+            float x[4] = {1, 2, 3, 4}, y[4] = {0, 0, 0, 0};
+            r = texla_mat_make(ctx, 2, 2, x, &m);
+            CHECK(r == TEXLA_OK, "texla_mat_make with a GL error pending from the host: %s: %s",
+                  texla_result_name(r), texla_error_message(ctx));
+            if (r == TEXLA_OK) {
+                r = texla_mat_read(ctx, m, y);
+                CHECK(r == TEXLA_OK && !memcmp(x, y, sizeof x),
+                      "texla_mat_read with a GL error pending from the host: %s",
+                      texla_result_name(r));
+            }
+            e = glGetError();
+            CHECK(e == GL_INVALID_ENUM, "the host's pending GL_INVALID_ENUM was lost: "
+                  "glGetError() after texla's calls is 0x%04x", e);
+            while (glGetError() != GL_NO_ERROR) {}
+            texla_mat_destroy(ctx, m);
+            texla_ctx_destroy(ctx);
+            dbg_errors = 0;
+        }
+    }
+
+    take(&st_now);
+    compare(&st_sentinel, &st_now, "at the end, against the sentinel state");
+    check_host_objects(&o);
+    e = glGetError();
+    CHECK(e == GL_NO_ERROR, "glGetError() at the end is 0x%04x", e);
+    if (dbg_on) {
+        glDisable(GL_DEBUG_OUTPUT);
+        glDebugMessageCallback(NULL, NULL);
+    }
+    delete_host_objects(&o);
+    host_destroy(&h);
+}
