@@ -18,7 +18,7 @@ SAN      := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer)
 CPPFLAGS := -Iinclude -I$(B)/glad/include -D_POSIX_C_SOURCE=200809L
 BASEFLAGS := -std=c11 $(OPT) $(SAN) -MMD -MP
 LIBFLAGS := $(BASEFLAGS) -fvisibility=hidden -fPIC
-LDLIBS   := -lm -ldl
+LDLIBS   := -lpng -lm -ldl
 GLFW_LIBS := -lglfw
 
 # glad 2 from Debian's python3-glad; --reproducible: use the bundled Khronos XML (no network)
@@ -27,7 +27,7 @@ GLAD_EGL_API := egl=1.5
 GLAD_EGL_EXT := EGL_EXT_platform_base,EGL_EXT_platform_device,EGL_EXT_device_base,EGL_EXT_device_enumeration,EGL_EXT_device_query,EGL_MESA_platform_surfaceless,EGL_KHR_surfaceless_context,EGL_KHR_create_context,EGL_KHR_no_config_context
 
 # Debian packages: build tools, GL/EGL runtime (Mesa llvmpipe without a GPU), GLFW, Xvfb
-DEB_PKGS := gcc make binutils python3-glad libegl1 libegl-mesa0 libgl1-mesa-dri libglfw3-dev \
+DEB_PKGS := gcc make binutils python3-glad libegl1 libegl-mesa0 libgl1-mesa-dri libglfw3-dev libpng-dev \
             pkg-config xvfb xauth
 
 LIB_SRC  := $(wildcard src/*.c)
@@ -39,7 +39,7 @@ LIB      := $(B)/lib/libtexla.a
 # test and demo programs bring their own glad (as a host application would)
 APP_GLAD := $(B)/obj/app_glad_gl.o $(B)/obj/app_glad_egl.o
 TESTS    := $(B)/bin/test-texla $(B)/bin/test-window
-PROGS    := $(TESTS) $(B)/bin/texla-demo $(B)/bin/texla-bench
+PROGS    := $(TESTS) $(B)/bin/texla $(B)/bin/texla-wave $(B)/bin/texla-matmul $(B)/bin/texla-bench
 
 .PHONY: all deps test demo bench install uninstall clean check-symbols
 all: $(LIB) $(PROGS)
@@ -134,16 +134,28 @@ $(B)/bin/test-window: $(B)/obj/tests/test_window.o $(B)/obj/tests/check.o $(B)/o
 $(B)/bin/texla-bench: $(B)/obj/tests/bench.o $(APP_GLAD) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
-$(B)/bin/texla-demo: $(B)/obj/demos/matmul/main.o $(LIB)
+CLI_OBJ := $(patsubst src/cli/%.c,$(B)/obj/cli/%.o,$(wildcard src/cli/*.c))
+$(B)/obj/cli/%.o: src/cli/%.c | $(GLAD_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(BASEFLAGS) $(WARN) -c -o $@ $<
+$(B)/bin/texla: $(CLI_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+$(B)/bin/texla-matmul: $(B)/obj/demos/matmul/main.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+$(B)/bin/texla-wave: $(B)/obj/demos/wave/main.o $(B)/obj/demos/wave/sim.o $(APP_GLAD) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(GLFW_LIBS) $(LDLIBS)
 
 # ---- running ----
-test: $(LIB) $(TESTS) check-symbols
+test: $(LIB) $(TESTS) $(B)/bin/texla check-symbols
 	@sh tests/run.sh $(B)
 
-demo: $(B)/bin/texla-demo
-	$(B)/bin/texla-demo
+# the main demo: a window when there is a display, else headless writing out/wave.png
+demo: $(B)/bin/texla-wave
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then $(B)/bin/texla-wave; \
+	else mkdir -p out && $(B)/bin/texla-wave --headless --frames 300 --size 256 --drops 4 --png out/wave.png; fi
 
 bench: $(B)/bin/texla-bench
 	$(B)/bin/texla-bench $(BENCH_ARGS)
@@ -154,7 +166,7 @@ install: $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libtexla.a
 	install -m 644 include/texla.h $(DESTDIR)$(PREFIX)/include/texla.h
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: texla\nDescription: linear algebra on the GPU through OpenGL render-to-texture\nVersion: %s\nLibs: -L$${libdir} -ltexla\nLibs.private: -lm -ldl\nCflags: -I$${includedir}\n' \
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: texla\nDescription: linear algebra on the GPU through OpenGL render-to-texture\nVersion: %s\nLibs: -L$${libdir} -ltexla\nLibs.private: -lpng -lm -ldl\nCflags: -I$${includedir}\n' \
 	  '$(PREFIX)' "$$(sed -n 's/^#define TEXLA_VERSION_STRING "\(.*\)"/\1/p' include/texla.h)" \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/texla.pc
 

@@ -278,6 +278,12 @@ TEXLA_API texla_result texla_vec_max(texla_ctx *ctx, texla_vec a, float s, texla
 TEXLA_API texla_result texla_vec_clamp(texla_ctx *ctx, texla_vec a, float lo, float hi,
                                        texla_vec dst);
 
+/* dst += amplitude * exp(-d^2 / radius^2), d the distance of each element's grid cell
+ * (k mod nx, k div nx) to (x, y); drawn over the bump's bounding rectangle (3 radii), by
+ * additive blending. For interactive disturbances of PDE grids. */
+TEXLA_API texla_result texla_vec_splat(texla_ctx *ctx, float x, float y, float radius,
+                                       float amplitude, texla_vec dst);
+
 /* reductions in log passes (each folds 2x2 texels) into a GPU scalar */
 TEXLA_API texla_result texla_vec_sum(texla_ctx *ctx, texla_vec a, texla_scalar dst);
 TEXLA_API texla_result texla_vec_dot(texla_ctx *ctx, texla_vec a, texla_vec b, texla_scalar dst);
@@ -417,6 +423,52 @@ typedef struct texla_lcp_result {
 TEXLA_API texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b,
                                         const texla_lcp_desc *desc, texla_mat x,
                                         texla_lcp_result *out);
+
+/* ---- PNG images (libpng): look at what the GPU computed ----
+ * Logical view: one pixel per element, row 0 at the top, column 0 at the left; a 2D vector on
+ * its nx x ny grid; a scalar as 1x1; a banded matrix as its diagonals, one grid image per
+ * diagonal stacked top to bottom in the order of their offsets; a sparse matrix as its rows x
+ * cols pattern (nonzeros coloured by value, the rest in the background colour; matrices wider
+ * or taller than 4096 are binned, the largest magnitude of a bin shown).
+ * Raw view: the texture as stored, each texel as its packed sub-pixels (4x1: one column of 4
+ * pixels; 2x2: a 2x2 block), padding lanes in the padding colour.
+ * NaN, +Inf and -Inf get colours no map uses (magenta, green, cyan); padding orange. The
+ * range, view, shape, layout and map are written into tEXt chunks ("texla:range" etc.).
+ * Files are written atomically (a temporary file, then rename). */
+typedef enum texla_png_view { TEXLA_PNG_LOGICAL = 0, TEXLA_PNG_RAW } texla_png_view;
+typedef enum texla_png_map {
+    TEXLA_MAP_AUTO = 0,   /* diverging when the range spans 0, else viridis */
+    TEXLA_MAP_GRAY,       /* 8-bit grey */
+    TEXLA_MAP_VIRIDIS,    /* perceptual sequential */
+    TEXLA_MAP_DIVERGING,  /* blue - white - red, centred on 0 */
+    TEXLA_MAP_GRAY16      /* 16-bit grey, for quantitative use (range in the text chunk) */
+} texla_png_map;
+typedef struct texla_png_desc {
+    texla_png_view view;
+    texla_png_map map;
+    int fixed_range;  /* 1: use lo..hi; 0: min..max of the finite values, computed on the GPU */
+    float lo, hi;
+    int scale;        /* integer upscale, each element a scale x scale block; 0: 1 */
+} texla_png_desc;
+/* desc may be NULL (defaults). */
+TEXLA_API texla_result texla_png_mat(texla_ctx *ctx, texla_mat m, const char *path,
+                                     const texla_png_desc *desc);
+TEXLA_API texla_result texla_png_vec(texla_ctx *ctx, texla_vec v, const char *path,
+                                     const texla_png_desc *desc);
+TEXLA_API texla_result texla_png_scalar(texla_ctx *ctx, texla_scalar s, const char *path,
+                                        const texla_png_desc *desc);
+TEXLA_API texla_result texla_png_banded(texla_ctx *ctx, texla_banded a, const char *path,
+                                        const texla_png_desc *desc);
+TEXLA_API texla_result texla_png_sparse(texla_ctx *ctx, texla_sparse a, const char *path,
+                                        const texla_png_desc *desc);
+/* Any RGBA32F 2D texture of the host (width x height texels): the logical view shows it as a
+ * width x height image of channel 0, the raw view all four channels side by side. */
+TEXLA_API texla_result texla_png_texture(texla_ctx *ctx, uint32_t texture, int width, int height,
+                                         const char *path, const texla_png_desc *desc);
+/* Reads an 8- or 16-bit grey or RGB(A) PNG into a new rows x cols matrix (rows = image height):
+ * grey values, or the mean of R, G, B, scaled to [0, 1], or to the file's texla:range when it
+ * has one (so a TEXLA_MAP_GRAY16 dump reads back within its quantisation). */
+TEXLA_API texla_result texla_png_read(texla_ctx *ctx, const char *path, texla_mat *out);
 
 #ifdef __cplusplus
 }

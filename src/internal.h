@@ -42,6 +42,7 @@ typedef enum texla__prog_id {
     TEXLA__P_SCALAR,     /* scalar arithmetic                      */
     TEXLA__P_BANDED,     /* up to four diagonals of y = A x (+ s b) */
     TEXLA__P_SPARSE,     /* points: partial row products           */
+    TEXLA__P_SPLAT,      /* a Gaussian bump over a rectangle       */
     TEXLA__P_COUNT
 } texla__prog_id;
 
@@ -211,6 +212,18 @@ texla_result texla__elementwise(texla_ctx *ctx, const char *fn, texla__operand *
  * the rest added by blending; iz is the shader's u_i0.z (see glsl/matmul*.frag) ---- */
 texla_result texla__multipass(texla_ctx *ctx, texla__prog_id prog, const texla__tex *a,
                               const texla__tex *b, texla__tex *dst, int blocks, int iz);
+
+/* ---- reductions (vector.c): log passes over any texture into a 1x1 texture ---- */
+enum { TEXLA__FOLD_SUM, TEXLA__FOLD_MAX, TEXLA__FOLD_MIN };
+enum {
+    TEXLA__MAP_NONE,
+    TEXLA__MAP_MUL,    /* a .* b */
+    TEXLA__MAP_SQUARE, /* a .* a */
+    TEXLA__MAP_ABS,    /* |a| */
+    TEXLA__MAP_FINITE  /* NaN and +-Inf become the fold's identity (for a finite range) */
+};
+texla_result texla__reduce(texla_ctx *ctx, const texla__tex *a, const int32_t shape[4],
+                           const texla__tex *b, int fold, int map, texla__tex *dst);
 
 /* ---- errors (context.c) ---- */
 texla_result texla__fail(texla_ctx *ctx, texla_result code, const char *fmt, ...)

@@ -31,6 +31,7 @@ static const struct {
     [TEXLA__P_SCALAR] = {"quad.vert", "scalar.frag"},
     [TEXLA__P_BANDED] = {"quad.vert", "banded.frag"},
     [TEXLA__P_SPARSE] = {"sparse.vert", "sparse.frag"},
+    [TEXLA__P_SPLAT] = {"quad.vert", "splat.frag"},
 };
 
 #define COMMON_FILE "common/texla.glsl"

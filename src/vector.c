@@ -238,12 +238,76 @@ texla_result texla_vec_clamp(texla_ctx *ctx, texla_vec a, float lo, float hi, te
               TEXLA__BLEND_NONE, lo, hi, NULL, 0);
 }
 
+texla_result texla_vec_splat(texla_ctx *ctx, float x, float y, float radius, float amplitude,
+                             texla_vec dst) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_vec_splat";
+    texla__operand ops[1] = {V("dst", dst)};
+    texla_result r = texla__resolve(ctx, fn, ops, 1);
+    if (r) return r;
+    if (!isfinite(x) || !isfinite(y) || !isfinite(amplitude) || !(radius > 0) || !isfinite(radius))
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: x %g, y %g, amplitude %g must be finite and radius %g > 0", fn, x,
+                           y, amplitude, radius);
+    const texla__obj *o = ops[0].o;
+    /* the bounding rectangle in texels, clipped to the texture */
+    float reach = 3.0f * radius;
+    int x0 = (int)floorf((x - reach) / 2), x1 = (int)ceilf((x + reach) / 2) + 1;
+    int y0 = (int)floorf((y - reach) / 2), y1 = (int)ceilf((y + reach) / 2) + 1;
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > o->t.w) x1 = o->t.w;
+    if (y1 > o->t.h) y1 = o->t.h;
+    if (x0 >= x1 || y0 >= y1) return TEXLA_OK; /* entirely outside the grid */
+    texla__rect rect = {x0, y0, x1 - x0, y1 - y0, {0, 0, 0, 0}};
+    texla__pass p = {.prog = TEXLA__P_SPLAT, .dst = &ops[0].o->t, .blend = TEXLA__BLEND_ADD,
+                     .draw = TEXLA__DRAW_RECTS, .rects = &rect, .nrects = 1,
+                     .f0 = {x, y, radius, amplitude}};
+    texla__shape_of(o, p.shape);
+    texla__enter(ctx);
+    r = texla__run(ctx, &p);
+    texla__leave(ctx);
+    return r;
+}
+
 /* ---- reductions ---- */
 
-enum { FOLD_SUM, FOLD_MAX, FOLD_MIN };
-enum { MAP_NONE, MAP_MUL, MAP_SQUARE, MAP_ABS };
+/* Folds 2x2 texels per pass until one texel is left, then its four channels, into dst (1x1).
+ * shape: the source's padding mask; b: the second factor of MAP_MUL, else NULL. */
+texla_result texla__reduce(texla_ctx *ctx, const texla__tex *a, const int32_t shape[4],
+                           const texla__tex *b, int fold, int map, texla__tex *dst) {
+    const texla__tex *src = a;
+    texla__tex tmp[2] = {{0}, {0}};
+    int w = src->w, h = src->h, first = 1, which = 0;
+    texla_result r = TEXLA_OK;
+    for (;;) {
+        int nw = (w + 1) / 2, nh = (h + 1) / 2, last = nw == 1 && nh == 1;
+        texla__tex *out = dst;
+        if (!last) {
+            texla__pool_give(ctx, &tmp[which]);
+            r = texla__pool_take(ctx, nw, nh, &tmp[which]);
+            if (r) break;
+            out = &tmp[which];
+        }
+        texla__pass p = {.prog = TEXLA__P_REDUCE, .dst = out,
+                         .src = {src, first && map == TEXLA__MAP_MUL ? b : NULL}};
+        p.i0[0] = fold;
+        p.i0[1] = first ? map : TEXLA__MAP_NONE;
+        p.i0[2] = last;
+        p.i1[0] = w;
+        p.i1[1] = h;
+        for (int i = 0; i < 4; i++) p.shape[i] = first ? shape[i] : (i ? 0 : -1);
+        r = texla__run(ctx, &p);
+        if (r || last) break;
+        src = out;
+        which ^= 1;
+        w = nw, h = nh, first = 0;
+    }
+    texla__pool_give(ctx, &tmp[0]);
+    texla__pool_give(ctx, &tmp[1]);
+    return r;
+}
 
-/* Folds 2x2 texels per pass until one texel is left, then its four channels, into dst. */
 static texla_result reduce(texla_ctx *ctx, const char *fn, texla_vec a, const texla_vec *b,
                            int fold, int map, texla_scalar dst) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
@@ -251,55 +315,31 @@ static texla_result reduce(texla_ctx *ctx, const char *fn, texla_vec a, const te
     texla_result r = texla__resolve(ctx, fn, ops, 3);
     if (!r && b) r = texla__same_shape(ctx, fn, ops, 2);
     if (r) return r;
+    int32_t shape[4];
+    texla__shape_of(ops[0].o, shape);
     texla__enter(ctx);
-    const texla__tex *src = &ops[0].o->t;
-    texla__tex tmp[2] = {{0}, {0}};
-    int w = src->w, h = src->h, first = 1, which = 0;
-    do {
-        int nw = (w + 1) / 2, nh = (h + 1) / 2, last = nw == 1 && nh == 1;
-        texla__tex *out = &ops[2].o->t;
-        if (!last) {
-            texla__pool_give(ctx, &tmp[which]);
-            r = texla__pool_take(ctx, nw, nh, &tmp[which]);
-            out = &tmp[which];
-        }
-        texla__pass p = {.prog = TEXLA__P_REDUCE, .dst = out, .src = {src, first && b ? &ops[1].o->t : NULL}};
-        p.i0[0] = fold;
-        p.i0[1] = first ? map : MAP_NONE;
-        p.i0[2] = last;
-        p.i1[0] = w;
-        p.i1[1] = h;
-        if (first) texla__shape_of(ops[0].o, p.shape);
-        else p.shape[0] = -1;
-        if (!r) r = texla__run(ctx, &p);
-        src = out;
-        which ^= 1;
-        w = nw, h = nh, first = 0;
-        if (last) break;
-    } while (!r);
-    texla__pool_give(ctx, &tmp[0]);
-    texla__pool_give(ctx, &tmp[1]);
+    r = texla__reduce(ctx, &ops[0].o->t, shape, &ops[1].o->t, fold, map, &ops[2].o->t);
     texla__leave(ctx);
     return r;
 }
 
 texla_result texla_vec_sum(texla_ctx *ctx, texla_vec a, texla_scalar dst) {
-    return reduce(ctx, "texla_vec_sum", a, NULL, FOLD_SUM, MAP_NONE, dst);
+    return reduce(ctx, "texla_vec_sum", a, NULL, TEXLA__FOLD_SUM, TEXLA__MAP_NONE, dst);
 }
 texla_result texla_vec_dot(texla_ctx *ctx, texla_vec a, texla_vec b, texla_scalar dst) {
-    return reduce(ctx, "texla_vec_dot", a, &b, FOLD_SUM, MAP_MUL, dst);
+    return reduce(ctx, "texla_vec_dot", a, &b, TEXLA__FOLD_SUM, TEXLA__MAP_MUL, dst);
 }
 texla_result texla_vec_norm2(texla_ctx *ctx, texla_vec a, texla_scalar dst) {
-    return reduce(ctx, "texla_vec_norm2", a, NULL, FOLD_SUM, MAP_SQUARE, dst);
+    return reduce(ctx, "texla_vec_norm2", a, NULL, TEXLA__FOLD_SUM, TEXLA__MAP_SQUARE, dst);
 }
 texla_result texla_vec_maxval(texla_ctx *ctx, texla_vec a, texla_scalar dst) {
-    return reduce(ctx, "texla_vec_maxval", a, NULL, FOLD_MAX, MAP_NONE, dst);
+    return reduce(ctx, "texla_vec_maxval", a, NULL, TEXLA__FOLD_MAX, TEXLA__MAP_NONE, dst);
 }
 texla_result texla_vec_minval(texla_ctx *ctx, texla_vec a, texla_scalar dst) {
-    return reduce(ctx, "texla_vec_minval", a, NULL, FOLD_MIN, MAP_NONE, dst);
+    return reduce(ctx, "texla_vec_minval", a, NULL, TEXLA__FOLD_MIN, TEXLA__MAP_NONE, dst);
 }
 texla_result texla_vec_maxabs(texla_ctx *ctx, texla_vec a, texla_scalar dst) {
-    return reduce(ctx, "texla_vec_maxabs", a, NULL, FOLD_MAX, MAP_ABS, dst);
+    return reduce(ctx, "texla_vec_maxabs", a, NULL, TEXLA__FOLD_MAX, TEXLA__MAP_ABS, dst);
 }
 
 /* ---- conversions ---- */

@@ -237,23 +237,209 @@ static void row(const char *op, const char *size, double ms, double bytes, doubl
     fflush(stdout);
 }
 
+static const char *sections = "ew,dot,mm,vec,banded,sparse,cg,lcp";
+static int want(const char *sec) {
+    size_t n = strlen(sec);
+    for (const char *p = sections; (p = strstr(p, sec)) != NULL; p += n)
+        if ((p == sections || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
+    return 0;
+}
+
+/* ---- 2D vectors, banded, sparse, solvers ---- */
+
+typedef struct vx {
+    texla_ctx *ctx;
+    texla_vec a, b, c;
+    texla_scalar s;
+    texla_banded band;
+    texla_sparse sp;
+    int which;
+} vx;
+
+enum { V_ADD, V_AXPY_GPU, V_ACC_GPU, V_DOT, V_NORM2, V_MAXABS, V_BANDED, V_SPARSE };
+
+static int vx_op(void *arg) {
+    vx *t = arg;
+    switch (t->which) {
+    case V_ADD: return texla_vec_add(t->ctx, t->a, t->b, t->c);
+    case V_AXPY_GPU: return texla_vec_axpy(t->ctx, t->a, texla_gpu(1e-3f, t->s), t->b, t->c);
+    case V_ACC_GPU: return texla_vec_acc(t->ctx, texla_gpu(1e-9f, t->s), t->b, t->c);
+    case V_DOT: return texla_vec_dot(t->ctx, t->a, t->b, t->s);
+    case V_NORM2: return texla_vec_norm2(t->ctx, t->a, t->s);
+    case V_MAXABS: return texla_vec_maxabs(t->ctx, t->a, t->s);
+    case V_BANDED: return texla_banded_mul(t->ctx, t->band, t->a, t->c);
+    case V_SPARSE: return texla_sparse_mul(t->ctx, t->sp, t->a, t->c);
+    }
+    return 1;
+}
+
+static int make_grid3(texla_ctx *ctx, int n, vx *t) {
+    float *h = rnd((size_t)n * n);
+    int r = texla_vec_make_grid(ctx, n, n, h, &t->a) || texla_vec_make_grid(ctx, n, n, h, &t->b) ||
+            texla_vec_make_grid(ctx, n, n, NULL, &t->c) || texla_scalar_make(ctx, 0.5f, &t->s);
+    free(h);
+    if (r) fprintf(stderr, "texla-bench: %s\n", texla_error_message(ctx));
+    return r;
+}
+
+static void free_grid3(texla_ctx *ctx, vx *t) {
+    texla_vec_destroy(ctx, t->a), texla_vec_destroy(ctx, t->b), texla_vec_destroy(ctx, t->c);
+    texla_scalar_destroy(ctx, t->s);
+}
+
+static void bench_vec(texla_ctx *ctx, int soft, int batches) {
+    int sizes[4] = {512, 1024, 2048, 4096}, ns = soft ? 2 : 4;
+    char sz[48];
+    for (int i = 0; i < ns; i++) {
+        int n = sizes[i];
+        vx t = {.ctx = ctx};
+        if (make_grid3(ctx, n, &t)) return;
+        /* the bandwidth ceiling at this size: a plain copy pass over the vector's texture */
+        raw r;
+        raw_setup(&r, FS_COPY, 0, n / 2, n / 2);
+        double ms = time_op(raw_draw, &r, batches);
+        snprintf(sz, sizeof sz, "%dx%d texels", n / 2, n / 2);
+        copy_gbs = 0;
+        row("CEILING fragment copy", sz, ms, 2.0 * n * n * 4, 0, "plain GL texelFetch pass");
+        copy_gbs = 2.0 * n * n * 4 / (ms * 1e6);
+        raw_free(&r);
+        snprintf(sz, sizeof sz, "%d^2 elements", n);
+        double e = (double)n * n * 4; /* bytes per vector */
+        static const struct { int op; double vecs; const char *name, *lim; } v[] = {
+            {V_ADD, 3, "texla_vec_add", "fragment rate"},
+            {V_AXPY_GPU, 3, "texla_vec_axpy (GPU coef)", "fragment rate"},
+            {V_ACC_GPU, 3, "texla_vec_acc (blend)", "RGBA32F blend rate"},
+            {V_DOT, 2, "texla_vec_dot -> scalar", "log passes (first: 2 reads)"},
+            {V_NORM2, 1, "texla_vec_norm2 -> scalar", "log passes"},
+            {V_MAXABS, 1, "texla_vec_maxabs -> scalar", "log passes"}};
+        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+            t.which = v[k].op;
+            row(v[k].name, sz, time_op(vx_op, &t, batches), v[k].vecs * e, 0, v[k].lim);
+        }
+        free_grid3(ctx, &t);
+    }
+}
+
+static void bench_banded(texla_ctx *ctx, int soft, int batches) {
+    int sizes[3] = {512, 1024, 2048}, ns = soft ? 1 : 3;
+    char sz[48];
+    for (int i = 0; i < ns; i++) {
+        int n = sizes[i];
+        vx t = {.ctx = ctx, .which = V_BANDED};
+        if (make_grid3(ctx, n, &t) || texla_banded_poisson(ctx, n, n, 0, 1, &t.band)) return;
+        snprintf(sz, sizeof sz, "%d^2 grid, 5 diagonals", n);
+        /* bytes: x, 5 diagonals, y once each */
+        row("texla_banded_mul (Poisson)", sz, time_op(vx_op, &t, batches), 7.0 * n * n * 4, 0,
+            "fetches: 2 per diagonal per element");
+        texla_banded_destroy(ctx, t.band);
+        free_grid3(ctx, &t);
+    }
+}
+
+static void bench_sparse(texla_ctx *ctx, int soft, int batches) {
+    int n = soft ? 256 : 1024, per_row = 8; /* n^2 rows, 8 random nonzeros each */
+    int rows_n = n * n, nnz = rows_n * per_row;
+    vx t = {.ctx = ctx, .which = V_SPARSE};
+    if (make_grid3(ctx, n, &t)) return;
+    int *r = malloc(sizeof *r * (size_t)nnz), *c = malloc(sizeof *c * (size_t)nnz);
+    float *v = rnd((size_t)nnz);
+    for (int i = 0; i < nnz; i++) r[i] = i / per_row, c[i] = rand() % rows_n;
+    if (texla_sparse_make_coo(ctx, t.c, t.a, nnz, r, c, v, &t.sp)) {
+        fprintf(stderr, "texla-bench: %s\n", texla_error_message(ctx));
+        return;
+    }
+    free(r), free(c), free(v);
+    char sz[64];
+    snprintf(sz, sizeof sz, "%d rows, %d nnz, %d points", rows_n, nnz, rows_n * per_row / 4);
+    double ms = time_op(vx_op, &t, batches);
+    printf("| %-26s | %-18s | %10.4f | %8.0f Mpoints/s | %6s | %s |\n", "texla_sparse_mul (points)",
+           sz, ms, rows_n * per_row / 4 / (ms * 1e3), "-", "point rasterization + blending");
+    texla_sparse_destroy(ctx, t.sp);
+    free_grid3(ctx, &t);
+}
+
+static void bench_cg(texla_ctx *ctx, int soft) {
+    int sizes[2] = {1024, 2048}, ns = soft ? 1 : 2, iters = soft ? 10 : 100;
+    if (soft) sizes[0] = 256;
+    for (int i = 0; i < ns; i++) {
+        int n = sizes[i];
+        vx t = {.ctx = ctx};
+        if (make_grid3(ctx, n, &t) || texla_banded_poisson(ctx, n, n, 0, 1, &t.band)) return;
+        texla_cg_desc d = {.max_iter = iters}; /* fixed-iteration mode: no read-back */
+        texla_cg_result res;
+        texla_stats s0, s1;
+        texla_cg(ctx, texla_op_banded(t.band), t.a, &d, t.c, &res); /* warm-up */
+        texla_ctx_finish(ctx);
+        texla_ctx_stats(ctx, &s0);
+        double best[3];
+        for (int rep = 0; rep < 3; rep++) {
+            texla_vec_fill(ctx, texla_host(0), t.c);
+            texla_ctx_finish(ctx);
+            double t0 = now_ms();
+            texla_cg(ctx, texla_op_banded(t.band), t.a, &d, t.c, &res);
+            texla_ctx_finish(ctx);
+            best[rep] = (now_ms() - t0) / iters;
+        }
+        texla_ctx_stats(ctx, &s1);
+        qsort(best, 3, sizeof best[0], cmp_d);
+        char sz[64], lim[96];
+        snprintf(sz, sizeof sz, "%d^2 Poisson, %d it", n, iters);
+        snprintf(lim, sizeof lim, "per iteration; %llu read-backs in the 3 solves",
+                 (unsigned long long)(s1.readbacks - s0.readbacks));
+        row("texla_cg (fixed iterations)", sz, best[1], 0, 0, lim);
+        texla_banded_destroy(ctx, t.band);
+        free_grid3(ctx, &t);
+    }
+}
+
+static void bench_lcp(texla_ctx *ctx, int soft) {
+    int sizes[3] = {400, 1024, 4096}, ns = soft ? 1 : 3, iters = soft ? 10 : 50;
+    for (int i = 0; i < ns; i++) {
+        int n = sizes[i];
+        float *a = rnd((size_t)n * n), *b = rnd((size_t)n);
+        for (int k = 0; k < n; k++) a[(size_t)k * n + k] = (float)n; /* diagonally dominant */
+        texla_mat A, B, X;
+        if (texla_mat_make(ctx, n, n, a, &A) || texla_mat_make(ctx, n, 1, b, &B) ||
+            texla_mat_make(ctx, n, 1, NULL, &X)) {
+            fprintf(stderr, "texla-bench: %s\n", texla_error_message(ctx));
+            return;
+        }
+        free(a), free(b);
+        texla_lcp_desc d = {.iterations = iters};
+        texla_lcp_jacobi(ctx, A, B, &d, X, NULL);
+        double t[3];
+        for (int rep = 0; rep < 3; rep++) {
+            texla_ctx_finish(ctx);
+            double t0 = now_ms();
+            texla_lcp_jacobi(ctx, A, B, &d, X, NULL);
+            texla_ctx_finish(ctx);
+            t[rep] = (now_ms() - t0) / iters;
+        }
+        qsort(t, 3, sizeof t[0], cmp_d);
+        char sz[48];
+        snprintf(sz, sizeof sz, "n = %d, %d it", n, iters);
+        row("texla_lcp_jacobi", sz, t[1], 4.0 * n * n, 0, "per iteration: product + madad + max");
+        texla_mat_destroy(ctx, A), texla_mat_destroy(ctx, B), texla_mat_destroy(ctx, X);
+    }
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     int sizes[8] = {1024, 2048, 4096}, nsizes = 3;
     int mm[8] = {1024, 2048, 4096}, nmm = 3;
     int ks[16] = {1, 4, 16, 64, 1024}, nks = 5;
-    int quick = 0, batches = 9, only_mm = 0, given_sizes = 0, given_mm = 0, given_ks = 0;
+    int quick = 0, batches = 9, given_sizes = 0, given_mm = 0, given_ks = 0;
     texla_ctx_desc desc = {0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sizes") && i + 1 < argc) nsizes = parse_list(argv[++i], sizes, 8), given_sizes = 1;
         else if (!strcmp(argv[i], "--mm") && i + 1 < argc) nmm = parse_list(argv[++i], mm, 8), given_mm = 1;
         else if (!strcmp(argv[i], "--ks") && i + 1 < argc) nks = parse_list(argv[++i], ks, 16), given_ks = 1;
         else if (!strcmp(argv[i], "--quick")) quick = 1;
-        else if (!strcmp(argv[i], "--only-mm")) only_mm = 1;
+        else if (!strcmp(argv[i], "--sections") && i + 1 < argc) sections = argv[++i];
         else if (!strcmp(argv[i], "--glsl") && i + 1 < argc) desc.glsl_dir = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--sizes N,..] [--mm N,..] [--ks K,..] [--quick] [--only-mm] "
-                            "[--glsl DIR]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--sizes N,..] [--mm N,..] [--ks K,..] [--quick] [--glsl DIR]\n"
+                            "          [--sections ew,dot,mm,vec,banded,sparse,cg,lcp]\n", argv[0]);
             return 2;
         }
     }
@@ -325,7 +511,7 @@ int main(int argc, char **argv) {
               {OP_ADD_SCALED, 2, "texla_add_scaled (mad)"}, {OP_ACC_SCALED, 1, "texla_acc_scaled (blend)"},
               {OP_MUL, 2, "texla_mul"},       {OP_MADAD, 4, "texla_madad"},
               {OP_MAX, 1, "texla_max"}};
-    if (only_mm) nsizes = 0;
+    if (!want("ew")) nsizes = 0;
     for (int s = 0; s < nsizes; s++) {
         int n = sizes[s];
         tx t = {.ctx = ctx};
@@ -365,7 +551,7 @@ int main(int argc, char **argv) {
 
     /* dot products */
     int dots[3] = {4096, 65536, 4 * info.max_texture_size};
-    for (int s = 0; s < (only_mm ? 0 : 3); s++) {
+    for (int s = 0; s < (want("dot") ? 3 : 0); s++) {
         int n = dots[s];
         if (s > 0 && n <= dots[s - 1]) continue;
         tx t = {.ctx = ctx, .which = OP_DOT};
@@ -380,7 +566,8 @@ int main(int argc, char **argv) {
     }
 
     /* products: first a correctness check (the shaders may come from --glsl) */
-    {
+    if (!want("mm")) nmm = 0;
+    if (nmm) {
         int n = 257, K = 259, m = 263;
         float *a = rnd((size_t)n * K), *b = rnd((size_t)K * m), *c = malloc(sizeof *c * n * m);
         texla_mat A, B, C;
@@ -441,6 +628,11 @@ int main(int argc, char **argv) {
         row("texla_matmul_nt (AB')", sz, ms, 0, fl, "texture fetch + FMA");
         texla_mat_destroy(ctx, t.a), texla_mat_destroy(ctx, t.b), texla_mat_destroy(ctx, t.c);
     }
+    if (want("vec")) bench_vec(ctx, soft, batches);
+    if (want("banded")) bench_banded(ctx, soft, batches);
+    if (want("sparse")) bench_sparse(ctx, soft, batches);
+    if (want("cg")) bench_cg(ctx, soft);
+    if (want("lcp")) bench_lcp(ctx, soft);
     printf("\nceilings: fragment FMA %.1f GFLOP/s", fma_gflops);
     if (copy_gbs > 0) printf(", fragment copy %.1f GB/s (largest size)", copy_gbs);
     printf("\n");

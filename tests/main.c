@@ -1,5 +1,5 @@
 /* test-texla: headless tests. Usage: test-texla [SUITE...]  (dense errors state vec banded mm
- * solvers; default all) */
+ * solvers png; default all) */
 #include "suites.h"
 
 #include <string.h>
@@ -16,7 +16,7 @@ static const struct {
     void (*run)(void);
 } suites[] = {{"dense", suite_dense},   {"errors", suite_errors}, {"state", suite_state},
               {"vec", suite_vec},       {"banded", suite_banded}, {"mm", suite_mm},
-              {"solvers", suite_solvers}};
+              {"solvers", suite_solvers}, {"png", suite_png}};
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);

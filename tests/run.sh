@@ -23,6 +23,10 @@ elif command -v xvfb-run >/dev/null 2>&1; then
 else
     echo "SKIP test-window: no display and no xvfb-run"; S=$((S + 1))
 fi
+echo "== texla CLI (tests/test_cli.sh)"
+if [ -f tests/test_cli.sh ]; then
+    sh tests/test_cli.sh "$B" 2>&1 | tee "$log"; add "$log" test_cli.sh
+fi
 echo "== total"
 echo "$P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]

@@ -13,4 +13,5 @@ void suite_vec(void);    /* tests/test_vec.c: 2D vectors, scalars, reductions, c
 void suite_banded(void); /* tests/test_banded.c: banded and sparse matrix-vector products */
 void suite_mm(void);     /* tests/test_mm.c: Matrix Market reader and writer */
 void suite_solvers(void);/* tests/test_solvers.c: CG and projected Jacobi (LCP) */
+void suite_png(void);    /* tests/test_png.c: PNG dumps and reading */
 #endif

@@ -1,0 +1,535 @@
+/* texla-wave: the 2D wave equation simulated with texla and drawn as a lit height field,
+ * with no copy of the state to the CPU: the mesh's vertex shader reads texla's state texture.
+ *
+ *   texla-wave [--size S] [--mode explicit|implicit] [--dt DT] [--cg N]
+ *   texla-wave --headless --frames N [--size S] [--mode M] [--dt DT] [--cg N] --png FILE
+ *              [--drops K] [--seed X]
+ *
+ * Window: click or drag to drop; space pause, R reset, E/I explicit/implicit, +/- time step,
+ * 1..5 grid 128..2048, P dump the state to PNG, H help. Without a display it runs headless.
+ * In a window, --png FILE takes a screenshot after --frames frames and exits (for tests). */
+#include <glad/egl.h>
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <png.h>
+
+#include "sim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct opts {
+    int size, implicit, cg, headless, frames, drops, width, height;
+    unsigned seed;
+    float dt;
+    const char *png;
+} opts;
+
+typedef struct app {
+    opts o;
+    texla_ctx *ctx;
+    wave_sim sim;
+    GLFWwindow *win;
+    GLuint prog, vao, fbo, color, depth; /* fbo: headless render target */
+    GLint u_state, u_nx, u_mesh, u_mvp, u_eye, u_scale;
+    int paused, mesh, dumps;
+    float angle, residual;
+    int residual_pending;
+    double last_title;
+    int fb_w, fb_h;
+    float eye[3], fwd[3], right[3], up[3], fovy;
+} app;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- drawing (the demo's own GL: texla only simulates) ---- */
+
+static const char *VS =
+    "#version 330 core\n"
+    "uniform sampler2D u_state;  // texla's 2D vector: cell (x, y) is texel (x/2, y/2), channel (x%2) + 2(y%2)\n"
+    "uniform int u_nx;           // grid n x n\n"
+    "uniform int u_mesh;         // mesh m x m vertices over the grid\n"
+    "uniform mat4 u_mvp;\n"
+    "uniform float u_scale;      // height scale\n"
+    "out vec3 v_pos; out vec3 v_normal; out float v_h;\n"
+    "float height(ivec2 c) {\n"
+    "    c = clamp(c, ivec2(0), ivec2(u_nx - 1));\n"
+    "    return texelFetch(u_state, c / 2, 0)[(c.x & 1) + 2 * (c.y & 1)];\n"
+    "}\n"
+    "void main() {\n"
+    "    const ivec2 corner[6] = ivec2[6](ivec2(0,0), ivec2(1,0), ivec2(1,1), ivec2(0,0), ivec2(1,1), ivec2(0,1));\n"
+    "    int quad = gl_VertexID / 6;\n"
+    "    ivec2 m = ivec2(quad % (u_mesh - 1), quad / (u_mesh - 1)) + corner[gl_VertexID % 6];\n"
+    "    vec2 uv = vec2(m) / float(u_mesh - 1);\n"
+    "    ivec2 c = ivec2(uv * float(u_nx - 1) + 0.5);\n"
+    "    int st = max(1, (u_nx - 1) / (u_mesh - 1));\n"
+    "    float h = height(c);\n"
+    "    float dx = (height(c + ivec2(st, 0)) - height(c - ivec2(st, 0))) * u_scale;\n"
+    "    float dy = (height(c + ivec2(0, st)) - height(c - ivec2(0, st))) * u_scale;\n"
+    "    float cell = 2.0 / float(u_nx - 1) * float(st);\n"
+    "    v_normal = normalize(vec3(-dx, 2.0 * cell, -dy));\n"
+    "    v_pos = vec3(uv.x * 2.0 - 1.0, h * u_scale, uv.y * 2.0 - 1.0);\n"
+    "    v_h = h;\n"
+    "    gl_Position = u_mvp * vec4(v_pos, 1.0);\n"
+    "}\n";
+
+static const char *FS =
+    "#version 330 core\n"
+    "uniform vec3 u_eye;\n"
+    "in vec3 v_pos; in vec3 v_normal; in float v_h;\n"
+    "out vec4 o;\n"
+    "void main() {\n"
+    "    vec3 n = normalize(v_normal), l = normalize(vec3(0.4, 1.0, 0.3));\n"
+    "    vec3 v = normalize(u_eye - v_pos), hv = normalize(l + v);\n"
+    "    vec3 base = mix(vec3(0.02, 0.12, 0.30), vec3(0.10, 0.55, 0.75), clamp(0.5 + 3.0 * v_h, 0.0, 1.0));\n"
+    "    float diff = max(dot(n, l), 0.0), spec = pow(max(dot(n, hv), 0.0), 64.0);\n"
+    "    float fres = pow(1.0 - max(dot(n, v), 0.0), 3.0);\n"
+    "    vec3 col = base * (0.25 + 0.75 * diff) + vec3(0.9) * spec + vec3(0.25, 0.35, 0.45) * fres;\n"
+    "    if (isnan(v_h) || isinf(v_h)) col = vec3(1.0, 0.0, 1.0);\n"
+    "    o = vec4(col, 1.0);\n"
+    "}\n";
+
+static GLuint compile(GLenum type, const char *src) {
+    GLuint s = glCreateShader(type);
+    glShaderSource(s, 1, &src, NULL);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[4096];
+        glGetShaderInfoLog(s, sizeof log, NULL, log);
+        fprintf(stderr, "texla-wave: shader: %s\n", log);
+    }
+    return s;
+}
+
+static int render_init(app *a) {
+    GLuint vs = compile(GL_VERTEX_SHADER, VS), fs = compile(GL_FRAGMENT_SHADER, FS);
+    a->prog = glCreateProgram();
+    glAttachShader(a->prog, vs);
+    glAttachShader(a->prog, fs);
+    glLinkProgram(a->prog);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = 0;
+    glGetProgramiv(a->prog, GL_LINK_STATUS, &ok);
+    if (!ok) return -1;
+    a->u_state = glGetUniformLocation(a->prog, "u_state");
+    a->u_nx = glGetUniformLocation(a->prog, "u_nx");
+    a->u_mesh = glGetUniformLocation(a->prog, "u_mesh");
+    a->u_mvp = glGetUniformLocation(a->prog, "u_mvp");
+    a->u_eye = glGetUniformLocation(a->prog, "u_eye");
+    a->u_scale = glGetUniformLocation(a->prog, "u_scale");
+    glGenVertexArrays(1, &a->vao);
+    if (a->o.headless) { /* an offscreen target: the same drawing, read back at the end */
+        glGenFramebuffers(1, &a->fbo);
+        glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
+        glGenRenderbuffers(1, &a->color);
+        glBindRenderbuffer(GL_RENDERBUFFER, a->color);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, a->o.width, a->o.height);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, a->color);
+        glGenRenderbuffers(1, &a->depth);
+        glBindRenderbuffer(GL_RENDERBUFFER, a->depth);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, a->o.width, a->o.height);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, a->depth);
+        if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) return -1;
+        a->fb_w = a->o.width;
+        a->fb_h = a->o.height;
+    }
+    return 0;
+}
+
+static void v3_norm(float v[3]) {
+    float l = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    for (int i = 0; i < 3; i++) v[i] /= l;
+}
+
+static void v3_cross(const float a[3], const float b[3], float out[3]) {
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* column-major view-projection of the orbiting camera; keeps its basis for picking */
+static void camera(app *a, float mvp[16]) {
+    float aspect = (float)a->fb_w / (float)(a->fb_h ? a->fb_h : 1);
+    a->fovy = 0.8f;
+    a->eye[0] = 2.2f * cosf(a->angle);
+    a->eye[1] = 1.2f;
+    a->eye[2] = 2.2f * sinf(a->angle);
+    for (int i = 0; i < 3; i++) a->fwd[i] = -a->eye[i];
+    a->fwd[1] -= 0.2f; /* look slightly below the centre */
+    v3_norm(a->fwd);
+    const float wup[3] = {0, 1, 0};
+    v3_cross(a->fwd, wup, a->right);
+    v3_norm(a->right);
+    v3_cross(a->right, a->fwd, a->up);
+    float f = 1.0f / tanf(a->fovy / 2), zn = 0.05f, zf = 20.0f;
+    float view[16] = {a->right[0], a->up[0], -a->fwd[0], 0,
+                      a->right[1], a->up[1], -a->fwd[1], 0,
+                      a->right[2], a->up[2], -a->fwd[2], 0, 0, 0, 0, 1};
+    for (int i = 0; i < 3; i++) {
+        view[12 + i] = -(view[i] * a->eye[0] + view[4 + i] * a->eye[1] + view[8 + i] * a->eye[2]);
+    }
+    float proj[16] = {f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (zf + zn) / (zn - zf), -1,
+                      0, 0, 2 * zf * zn / (zn - zf), 0};
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++) {
+            float s = 0;
+            for (int k = 0; k < 4; k++) s += proj[k * 4 + r] * view[c * 4 + k];
+            mvp[c * 4 + r] = s;
+        }
+}
+
+static void draw(app *a) {
+    float mvp[16];
+    camera(a, mvp);
+    texla_vec_info vi;
+    texla_vec_info_get(a->ctx, wave_sim_state(&a->sim), &vi);
+    glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
+    glViewport(0, 0, a->fb_w, a->fb_h);
+    glEnable(GL_DEPTH_TEST);
+    glClearColor(0.06f, 0.07f, 0.09f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glUseProgram(a->prog);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, vi.texture);
+    glUniform1i(a->u_state, 0);
+    glUniform1i(a->u_nx, a->sim.n);
+    glUniform1i(a->u_mesh, a->mesh);
+    glUniformMatrix4fv(a->u_mvp, 1, GL_FALSE, mvp);
+    glUniform3fv(a->u_eye, 1, a->eye);
+    glUniform1f(a->u_scale, 1.0f);
+    glBindVertexArray(a->vao);
+    glDrawArrays(GL_TRIANGLES, 0, (a->mesh - 1) * (a->mesh - 1) * 6);
+    glBindVertexArray(0);
+    glDisable(GL_DEPTH_TEST);
+}
+
+/* ---- PNG of the rendered frame (atomic: temporary file, then rename) ---- */
+
+static int write_frame_png(app *a, const char *path) {
+    int w = a->fb_w, h = a->fb_h;
+    unsigned char *px = malloc((size_t)w * h * 4);
+    if (!px) return -1;
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, a->fbo);
+    if (!a->fbo) glReadBuffer(GL_BACK); /* the window: the frame not yet swapped */
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        fprintf(stderr, "texla-wave: cannot write %s: %s\n", path, strerror(errno));
+        if (fd >= 0) close(fd), unlink(tmp);
+        free(px);
+        return -1;
+    }
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    int ok = png && info;
+    if (ok && setjmp(png_jmpbuf(png))) ok = 0;
+    else if (ok) {
+        png_init_io(png, f);
+        png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGBA,
+                     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+        png_write_info(png, info);
+        for (int y = h - 1; y >= 0; y--) png_write_row(png, px + (size_t)y * w * 4); /* top first */
+        png_write_end(png, NULL);
+    }
+    png_destroy_write_struct(&png, &info);
+    ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    ok = (fclose(f) == 0) && ok;
+    free(px);
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "texla-wave: cannot write %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- interaction ---- */
+
+static void drop_at_cursor(app *a, double mx, double my) {
+    int ww, wh;
+    glfwGetWindowSize(a->win, &ww, &wh);
+    float nx = (float)(2.0 * mx / ww - 1.0), ny = (float)(1.0 - 2.0 * my / wh);
+    float t = tanf(a->fovy / 2), aspect = (float)ww / (float)(wh ? wh : 1), d[3];
+    for (int i = 0; i < 3; i++) d[i] = a->fwd[i] + nx * t * aspect * a->right[i] + ny * t * a->up[i];
+    if (d[1] >= -1e-4f) return; /* not looking down at the water */
+    float s = -a->eye[1] / d[1], x = a->eye[0] + s * d[0], z = a->eye[2] + s * d[2];
+    if (fabsf(x) > 1 || fabsf(z) > 1) return;
+    float gx = (x + 1) / 2 * (a->sim.n - 1), gy = (z + 1) / 2 * (a->sim.n - 1);
+    wave_sim_drop(&a->sim, gx, gy, a->sim.n / 64.0f + 1.0f, 0.25f);
+}
+
+static void help(void) {
+    printf("texla-wave keys: click/drag drop | space pause | R reset | E explicit | I implicit | "
+           "+/- time step | 1..5 grid 128..2048 | P dump state PNG | H help\n");
+}
+
+static int set_size(app *a, int n) {
+    wave_sim_free(&a->sim);
+    a->o.size = n;
+    a->mesh = n < 512 ? n : 512;
+    if (wave_sim_init(&a->sim, a->ctx, n, a->o.dt, a->o.implicit, a->o.cg)) {
+        fprintf(stderr, "texla-wave: %s\n", texla_error_message(a->ctx));
+        return -1;
+    }
+    return 0;
+}
+
+static void key_cb(GLFWwindow *w, int key, int sc, int action, int mods) {
+    (void)sc, (void)mods;
+    app *a = glfwGetWindowUserPointer(w);
+    if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
+    switch (key) {
+    case GLFW_KEY_SPACE: a->paused = !a->paused; break;
+    case GLFW_KEY_R: wave_sim_reset(&a->sim); break;
+    case GLFW_KEY_E: a->sim.implicit = a->o.implicit = 0; break;
+    case GLFW_KEY_I: a->sim.implicit = a->o.implicit = 1; break;
+    case GLFW_KEY_EQUAL: case GLFW_KEY_KP_ADD:
+        a->o.dt *= 1.25f;
+        wave_sim_set_dt(&a->sim, a->o.dt);
+        break;
+    case GLFW_KEY_MINUS: case GLFW_KEY_KP_SUBTRACT:
+        a->o.dt /= 1.25f;
+        wave_sim_set_dt(&a->sim, a->o.dt);
+        break;
+    case GLFW_KEY_1: case GLFW_KEY_2: case GLFW_KEY_3: case GLFW_KEY_4: case GLFW_KEY_5:
+        set_size(a, 128 << (key - GLFW_KEY_1));
+        break;
+    case GLFW_KEY_P: {
+        char path[64];
+        snprintf(path, sizeof path, "wave-state-%d.png", a->dumps++);
+        texla_png_desc d = {.map = TEXLA_MAP_DIVERGING};
+        if (texla_png_vec(a->ctx, wave_sim_state(&a->sim), path, &d))
+            fprintf(stderr, "texla-wave: %s\n", texla_error_message(a->ctx));
+        else
+            printf("texla-wave: wrote %s\n", path);
+        break;
+    }
+    case GLFW_KEY_H: help(); break;
+    case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(w, 1); break;
+    }
+}
+
+/* ---- the loop ---- */
+
+static int cmp_d(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static void title(app *a, double fps) {
+    char t[256];
+    if (a->residual_pending == 0 && a->sim.implicit && !wave_sim_residual_start(&a->sim))
+        a->residual_pending = 1;
+    if (a->residual_pending && wave_sim_residual_poll(&a->sim, &a->residual) != 0)
+        a->residual_pending = 0;
+    float r = a->sim.c * a->sim.c * a->sim.dt * a->sim.dt;
+    if (a->sim.implicit)
+        snprintf(t, sizeof t, "texla-wave | %.0f fps | %dx%d | implicit (CN) | dt %.3f (r %.3f) | "
+                 "CG %d it, residual %.1e%s", fps, a->sim.n, a->sim.n, a->sim.dt, r, a->sim.cg_iters,
+                 a->residual, a->paused ? " | paused" : "");
+    else
+        snprintf(t, sizeof t, "texla-wave | %.0f fps | %dx%d | explicit | dt %.3f (r %.3f%s)%s", fps,
+                 a->sim.n, a->sim.n, a->sim.dt, r, r > 0.5f ? " > 0.5: unstable" : "",
+                 a->paused ? " | paused" : "");
+    if (a->win) glfwSetWindowTitle(a->win, t);
+    else printf("%s\n", t);
+}
+
+/* --drops K: K drops at random places (seeded), spread over the first half of the frames */
+static void scheduled_drop(app *a, int frame) {
+    if (!a->o.drops) return;
+    int every = a->o.frames / 2 / a->o.drops > 0 ? a->o.frames / 2 / a->o.drops : 1;
+    if (frame % every || frame / every >= a->o.drops) return;
+    float x = (float)(rand() % a->sim.n), y = (float)(rand() % a->sim.n);
+    wave_sim_drop(&a->sim, x, y, a->sim.n / 64.0f + 1.0f, 0.25f);
+}
+
+static int run_window(app *a) {
+    srand(a->o.seed);
+    help();
+    glfwSetWindowUserPointer(a->win, a);
+    glfwSetKeyCallback(a->win, key_cb);
+    double last = now_s(), fps_t = last;
+    int frames = 0, was_down = 0, total = 0;
+    while (!glfwWindowShouldClose(a->win)) {
+        glfwPollEvents();
+        /* Update */
+        if (glfwGetMouseButton(a->win, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS) {
+            double mx, my;
+            glfwGetCursorPos(a->win, &mx, &my);
+            if (!was_down || frames % 4 == 0) drop_at_cursor(a, mx, my);
+            was_down = 1;
+        } else {
+            was_down = 0;
+        }
+        if (!a->paused) {
+            scheduled_drop(a, total);
+            if (wave_sim_step(&a->sim)) {
+                fprintf(stderr, "texla-wave: %s\n", texla_error_message(a->ctx));
+                return 1;
+            }
+            a->angle += 0.002f;
+        }
+        /* Draw */
+        glfwGetFramebufferSize(a->win, &a->fb_w, &a->fb_h);
+        draw(a);
+        total++;
+        if (a->o.png && total >= a->o.frames) { /* --png: a screenshot after --frames, then exit */
+            int rc = write_frame_png(a, a->o.png);
+            if (!rc) printf("texla-wave: wrote %s (window screenshot after %d frames)\n", a->o.png, total);
+            return rc ? 1 : 0;
+        }
+        glfwSwapBuffers(a->win);
+        frames++;
+        double t = now_s();
+        if (t - fps_t > 0.25) {
+            title(a, frames / (t - fps_t));
+            frames = 0;
+            fps_t = t;
+        }
+        last = t;
+    }
+    (void)last;
+    return 0;
+}
+
+static int run_headless(app *a) {
+    srand(a->o.seed);
+    double *ft = malloc(sizeof *ft * (size_t)(a->o.frames ? a->o.frames : 1));
+    if (!ft) return 1;
+    for (int f = 0; f < a->o.frames; f++) {
+        double t0 = now_s();
+        scheduled_drop(a, f);
+        if (wave_sim_step(&a->sim)) {
+            fprintf(stderr, "texla-wave: %s\n", texla_error_message(a->ctx));
+            return 1;
+        }
+        a->angle += 0.002f;
+        draw(a);
+        glFinish(); /* a frame is done when the GPU is */
+        ft[f] = (now_s() - t0) * 1e3;
+    }
+    int n = a->o.frames;
+    qsort(ft, (size_t)n, sizeof *ft, cmp_d);
+    double med = n ? ft[n / 2] : 0, p95 = n ? ft[(int)(0.95 * (n - 1))] : 0;
+    printf("texla-wave: %d frames %dx%d %s dt %.3f%s: frame median %.3f ms (%.1f fps), p95 %.3f ms\n",
+           n, a->sim.n, a->sim.n, a->sim.implicit ? "implicit" : "explicit", a->sim.dt,
+           a->sim.implicit ? "" : "", med, med > 0 ? 1e3 / med : 0, p95);
+    if (a->sim.implicit) printf("texla-wave: CG iterations per frame: %d\n", a->sim.cg_iters);
+    free(ft);
+    if (a->o.png) {
+        if (write_frame_png(a, a->o.png)) return 1;
+        printf("texla-wave: wrote %s\n", a->o.png);
+    }
+    return 0;
+}
+
+static int usage(const char *argv0) {
+    fprintf(stderr,
+            "usage: %s [--size S] [--mode explicit|implicit] [--dt DT] [--cg N] [--frames N --png FILE]\n"
+            "       %s --headless --frames N [--size S] [--mode M] [--dt DT] [--cg N] --png FILE\n"
+            "          [--drops K] [--seed X] [--width W --height H]\n",
+            argv0, argv0);
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    app a = {0};
+    a.o = (opts){.size = 256, .implicit = 1, .cg = 8, .frames = 300, .width = 800, .height = 600,
+                 .seed = 1, .dt = 0.5f};
+    for (int i = 1; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(argv[i], "--headless")) a.o.headless = 1;
+        else if (!strcmp(argv[i], "--size") && v) a.o.size = atoi(v), i++;
+        else if (!strcmp(argv[i], "--frames") && v) a.o.frames = atoi(v), i++;
+        else if (!strcmp(argv[i], "--dt") && v) a.o.dt = (float)atof(v), i++;
+        else if (!strcmp(argv[i], "--cg") && v) a.o.cg = atoi(v), i++;
+        else if (!strcmp(argv[i], "--png") && v) a.o.png = v, i++;
+        else if (!strcmp(argv[i], "--drops") && v) a.o.drops = atoi(v), i++;
+        else if (!strcmp(argv[i], "--seed") && v) a.o.seed = (unsigned)strtoul(v, NULL, 0), i++;
+        else if (!strcmp(argv[i], "--width") && v) a.o.width = atoi(v), i++;
+        else if (!strcmp(argv[i], "--height") && v) a.o.height = atoi(v), i++;
+        else if (!strcmp(argv[i], "--mode") && v) {
+            if (!strcmp(v, "explicit")) a.o.implicit = 0;
+            else if (!strcmp(v, "implicit")) a.o.implicit = 1;
+            else return usage(argv[0]);
+            i++;
+        } else return usage(argv[0]);
+    }
+    if (a.o.size < 4 || a.o.size > 8192 || a.o.frames < 0 || !(a.o.dt > 0) || a.o.cg < 1 ||
+        a.o.drops < 0 || a.o.width < 16 || a.o.height < 16 || a.o.width > 8192 || a.o.height > 8192)
+        return usage(argv[0]);
+
+    /* Init: a window and its context when there is a display, else texla's headless one */
+    if (!a.o.headless) {
+        if (!glfwInit()) {
+            if (!a.o.png) a.o.png = "wave.png";
+            printf("texla-wave: no display available; running headless (%d frames, writing %s)\n",
+                   a.o.frames, a.o.png);
+            a.o.headless = 1;
+        } else {
+            glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+            glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+            glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+            glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+            a.win = glfwCreateWindow(1024, 768, "texla-wave", NULL, NULL);
+            if (!a.win) {
+                if (!a.o.png) a.o.png = "wave.png";
+                printf("texla-wave: no window could be opened; running headless (%d frames, "
+                       "writing %s)\n", a.o.frames, a.o.png);
+                glfwTerminate();
+                a.o.headless = 1;
+            }
+        }
+    }
+    if (a.win) {
+        glfwMakeContextCurrent(a.win);
+        glfwSwapInterval(0);
+        if (!gladLoadGL((GLADloadfunc)glfwGetProcAddress)) return 1;
+        texla_ctx_desc d = {.host_getproc = (texla_getproc_fn)glfwGetProcAddress};
+        if (texla_ctx_make(&d, &a.ctx)) {
+            fprintf(stderr, "texla-wave: %s\n", texla_error_message(NULL));
+            return 1;
+        }
+    } else {
+        if (texla_ctx_make(NULL, &a.ctx)) {
+            fprintf(stderr, "texla-wave: %s\n", texla_error_message(NULL));
+            return 1;
+        }
+        /* draw with our own GL entry points in texla's (current) EGL context */
+        if (!gladLoaderLoadEGL(NULL) || !gladLoadGL((GLADloadfunc)eglGetProcAddress)) return 1;
+    }
+    if (render_init(&a) || set_size(&a, a.o.size)) return 1;
+    int rc = a.win ? run_window(&a) : run_headless(&a);
+    /* Shutdown */
+    wave_sim_free(&a.sim);
+    glDeleteProgram(a.prog);
+    glDeleteVertexArrays(1, &a.vao);
+    if (a.fbo) glDeleteFramebuffers(1, &a.fbo);
+    GLuint rb[2] = {a.color, a.depth};
+    glDeleteRenderbuffers(2, rb);
+    texla_ctx_destroy(a.ctx);
+    if (a.win) {
+        glfwDestroyWindow(a.win);
+        glfwTerminate();
+    }
+    return rc;
+}
