@@ -39,7 +39,8 @@ LIB      := $(B)/lib/libtexla.a
 # test and demo programs bring their own glad (as a host application would)
 APP_GLAD := $(B)/obj/app_glad_gl.o $(B)/obj/app_glad_egl.o
 TESTS    := $(B)/bin/test-texla $(B)/bin/test-window
-PROGS    := $(TESTS) $(B)/bin/texla $(B)/bin/texla-wave $(B)/bin/texla-matmul $(B)/bin/texla-bench
+PROGS    := $(TESTS) $(B)/bin/texla $(B)/bin/texla-wave $(B)/bin/texla-cubes $(B)/bin/texla-matmul \
+            $(B)/bin/texla-bench
 
 .PHONY: all deps test demo bench install uninstall clean check-symbols
 all: $(LIB) $(PROGS)
@@ -119,15 +120,18 @@ $(B)/obj/app_glad_egl.o: $(B)/glad/src/egl.c
 	$(CC) $(CPPFLAGS) $(BASEFLAGS) -w -c -o $@ $<
 $(B)/obj/tests/%.o: tests/%.c | $(GLAD_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(BASEFLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) -Idemos/wave -Idemos/cubes $(BASEFLAGS) $(WARN) -c -o $@ $<
 $(B)/obj/demos/%.o: demos/%.c | $(GLAD_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BASEFLAGS) $(WARN) -c -o $@ $<
 
 TEST_OBJ := $(patsubst tests/%.c,$(B)/obj/tests/%.o,$(filter-out tests/test_window.c tests/bench.c,$(wildcard tests/*.c)))
-$(B)/bin/test-texla: $(TEST_OBJ) $(APP_GLAD) $(LIB)
+# the demos' simulation code (everything but their main.c) is tested too
+DEMO_SIM_OBJ := $(B)/obj/demos/wave/sim.o \
+                $(patsubst %.c,$(B)/obj/%.o,$(filter-out demos/cubes/main.c,$(wildcard demos/cubes/*.c)))
+$(B)/bin/test-texla: $(TEST_OBJ) $(DEMO_SIM_OBJ) $(APP_GLAD) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(SAN) -o $@ $(TEST_OBJ) $(APP_GLAD) $(LIB) $(LDLIBS)
+	$(CC) $(SAN) -o $@ $(TEST_OBJ) $(DEMO_SIM_OBJ) $(APP_GLAD) $(LIB) $(LDLIBS)
 $(B)/bin/test-window: $(B)/obj/tests/test_window.o $(B)/obj/tests/check.o $(B)/obj/app_glad_gl.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(GLFW_LIBS) $(LDLIBS)
@@ -147,9 +151,12 @@ $(B)/bin/texla-matmul: $(B)/obj/demos/matmul/main.o $(LIB)
 $(B)/bin/texla-wave: $(B)/obj/demos/wave/main.o $(B)/obj/demos/wave/sim.o $(APP_GLAD) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(GLFW_LIBS) $(LDLIBS)
+$(B)/bin/texla-cubes: $(patsubst %.c,$(B)/obj/%.o,$(wildcard demos/cubes/*.c)) $(APP_GLAD) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(GLFW_LIBS) $(LDLIBS)
 
 # ---- running ----
-test: $(LIB) $(TESTS) $(B)/bin/texla check-symbols
+test: $(LIB) $(TESTS) $(B)/bin/texla $(B)/bin/texla-wave $(B)/bin/texla-cubes check-symbols
 	@sh tests/run.sh $(B)
 
 # the main demo: a window when there is a display, else headless writing out/wave.png

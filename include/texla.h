@@ -410,16 +410,27 @@ TEXLA_API texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const t
 typedef struct texla_lcp_desc {
     int iterations;  /* 0: 100 */
     float omega;     /* relaxation; 0: 1 */
+    /* The bounded variant (contacts with friction), when friction_index is given (n x 1):
+     * row i with friction_index[i] < 0 is a normal impulse, projected to max(0, x_i); row i
+     * with friction_index[i] = j >= 0 is a friction impulse of normal row j, projected to
+     * [-mu_i x_j, mu_i x_j] with mu_i = friction_mu[i] (n x 1). Indices are stored as floats. */
+    texla_mat friction_index;
+    texla_mat friction_mu;
 } texla_lcp_desc;
-typedef struct texla_lcp_result {
+typedef struct texla_lcp_result { /* over the normal rows (all rows without friction) */
     float min_x;      /* min x_i (>= 0 by construction) */
     float min_w;      /* min w_i, w = A x + b */
     float xw;         /* x' w, the complementarity gap */
     float max_abs_xw; /* max |x_i w_i| */
+    float max_friction_excess; /* bounded variant: max(|x_i| - mu_i x_j, 0) over friction rows */
 } texla_lcp_result;
 /* Projected Jacobi for the LCP: x >= 0, w = A x + b >= 0, x' w = 0, with dense n x n A and
  * n x 1 b and x (x is the warm start). x <- max(0, x - omega D^-1 (A x + b)), D = diag(A);
  * no read-back inside the loop, one at the end for the measures (out may be NULL: none). */
+/* The projection step of the bounded variant on its own (see texla_lcp_desc):
+ * dst = project(v) with the same index/mu vectors; all n x 1. */
+TEXLA_API texla_result texla_lcp_project(texla_ctx *ctx, texla_mat v, texla_mat index,
+                                         texla_mat mu, texla_mat dst);
 TEXLA_API texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b,
                                         const texla_lcp_desc *desc, texla_mat x,
                                         texla_lcp_result *out);

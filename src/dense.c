@@ -267,6 +267,26 @@ texla_result texla_diag(texla_ctx *ctx, texla_mat a, texla_mat dst) {
     return r;
 }
 
+texla_result texla_lcp_project(texla_ctx *ctx, texla_mat v, texla_mat index, texla_mat mu,
+                               texla_mat dst) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_lcp_project";
+    texla__operand ops[4] = {M("v", v), M("index", index), M("mu", mu), M("dst", dst)};
+    texla_result r = texla__resolve(ctx, fn, ops, 4);
+    if (!r) r = texla__same_shape(ctx, fn, ops, 4);
+    if (r) return r;
+    if (ops[0].o->cols != 1)
+        return texla__fail(ctx, TEXLA_ERR_SHAPE, "%s: v is %d x %d; it must be n x 1", fn,
+                           ops[0].o->rows, ops[0].o->cols);
+    texla__pass p = {.prog = TEXLA__P_LCP_PROJECT, .dst = &ops[3].o->t,
+                     .src = {&ops[0].o->t, &ops[1].o->t, &ops[2].o->t}};
+    p.i0[0] = ops[0].o->rows;
+    texla__enter(ctx);
+    r = texla__run(ctx, &p);
+    texla__leave(ctx);
+    return r;
+}
+
 /* ---- products ---- */
 
 /* Runs ceil(blocks / k) passes of prog, each over k blocks of the inner dimension; passes

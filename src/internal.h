@@ -43,6 +43,7 @@ typedef enum texla__prog_id {
     TEXLA__P_BANDED,     /* up to four diagonals of y = A x (+ s b) */
     TEXLA__P_SPARSE,     /* points: partial row products           */
     TEXLA__P_SPLAT,      /* a Gaussian bump over a rectangle       */
+    TEXLA__P_LCP_PROJECT,/* bounded LCP projection (friction)      */
     TEXLA__P_COUNT
 } texla__prog_id;
 

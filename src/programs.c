@@ -32,6 +32,7 @@ static const struct {
     [TEXLA__P_BANDED] = {"quad.vert", "banded.frag"},
     [TEXLA__P_SPARSE] = {"sparse.vert", "sparse.frag"},
     [TEXLA__P_SPLAT] = {"quad.vert", "splat.frag"},
+    [TEXLA__P_LCP_PROJECT] = {"quad.vert", "lcp_project.frag"},
 };
 
 #define COMMON_FILE "common/texla.glsl"

@@ -135,6 +135,17 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
         return texla__fail(ctx, TEXLA_ERR_SHAPE,
                            "texla_lcp_jacobi: a must be n x n and b, x n x 1; they are %d x %d, "
                            "%d x %d, %d x %d", ai.rows, ai.cols, bi.rows, bi.cols, xi.rows, xi.cols);
+    int bounded = desc.friction_index.id != 0;
+    texla_mat_info fi, fm;
+    if (bounded) {
+        r = texla_mat_info_get(ctx, desc.friction_index, &fi);
+        if (!r) r = texla_mat_info_get(ctx, desc.friction_mu, &fm);
+        if (r) return r;
+        if (fi.rows != n || fi.cols != 1 || fm.rows != n || fm.cols != 1)
+            return texla__fail(ctx, TEXLA_ERR_SHAPE,
+                               "texla_lcp_jacobi: friction_index and friction_mu must be %d x 1; "
+                               "they are %d x %d and %d x %d", n, fi.rows, fi.cols, fm.rows, fm.cols);
+    }
     texla__enter(ctx);
     texla_mat d = {0}, e = {0}, w = {0}, x2 = {0};
     r = texla_mat_make(ctx, n, 1, NULL, &d);
@@ -148,27 +159,36 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
     for (int i = 0; i < iters && !r; i++) {
         r = texla_matmul(ctx, a, x, w);
         if (!r) r = texla_madad(ctx, x, w, b, e, x2);
-        if (!r) r = texla_max(ctx, x2, 0.0f, x);
+        if (!r) r = bounded ? texla_lcp_project(ctx, x2, desc.friction_index, desc.friction_mu, x)
+                            : texla_max(ctx, x2, 0.0f, x);
     }
     if (!r && out) {
         /* the measures: w = A x + b, read back once with x */
-        float *hx = malloc(sizeof *hx * (size_t)n), *hw = malloc(sizeof *hw * (size_t)n);
-        r = hx && hw ? TEXLA_OK : texla__fail(ctx, TEXLA_ERR_MEMORY, "texla_lcp_jacobi: out of memory");
+        float *hx = malloc(sizeof *hx * (size_t)n * 4), *hw = hx + n, *hi = hx + 2 * n,
+              *hm = hx + 3 * n;
+        r = hx ? TEXLA_OK : texla__fail(ctx, TEXLA_ERR_MEMORY, "texla_lcp_jacobi: out of memory");
         if (!r) r = texla_matmul(ctx, a, x, w);
         if (!r) r = texla_acc(ctx, b, w);
         if (!r) r = texla_mat_read(ctx, x, hx);
         if (!r) r = texla_mat_read(ctx, w, hw);
+        if (!r && bounded) r = texla_mat_read(ctx, desc.friction_index, hi);
+        if (!r && bounded) r = texla_mat_read(ctx, desc.friction_mu, hm);
         if (!r) {
-            double mx = INFINITY, mw = INFINITY, xw = 0, mxw = 0;
+            double mx = INFINITY, mw = INFINITY, xw = 0, mxw = 0, fx = 0;
             for (int i = 0; i < n; i++) {
+                int j = bounded ? (int)hi[i] : -1;
+                if (j >= 0 && j < n) { /* friction row: within its cone? */
+                    fx = fmax(fx, fabs((double)hx[i]) - (double)hm[i] * fmax(hx[j], 0.0));
+                    continue;
+                }
                 mx = fmin(mx, hx[i]);
                 mw = fmin(mw, hw[i]);
                 xw += (double)hx[i] * hw[i];
                 mxw = fmax(mxw, fabs((double)hx[i] * hw[i]));
             }
-            *out = (texla_lcp_result){(float)mx, (float)mw, (float)xw, (float)mxw};
+            *out = (texla_lcp_result){(float)mx, (float)mw, (float)xw, (float)mxw, (float)fx};
         }
-        free(hx), free(hw);
+        free(hx);
     }
     texla_mat_destroy(ctx, d), texla_mat_destroy(ctx, e);
     texla_mat_destroy(ctx, w), texla_mat_destroy(ctx, x2);

@@ -1,5 +1,5 @@
 /* test-texla: headless tests. Usage: test-texla [SUITE...]  (dense errors state vec banded mm
- * solvers png; default all) */
+ * solvers png wave cubes; default all) */
 #include "suites.h"
 
 #include <string.h>
@@ -16,7 +16,8 @@ static const struct {
     void (*run)(void);
 } suites[] = {{"dense", suite_dense},   {"errors", suite_errors}, {"state", suite_state},
               {"vec", suite_vec},       {"banded", suite_banded}, {"mm", suite_mm},
-              {"solvers", suite_solvers}, {"png", suite_png}};
+              {"solvers", suite_solvers}, {"png", suite_png},  {"wave", suite_wave},
+              {"cubes", suite_cubes}};
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);

@@ -27,6 +27,14 @@ echo "== texla CLI (tests/test_cli.sh)"
 if [ -f tests/test_cli.sh ]; then
     sh tests/test_cli.sh "$B" 2>&1 | tee "$log"; add "$log" test_cli.sh
 fi
+echo "== texla-wave (tests/test_wave.sh)"
+if [ -f tests/test_wave.sh ]; then
+    sh tests/test_wave.sh "$B" 2>&1 | tee "$log"; add "$log" test_wave.sh
+fi
+echo "== texla-cubes (tests/test_cubes.sh)"
+if [ -f tests/test_cubes.sh ]; then
+    sh tests/test_cubes.sh "$B" 2>&1 | tee "$log"; add "$log" test_cubes.sh
+fi
 echo "== total"
 echo "$P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]
