@@ -11,6 +11,7 @@ static const char *const result_names[] = {
     "TEXLA_OK",          "TEXLA_ERR_ARGUMENT", "TEXLA_ERR_HANDLE",      "TEXLA_ERR_SHAPE",
     "TEXLA_ERR_ALIAS",   "TEXLA_ERR_LIMIT",    "TEXLA_ERR_UNSUPPORTED", "TEXLA_ERR_CONTEXT",
     "TEXLA_ERR_SHADER",  "TEXLA_ERR_GL",       "TEXLA_ERR_MEMORY",      "TEXLA_ERR_IO",
+    "TEXLA_ERR_FORMAT",  "TEXLA_ERR_NOT_READY",
 };
 
 const char *texla_result_name(texla_result r) {

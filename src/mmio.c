@@ -63,6 +63,7 @@ typedef struct reader {
 static int next_byte(reader *r) {
     if (r->pos == r->len) {
         if (r->at_end) return EOF;
+        errno = 0;
         r->len = fread(r->buf, 1, sizeof r->buf, r->f);
         r->pos = 0;
         if (r->len == 0) {
@@ -77,8 +78,8 @@ static int next_byte(reader *r) {
 static int is_space(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
 /* Reads the next line. Returns 1 (a line), 0 (end of file) or minus a texla error code (read
- * error, out of memory, a line that cannot be a line of text). A line whose first non-blank character is '%' is a comment (not stored)
- * unless keep_comment is set (the banner). */
+ * error, out of memory, a line that cannot be a line of text). A line whose first non-blank
+ * character is '%' is a comment (not stored) unless keep_comment is set (the banner). */
 static int read_line(reader *r, int keep_comment) {
     r->lnlen = 0;
     r->comment = 0;
@@ -88,8 +89,8 @@ static int read_line(reader *r, int keep_comment) {
     int c = next_byte(r);
     if (c == EOF) {
         if (r->read_errno)
-            return -(int)fail(r->ctx, TEXLA_ERR_IO, "%s:%lld: read error: %s", r->path, r->line + 1,
-                        strerror(r->read_errno));
+            return -(int)fail(r->ctx, TEXLA_ERR_IO, "%s:%lld: read error: %s", r->path,
+                              r->line + 1, strerror(r->read_errno));
         return 0;
     }
     r->line++;
@@ -108,8 +109,8 @@ static int read_line(reader *r, int keep_comment) {
             size_t cap = r->lncap ? r->lncap * 2 : 256;
             char *p = realloc(r->ln, cap);
             if (!p)
-                return -(int)fail(r->ctx, TEXLA_ERR_MEMORY, "%s:%lld: out of memory reading the line",
-                            r->path, r->line);
+                return -(int)fail(r->ctx, TEXLA_ERR_MEMORY, "%s:%lld: out of memory reading "
+                                  "the line", r->path, r->line);
             r->ln = p;
             r->lncap = cap;
         }
@@ -117,7 +118,7 @@ static int read_line(reader *r, int keep_comment) {
     }
     if (c == EOF && r->read_errno)
         return -(int)fail(r->ctx, TEXLA_ERR_IO, "%s:%lld: read error: %s", r->path, r->line,
-                    strerror(r->read_errno));
+                          strerror(r->read_errno));
     r->ended_nl = c == '\n';
     if (!r->ln) { /* an empty first line: still give callers a string */
         r->ln = malloc(1);
@@ -126,17 +127,19 @@ static int read_line(reader *r, int keep_comment) {
     }
     r->ln[r->lnlen] = '\0';
     if (r->has_nul)
-        return -(int)fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: NUL byte in the line (not a text file?)",
-                    r->path, r->line);
+        return -(int)fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: NUL byte in the line (not a "
+                          "text file?)", r->path, r->line);
     if (r->too_long)
-        return -(int)fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: line longer than %d characters", r->path,
-                    r->line, MM_MAX_LINE);
+        return -(int)fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: line longer than %d characters",
+                          r->path, r->line, MM_MAX_LINE);
     return 1;
 }
 
 /* The line number to name at end of file: the line after the last one when the file ends
  * with a newline (or is empty), else the last line. */
-static long long eof_line(const reader *r) { return r->line == 0 || r->ended_nl ? r->line + 1 : r->line; }
+static long long eof_line(const reader *r) {
+    return r->line == 0 || r->ended_nl ? r->line + 1 : r->line;
+}
 
 /* Splits s in place at blanks: NUL-terminates and stores the first max tokens, returns how
  * many there are in all. */
@@ -403,8 +406,9 @@ static texla_result read_coordinate(reader *r, mm_field field, mm_sym sym, long 
         char *t[3];
         int n = split(r->ln, t, 3);
         if (n != want)
-            return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: %d fields; a %s entry has %d (%s)",
-                        r->path, r->line, n, field == F_PATTERN ? "pattern" : "coordinate",
+            return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: %d field%s; a %s entry has %d (%s)",
+                        r->path, r->line, n, n == 1 ? "" : "s",
+                        field == F_PATTERN ? "pattern" : "coordinate",
                         want, field == F_PATTERN ? "row col" : "row col value");
         int i, j;
         float v = 1.0f;
@@ -464,8 +468,8 @@ static texla_result read_array(reader *r, mm_field field, mm_sym sym, long long 
         char *t[1];
         int nt = split(r->ln, t, 1);
         if (nt != 1) {
-            e = fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: %d fields; an array file has one value "
-                     "per line", r->path, r->line, nt);
+            e = fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: %d field%s; an array file has one "
+                     "value per line", r->path, r->line, nt, nt == 1 ? "" : "s");
             break;
         }
         if (count == cap) {
@@ -539,8 +543,8 @@ texla_result texla_mm_read(texla_ctx *ctx, const char *path, texla_mm *out) {
         char *t[3];
         int n = split(r->ln, t, 3), want = coordinate ? 3 : 2;
         if (n != want)
-            e = fail(ctx, TEXLA_ERR_FORMAT, "%s:%lld: the size line has %d fields; %s", path,
-                     r->line, n,
+            e = fail(ctx, TEXLA_ERR_FORMAT, "%s:%lld: the size line has %d field%s; %s", path,
+                     r->line, n, n == 1 ? "" : "s",
                      coordinate ? "a coordinate file's has 3 (rows cols entries)"
                                 : "an array file's has 2 (rows cols)");
         if (!e) e = parse_size(r, "rows", t[0], &rows);
@@ -602,7 +606,7 @@ typedef struct writer {
 /* Creates PATH.tmpXXXXXX exclusively with mode 0666 & ~umask (mkstemp would give 0600), or
  * the mode of an existing PATH, so the replaced file keeps its permissions. */
 static texla_result w_open(writer *w) {
-    static unsigned long counter;
+    static _Thread_local unsigned long counter; /* only varies the names; EEXIST retries */
     size_t n = strlen(w->path);
     w->tmp = malloc(n + 16);
     if (!w->tmp) return fail(w->ctx, TEXLA_ERR_MEMORY, "%s: %s: out of memory", w->fn, w->path);
