@@ -1,7 +1,8 @@
 // One pass of a log-pass reduction: each output texel folds the 2x2 source texels
 // (2x..2x+1, 2y..2y+1) of u_src0 (u_i1.xy = the source's size; texels past it are skipped).
 // u_i0.x: 0 sum, 1 max, 2 min.
-// u_i0.y: the first pass's map of each element: 0 none, 1 A .* B (u_src1), 2 A .* A, 3 |A|;
+// u_i0.y: the first pass's map of each element: 0 none, 1 A .* B (u_src1), 2 A .* A, 3 |A|,
+//         4 none but NaN and +-Inf become the fold's identity;
 //         on the first pass padding lanes (u_shape of the source) become the fold's identity.
 // u_i0.z: 1 on the last pass: fold the four channels too; the result is (r, 0, 0, 0).
 uniform sampler2D u_src0;
@@ -19,11 +20,10 @@ vec4 element(ivec2 s) {
     if (u_i0.y == 1) v *= texelFetch(u_src1, s, 0);
     else if (u_i0.y == 2) v *= v;
     else if (u_i0.y == 3) v = abs(v);
-    if (u_shape.x >= 0) {
-        float inf = uintBitsToFloat(0x7f800000u);
-        vec4 id = vec4(u_i0.x == 1 ? -inf : u_i0.x == 2 ? inf : 0.0);
-        v = mix(id, v, texla_live(s));
-    }
+    float inf = uintBitsToFloat(0x7f800000u);
+    vec4 id = vec4(u_i0.x == 1 ? -inf : u_i0.x == 2 ? inf : 0.0);
+    if (u_i0.y == 4) v = mix(v, id, bvec4(ivec4(isnan(v)) + ivec4(isinf(v))));
+    if (u_shape.x >= 0) v = mix(id, v, texla_live(s));
     return v;
 }
 

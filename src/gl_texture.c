@@ -77,6 +77,39 @@ texla_result texla__tex_download(texla_ctx *ctx, const texla__tex *t, float *tex
     return TEXLA_OK;
 }
 
+texla_result texla__tex_download_name(texla_ctx *ctx, const char *fn, GLuint tex, int w, int h,
+                                      float *texels) {
+    if (!glIsTexture(tex))
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: %u is not a texture name of the current context", fn, tex);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    /* A texture of another target cannot be bound to GL_TEXTURE_2D: the binding stays as it
+     * was. Asked of the binding, not of glGetError (see texla__tex_make); in texla's own
+     * context the error the failed bind raised is cleared. */
+    GLint bound = 0;
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
+    if ((GLuint)bound != tex) {
+        if (!ctx->host) (void)glGetError();
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: texture %u is not a 2D texture", fn, tex);
+    }
+    GLint gw = 0, gh = 0, red = 0;
+    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &gw);
+    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &gh);
+    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_RED_TYPE, &red);
+    if (gw != w || gh != h)
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: texture %u is %d x %d texels (level 0), not %d x %d as given", fn,
+                           tex, gw, gh, w, h);
+    if (red == GL_NONE || red == GL_INT || red == GL_UNSIGNED_INT)
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: texture %u holds %s data; only colour textures read as floats", fn,
+                           tex, red == GL_NONE ? "depth or stencil (no red channel)" : "integer");
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, texels);
+    ctx->stats.readbacks++;
+    return TEXLA_OK;
+}
+
 texla_result texla__pool_take(texla_ctx *ctx, int w, int h, texla__tex *out) {
     for (int i = ctx->npool - 1; i >= 0; i--)
         if (ctx->pool[i].w == w && ctx->pool[i].h == h) {

@@ -127,6 +127,7 @@ typedef struct texla__obj {
     /* SPARSE: the vertex buffer */
     GLuint vao, vbo;
     int nverts;
+    texla__sparse_vertex *host_verts; /* SPARSE: host copy of the vertices (texla_png_sparse) */
     /* SCALAR: a pending asynchronous read-back */
     GLuint pbo;
     GLsync fence;
@@ -277,6 +278,10 @@ texla_result texla__pool_take(texla_ctx *ctx, int w, int h, texla__tex *out);
 void texla__pool_give(texla_ctx *ctx, texla__tex *t);
 void texla__pool_destroy(texla_ctx *ctx);
 texla_result texla__check_size(texla_ctx *ctx, const char *what, int w, int h);
+/* level 0 of a host's texture name as w x h RGBA floats (texla_png_texture): TEXLA_ERR_ARGUMENT
+ * unless tex is a 2D texture of exactly w x h texels with colour (not integer) data */
+texla_result texla__tex_download_name(texla_ctx *ctx, const char *fn, GLuint tex, int w, int h,
+                                      float *texels);
 
 /* ---- the pass runner (pass.c): the only code that draws ---- */
 texla_result texla__run(texla_ctx *ctx, const texla__pass *p);

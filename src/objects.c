@@ -56,6 +56,8 @@ void texla__obj_release(texla_ctx *ctx, uint32_t id) {
     o->ndiag = 0;
     texla__points_free(&o->vao, &o->vbo);
     o->nverts = 0;
+    free(o->host_verts);
+    o->host_verts = NULL;
     texla__read_free(&o->pbo, &o->fence);
     o->kind = TEXLA__KIND_FREE;
     o->gen = (uint16_t)(o->gen == 0xffffu ? 1u : o->gen + 1u);

@@ -43,6 +43,10 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
                            "texla_cg: max_iter %d, check_every %d and tol %g must be >= 0 and "
                            "finite", desc.max_iter, desc.check_every, desc.tol);
+    if (x.id == b.id)
+        return texla__fail(ctx, TEXLA_ERR_ALIAS,
+                           "texla_cg: x is also b; CG rewrites x and reads b again when it "
+                           "replaces the recurrence residual");
     int max_iter = desc.max_iter ? desc.max_iter : bi.n;
     int every = desc.check_every ? desc.check_every : 8;
     texla__enter(ctx);
@@ -59,6 +63,7 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
     if (!r) r = texla_vec_norm2(ctx, b, s.bb);
     int tolmode = desc.tol > 0, it = 0, converged = 0, reading = 0;
     texla_scalar rd = {0}; /* the scalar whose read is pending (rr is swapped every iteration) */
+    int verifying = 0;     /* the pending read is of a recomputed (true) residual */
     float bb = -1, rr_seen = -1;
     if (!r && tolmode) r = texla_scalar_read_start(ctx, s.bb);
     for (; it < max_iter && !r && !converged; it++) {
@@ -69,15 +74,28 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
             if (reading && texla_scalar_read_poll(ctx, rd, &v) == TEXLA_OK) {
                 reading = 0;
                 rr_seen = v;
-                if (bb >= 0 && (v <= desc.tol * desc.tol * bb || v == 0)) {
+                int below = bb >= 0 && (v <= desc.tol * desc.tol * bb || v == 0);
+                if (below && verifying) { /* the true residual b - A x was below tol */
                     converged = 1;
                     break;
+                }
+                verifying = 0;
+                if (below) {
+                    /* In float the recurrence residual drifts from the true one: replace it by
+                     * b - A x (a restart: p = r) and stop only when that one is below tol too. */
+                    r = texla_op_apply(ctx, a, x, s.q);
+                    if (!r) r = texla_vec_sub(ctx, b, s.q, s.r);
+                    if (!r) r = texla_vec_copy(ctx, s.r, s.p);
+                    if (!r) r = texla_vec_norm2(ctx, s.r, s.rr);
+                    if (r) break;
+                    verifying = 1;
                 }
             }
             if (!reading) {
                 rd = s.rr;
                 r = texla_scalar_read_start(ctx, rd);
                 reading = !r;
+                if (it == 0) verifying = 1; /* the first r is b - A x itself */
             }
         }
         /* q = A p; alpha = rr / p'q; x += alpha p; r -= alpha q */
@@ -135,6 +153,13 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
         return texla__fail(ctx, TEXLA_ERR_SHAPE,
                            "texla_lcp_jacobi: a must be n x n and b, x n x 1; they are %d x %d, "
                            "%d x %d, %d x %d", ai.rows, ai.cols, bi.rows, bi.cols, xi.rows, xi.cols);
+    uint32_t ins[4] = {a.id, b.id, desc.friction_index.id, desc.friction_mu.id};
+    static const char *const names[4] = {"a", "b", "friction_index", "friction_mu"};
+    for (int i = 0; i < 4; i++)
+        if (ins[i] == x.id)
+            return texla__fail(ctx, TEXLA_ERR_ALIAS,
+                               "texla_lcp_jacobi: x is also %s; the iteration rewrites x, so it "
+                               "must be a matrix of its own", names[i]);
     int bounded = desc.friction_index.id != 0;
     texla_mat_info fi, fm;
     if (bounded) {

@@ -68,6 +68,7 @@ static texla_result build(texla_ctx *ctx, const char *fn, const texla__layout *r
         o->cols = cl->n;
         o->nverts = (int)nverts;
         if (nverts) r = texla__points_make(ctx, v, (int)nverts, &o->vao, &o->vbo);
+        if (!r) o->host_verts = v, v = NULL; /* kept for texla_png_sparse; freed on release */
     }
     if (r && id) texla__obj_release(ctx, id);
     else out->id = id;

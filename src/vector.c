@@ -175,7 +175,8 @@ static texla_result ew(texla_ctx *ctx, const char *fn, texla__operand *ops, int 
         if (r) return r;
         e.coef = cbits;
         if (cbits == 2) e.f0[1] = c->value;
-        else e.f0[0] = e.f0[2] = e.f0[3] = c->value;
+        else if (cbits == 1) e.f0[0] = c->value;
+        else e.f0[0] = e.f0[1] = e.f0[2] = e.f0[3] = c->value; /* fill: every lane */
     }
     return texla__elementwise(ctx, fn, ops, n, &e);
 }

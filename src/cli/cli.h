@@ -1,0 +1,111 @@
+/* cli.h - the texla command-line program: its script language's syntax tree, parser and
+ * interpreter. Built on texla's public API only (texla.h); not part of the library. */
+#ifndef TEXLA_CLI_H
+#define TEXLA_CLI_H
+
+#include "texla.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLI_PRINTF(f, a)
+#endif
+
+/* A place in the script: line and column, both from 1 (columns count bytes). */
+typedef struct pos {
+    int line, col;
+} pos;
+
+/* Every allocation of a parse, freed at once. */
+typedef struct arena {
+    void **ptrs;
+    size_t n, cap;
+} arena;
+void *arena_alloc(arena *a, size_t size); /* zeroed; NULL when out of memory */
+char *arena_strndup(arena *a, const char *s, size_t n);
+void arena_free(arena *a);
+
+/* ---- syntax tree ---- */
+
+typedef enum node_kind {
+    N_NUM,   /* number literal */
+    N_VAR,   /* variable */
+    N_CALL,  /* name(args) */
+    N_LOAD,  /* load "path" [as dense|banded|sparse] */
+    N_NEG,   /* -a */
+    N_TRANS, /* a' */
+    N_BIN    /* a op b */
+} node_kind;
+
+typedef enum load_as { AS_AUTO, AS_DENSE, AS_BANDED, AS_SPARSE } load_as;
+
+/* binary operators (besides '+', '-', '*', '/') */
+#define OP_EMUL 'e' /* .* */
+
+typedef struct node {
+    node_kind kind;
+    pos at;            /* the operator, name, literal or keyword */
+    int src0, src1;    /* its text: script bytes [src0, src1) */
+    double num;        /* N_NUM */
+    const char *name;  /* N_VAR, N_CALL; N_LOAD: the path as written */
+    int op;            /* N_BIN */
+    struct node *a, *b;
+    struct node **args; /* N_CALL */
+    int nargs;
+    load_as as;        /* N_LOAD */
+} node;
+
+typedef enum stmt_kind { S_ASSIGN, S_SAVE, S_PNG, S_PRINT, S_TIME } stmt_kind;
+
+typedef struct stmt {
+    stmt_kind kind;
+    pos at;            /* the keyword, or the variable of an assignment */
+    int src0, src1;
+    const char *name;  /* S_ASSIGN */
+    node *e;           /* S_ASSIGN, S_SAVE, S_PNG, S_PRINT */
+    const char *path;  /* S_SAVE, S_PNG */
+    pos path_at;
+    /* png options */
+    int raw;
+    int map;           /* texla_png_map */
+    node *lo, *hi;     /* range LO HI (NULL: automatic) */
+    node *scale;       /* scale K (NULL: 1) */
+    struct stmt *inner; /* S_TIME */
+} stmt;
+
+typedef struct script {
+    const char *file;  /* the name in messages ("<stdin>" for standard input) */
+    const char *dir;   /* folder of the script, relative load paths start there ("" = cwd) */
+    const char *text;
+    size_t len;
+    stmt **stmts;
+    int nstmts;
+    arena mem;
+} script;
+
+/* A message with its place, for FILE:LINE:COLUMN: error: MESSAGE. */
+typedef struct diag {
+    pos at;
+    char msg[2048];
+} diag;
+
+/* Parses the whole script (text must stay alive with sc). Returns 0, or -1 with the first
+ * syntax error in *err. */
+int script_parse(script *sc, diag *err);
+void script_free(script *sc);
+
+/* Runs a parsed script on ctx, printing to out. Returns 0, or -1 with the error in *err. */
+int script_run(texla_ctx *ctx, const script *sc, FILE *out, diag *err);
+
+/* ---- random numbers (rand): MRG32k3a, see values.c ---- */
+typedef struct mrg {
+    double s1[3], s2[3];
+} mrg;
+void mrg_seed(mrg *g, unsigned long seed);
+double mrg_next(mrg *g);           /* uniform in (0, 1) */
+float mrg_uniform_pm1(mrg *g);     /* uniform in [-1, 1), multiples of 2^-23 */
+
+#endif /* TEXLA_CLI_H */
