@@ -8,7 +8,12 @@
  * field by field with the one before, naming the field and the call. The same hostile state
  * (scissor, rasterizer discard, colour mask, polygon mode GL_LINE, culling of everything,
  * clip distances, bound pixel buffers, odd pixel-store values, blending) would break a naive
- * implementation, so results are checked against the CPU as well. Then a few host situations
+ * implementation, so results are checked against the CPU as well. Every entry point is called:
+ * dense matrices, 2D vectors, GPU scalars (with the asynchronous read: pixel-pack buffer, fence,
+ * mapping), banded and sparse matrices (their own vertex arrays and buffers: the host's vertex
+ * array keeps its attribute layout; points drawn with the host's point size 3 and
+ * GL_PROGRAM_POINT_SIZE on), the operator interface, CG, projected Jacobi, and the host-only
+ * Matrix Market reader and writer (which must not touch GL at all). Then a few host situations
  * beyond the header's list: per-draw-buffer blend state and per-viewport-index viewports,
  * GL_PACK/UNPACK_SWAP_BYTES, and a GL error left pending by the host. Public texla API only. */
 #include "suites.h"
@@ -21,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #ifndef EGL_PLATFORM_SURFACELESS_MESA
 #define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
@@ -310,11 +317,47 @@ static void take(snap *s) {
     GETI(s, GL_COPY_READ_BUFFER_BINDING, 1);
     GETI(s, GL_COPY_WRITE_BUFFER_BINDING, 1);
     GETI(s, GL_RENDERBUFFER_BINDING, 1);
-    GLint va = 0;
-    glGetVertexAttribiv(0, GL_VERTEX_ATTRIB_ARRAY_ENABLED, &va);
-    put(s, va, "vertex attrib 0 GL_VERTEX_ATTRIB_ARRAY_ENABLED");
-    glGetVertexAttribiv(0, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &va);
-    put(s, va, "vertex attrib 0 GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING");
+    /* attributes 0..2 of the bound vertex array (the host's; texla's sparse matrices use
+     * attributes 0..2 of their own) and the generic current values (context state) */
+    for (GLuint a = 0; a < 3; a++) {
+        static const GLenum ap[] = {GL_VERTEX_ATTRIB_ARRAY_ENABLED,
+                                    GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING,
+                                    GL_VERTEX_ATTRIB_ARRAY_SIZE, GL_VERTEX_ATTRIB_ARRAY_STRIDE,
+                                    GL_VERTEX_ATTRIB_ARRAY_TYPE,
+                                    GL_VERTEX_ATTRIB_ARRAY_NORMALIZED,
+                                    GL_VERTEX_ATTRIB_ARRAY_INTEGER,
+                                    GL_VERTEX_ATTRIB_ARRAY_DIVISOR};
+        static const char *const apn[] = {"ENABLED", "BUFFER_BINDING", "SIZE", "STRIDE", "TYPE",
+                                          "NORMALIZED", "INTEGER", "DIVISOR"};
+        for (int k = 0; k < 8; k++) {
+            GLint va = 0;
+            glGetVertexAttribiv(a, ap[k], &va);
+            put(s, va, "vertex attrib %u GL_VERTEX_ATTRIB_ARRAY_%s", a, apn[k]);
+        }
+        void *ptr = NULL;
+        glGetVertexAttribPointerv(a, GL_VERTEX_ATTRIB_ARRAY_POINTER, &ptr);
+        put(s, (double)(uintptr_t)ptr, "vertex attrib %u GL_VERTEX_ATTRIB_ARRAY_POINTER", a);
+        GLfloat cur[4] = {0, 0, 0, 0};
+        glGetVertexAttribfv(a, GL_CURRENT_VERTEX_ATTRIB, cur);
+        for (int i = 0; i < 4; i++)
+            put(s, cur[i], "vertex attrib %u GL_CURRENT_VERTEX_ATTRIB[%d]", a, i);
+    }
+    /* the host's bound pixel and array buffers: not mapped, their size unchanged (-1: none) */
+    static const GLenum bt[] = {GL_PIXEL_PACK_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_ARRAY_BUFFER};
+    static const GLenum bb[] = {GL_PIXEL_PACK_BUFFER_BINDING, GL_PIXEL_UNPACK_BUFFER_BINDING,
+                                GL_ARRAY_BUFFER_BINDING};
+    static const char *const btn[] = {"GL_PIXEL_PACK_BUFFER", "GL_PIXEL_UNPACK_BUFFER",
+                                      "GL_ARRAY_BUFFER"};
+    for (int k = 0; k < 3; k++) {
+        GLint bound = 0, mapped = -1, size = -1;
+        glGetIntegerv(bb[k], &bound);
+        if (bound) {
+            glGetBufferParameteriv(bt[k], GL_BUFFER_MAPPED, &mapped);
+            glGetBufferParameteriv(bt[k], GL_BUFFER_SIZE, &size);
+        }
+        put(s, mapped, "bound %s's GL_BUFFER_MAPPED", btn[k]);
+        put(s, size, "bound %s's GL_BUFFER_SIZE", btn[k]);
+    }
     GETI(s, GL_DRAW_BUFFER0, 1); /* of the host's bound draw framebuffer */
     GETI(s, GL_DRAW_BUFFER1, 1);
     GETI(s, GL_READ_BUFFER, 1);  /* of the host's bound read framebuffer */
@@ -333,6 +376,8 @@ static void take(snap *s) {
     GETI(s, GL_LOGIC_OP_MODE, 1);
     GETI(s, GL_PRIMITIVE_RESTART_INDEX, 1);
     GETF(s, GL_POINT_SIZE, 1);
+    GETF(s, GL_POINT_FADE_THRESHOLD_SIZE, 1);
+    GETI(s, GL_POINT_SPRITE_COORD_ORIGIN, 1);
     GETI(s, GL_PROVOKING_VERTEX, 1);
     GETF(s, GL_POLYGON_OFFSET_FACTOR, 1);
     GETF(s, GL_POLYGON_OFFSET_UNITS, 1);
@@ -433,6 +478,7 @@ typedef struct host_objs {
     GLuint unit_tex[N_UNIT_TEX], att_tex[3], fbo_draw, fbo_read, samplers[8], prog;
     GLuint vao, abo, ebo, pack_buf, unpack_buf, ubo, copy_r, copy_w, rbo;
     unsigned char pattern[N_UNIT_TEX][4 * 4 * 4]; /* contents of unit_tex */
+    unsigned char bufpat[3][256];                 /* contents of pack_buf, unpack_buf, abo */
 } host_objs;
 
 static GLuint compile_trivial(void) {
@@ -519,19 +565,28 @@ static void set_sentinel(host_objs *o) {
     o->copy_w = b8[6];
     glBindBuffer(GL_ARRAY_BUFFER, o->abo);
     glBufferData(GL_ARRAY_BUFFER, 256, NULL, GL_STATIC_DRAW);
-    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 16, NULL);
+    /* attribute 0 enabled with an odd layout; 1 disabled but set up (integer); 2 enabled
+     * (normalized bytes); generic value of 1 set: none of it texla's business */
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_TRUE, 20, (void *)32);
+    glVertexAttribDivisor(0, 2);
     glEnableVertexAttribArray(0);
+    glVertexAttribIPointer(1, 2, GL_SHORT, 12, (void *)8);
+    glVertexAttribPointer(2, 2, GL_UNSIGNED_BYTE, GL_TRUE, 8, (void *)4);
+    glEnableVertexAttribArray(2);
+    glVertexAttrib4f(1, 0.5f, 1.5f, 2.5f, 3.5f);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, o->ebo);
     glBufferData(GL_ELEMENT_ARRAY_BUFFER, 64, NULL, GL_STATIC_DRAW);
     glBindBuffer(GL_ARRAY_BUFFER, b8[7]); /* a different one than attribute 0's */
     glDeleteBuffers(1, &o->abo);             /* attribute 0 keeps it alive */
     o->abo = b8[7];
-    glBufferData(GL_ARRAY_BUFFER, 256, NULL, GL_STATIC_DRAW);
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 256; i++) o->bufpat[k][i] = (unsigned char)(k * 91 + i * 7 + 5);
+    glBufferData(GL_ARRAY_BUFFER, 256, o->bufpat[2], GL_STATIC_DRAW);
     /* pixel buffers bound: texla's uploads and downloads would go into them */
     glBindBuffer(GL_PIXEL_PACK_BUFFER, o->pack_buf);
-    glBufferData(GL_PIXEL_PACK_BUFFER, 256, NULL, GL_STREAM_READ);
+    glBufferData(GL_PIXEL_PACK_BUFFER, 256, o->bufpat[0], GL_STREAM_READ);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, o->unpack_buf);
-    glBufferData(GL_PIXEL_UNPACK_BUFFER, 256, NULL, GL_STREAM_DRAW);
+    glBufferData(GL_PIXEL_UNPACK_BUFFER, 256, o->bufpat[1], GL_STREAM_DRAW);
     glBindBuffer(GL_UNIFORM_BUFFER, o->ubo);
     glBindBuffer(GL_COPY_READ_BUFFER, o->copy_r);
     glBindBuffer(GL_COPY_WRITE_BUFFER, o->copy_w);
@@ -588,6 +643,8 @@ static void set_sentinel(host_objs *o) {
     glClearDepth(0.25);
     glDepthRange(0.125, 0.875);
     glPointSize(3.0f);
+    glPointParameterf(GL_POINT_FADE_THRESHOLD_SIZE, 2.0f);
+    glPointParameteri(GL_POINT_SPRITE_COORD_ORIGIN, GL_LOWER_LEFT);
     glProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
     glPolygonOffset(1.5f, 2.5f);
     glEnable(GL_POLYGON_OFFSET_FILL);
@@ -626,6 +683,17 @@ static void check_host_objects(const host_objs *o) {
     CHECK(glIsVertexArray(o->vao), "the host's vertex array was deleted");
     CHECK(glIsBuffer(o->abo) && glIsBuffer(o->pack_buf) && glIsBuffer(o->unpack_buf),
           "the host's buffers were deleted");
+    const GLuint bufs[3] = {o->pack_buf, o->unpack_buf, o->abo};
+    static const char *const bufn[3] = {"pixel pack", "pixel unpack", "array"};
+    for (int k = 0; k < 3; k++) {
+        unsigned char got[256];
+        memset(got, 0, sizeof got);
+        glBindBuffer(GL_COPY_READ_BUFFER, bufs[k]);
+        glGetBufferSubData(GL_COPY_READ_BUFFER, 0, sizeof got, got);
+        CHECK(memcmp(got, o->bufpat[k], sizeof got) == 0,
+              "the contents of the host's %s buffer %u changed", bufn[k], bufs[k]);
+    }
+    glBindBuffer(GL_COPY_READ_BUFFER, o->copy_r);
     for (int i = 0; i < 8; i++)
         CHECK(glIsSampler(o->samplers[i]), "the host's sampler %u was deleted", o->samplers[i]);
 }
@@ -706,6 +774,646 @@ static void product_ref(const float *a, const float *b, int n, int k, int m, int
             ref[i * m + j] = s;
             bound[i * m + j] = 2.0 * k * CHECK_U * sa + 1e-30;
         }
+}
+
+/* ---- the rest of the API: 2D vectors, GPU scalars, banded and sparse matrices, solvers,
+ * Matrix Market files; the same rule (state compared after every call), light result checks
+ * (the vec, banded, solvers and mm suites check the numerics) ---- */
+
+#define VMAX 128
+
+static void arr_exact(const float *got, const float *want, int n, const char *op) {
+    int bad = 0, first = -1;
+    for (int i = 0; i < n; i++)
+        if (memcmp(&got[i], &want[i], sizeof(float)) != 0) {
+            if (first < 0) first = i;
+            bad++;
+        }
+    CHECK(bad == 0, "%s in host mode under the sentinel state: %d of %d elements wrong; first: "
+          "element %d is %.9g, expected %.9g", op, bad, n, first, first >= 0 ? got[first] : 0.0,
+          first >= 0 ? want[first] : 0.0);
+}
+
+static void arr_near(const float *got, const double *ref, const double *bound, int n,
+                     const char *op) {
+    int bad = 0, first = -1;
+    for (int i = 0; i < n; i++)
+        if (!(fabs((double)got[i] - ref[i]) <= bound[i])) {
+            if (first < 0) first = i;
+            bad++;
+        }
+    CHECK(bad == 0, "%s in host mode under the sentinel state: %d of %d elements off; first: "
+          "element %d is %.9g, expected %.9g +- %.3g", op, bad, n, first,
+          first >= 0 ? got[first] : 0.0, first >= 0 ? ref[first] : 0.0,
+          first >= 0 ? bound[first] : 0.0);
+}
+
+static int read_v(texla_ctx *ctx, texla_vec v, float *out, const char *after) {
+    char label[128];
+    snprintf(label, sizeof label, "texla_vec_read (result of %s)", after);
+    cur_call = label;
+    texla_result r = texla_vec_read(ctx, v, out);
+    CHECK(r == TEXLA_OK, "%s: %s: %s", label, texla_result_name(r), texla_error_message(ctx));
+    after_call(label);
+    return r == TEXLA_OK;
+}
+
+static void expect_v_exact(texla_ctx *ctx, texla_vec v, const float *want, int n,
+                           const char *op) {
+    float got[VMAX];
+    if (read_v(ctx, v, got, op)) arr_exact(got, want, n, op);
+}
+
+static void expect_v_near(texla_ctx *ctx, texla_vec v, const double *ref, const double *bound,
+                          int n, const char *op) {
+    float got[VMAX];
+    if (read_v(ctx, v, got, op)) arr_near(got, ref, bound, n, op);
+}
+
+/* the blocking read of a scalar, within bound of ref */
+static void expect_s_near(texla_ctx *ctx, texla_scalar s, double ref, double bound,
+                          const char *op) {
+    char label[128];
+    snprintf(label, sizeof label, "texla_scalar_read (result of %s)", op);
+    cur_call = label;
+    float got = NAN;
+    texla_result r = texla_scalar_read(ctx, s, &got);
+    CHECK(r == TEXLA_OK, "%s: %s: %s", label, texla_result_name(r), texla_error_message(ctx));
+    after_call(label);
+    if (r == TEXLA_OK)
+        CHECK(fabs((double)got - ref) <= bound, "%s in host mode under the sentinel state: "
+              "%.9g, expected %.9g +- %.3g", op, (double)got, ref, bound);
+}
+
+/* polls an asynchronous scalar read until it is ready (state compared after every poll) */
+static void poll_until(texla_ctx *ctx, texla_scalar s, float want, const char *what) {
+    char label[128];
+    snprintf(label, sizeof label, "texla_scalar_read_poll (%s)", what);
+    float got = NAN;
+    int polls = 0, ready = 0, not_ready = 0;
+    texla_result r = TEXLA_OK;
+    for (; polls < 2000 && !ready; polls++) {
+        cur_call = label;
+        r = texla_scalar_read_poll(ctx, s, &got);
+        after_call(label);
+        if (r == TEXLA_OK) {
+            ready = 1;
+        } else if (r == TEXLA_ERR_NOT_READY) {
+            not_ready++;
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        } else {
+            break;
+        }
+    }
+    CHECK(ready, "%s: %s after %d polls (%d not ready): %s", label, texla_result_name(r), polls,
+          not_ready, texla_error_message(ctx));
+    if (ready)
+        CHECK(memcmp(&got, &want, sizeof got) == 0, "%s in host mode under the sentinel state: "
+              "%.9g, expected %.9g (after %d polls)", label, (double)got, (double)want, polls);
+}
+
+/* element k of a 2D vector: cell (k mod nx, k div nx); its index in the raw texture */
+static int vec_raw_index(int k, int nx, int gx) {
+    int cy = k / nx, cx = k % nx;
+    return ((cy / 2) * (gx / 2) + cx / 2) * 4 + (cx & 1) + 2 * (cy & 1);
+}
+
+#define NV 37 /* a plain vector: 37 elements, 11 padding lanes */
+
+static void run_vectors(texla_ctx *ctx) {
+    float VA[NV], VB[NV], VC[NV], want[NV], got[VMAX];
+    double ref[VMAX], bnd[VMAX];
+    check_fill(VA, NV);
+    check_fill(VB, NV);
+    check_fill(VC, NV);
+    texla_vec va = {0}, vb = {0}, vd = {0}, vl = {0}, vg = {0};
+    STEP(ctx, "texla_vec_make (data)", texla_vec_make(ctx, NV, VA, &va));
+    STEP(ctx, "texla_vec_make (data)", texla_vec_make(ctx, NV, VB, &vb));
+    STEP(ctx, "texla_vec_make (zeros)", texla_vec_make(ctx, NV, NULL, &vd));
+    for (int i = 0; i < NV; i++) want[i] = 0.0f;
+    expect_v_exact(ctx, vd, want, NV, "texla_vec_make (zeros)");
+    STEP(ctx, "texla_vec_make_like", texla_vec_make_like(ctx, va, &vl));
+    expect_v_exact(ctx, vl, want, NV, "texla_vec_make_like");
+    memset(got, 0, sizeof got);
+    STEP(ctx, "texla_vec_read", texla_vec_read(ctx, va, got));
+    arr_exact(got, VA, NV, "texla_vec_read (of texla_vec_make's data)");
+    STEP(ctx, "texla_vec_write", texla_vec_write(ctx, VC, vl));
+    expect_v_exact(ctx, vl, VC, NV, "texla_vec_write");
+
+    /* a 5 x 3 grid vector: odd nx and ny, so the grid has a padding column and row */
+    float G[15];
+    check_fill(G, 15);
+    STEP(ctx, "texla_vec_make_grid", texla_vec_make_grid(ctx, 5, 3, G, &vg));
+    texla_vec_info vi;
+    memset(&vi, 0, sizeof vi);
+    STEP(ctx, "texla_vec_info_get", texla_vec_info_get(ctx, vg, &vi));
+    CHECK(vi.n == 15 && vi.nx == 5 && vi.ny == 3 && vi.gx == 6 && vi.gy == 4 &&
+          vi.tex_width == 3 && vi.tex_height == 2 && vi.texture != 0,
+          "texla_vec_info_get (5 x 3 grid): n %d, nx %d, ny %d, gx %d, gy %d, texture %d x %d, "
+          "name %u", vi.n, vi.nx, vi.ny, vi.gx, vi.gy, vi.tex_width, vi.tex_height, vi.texture);
+    float raw[24];
+    memset(raw, 0xff, sizeof raw);
+    STEP(ctx, "texla_vec_read_raw", texla_vec_read_raw(ctx, vg, raw));
+    float rawwant[24];
+    memset(rawwant, 0, sizeof rawwant);
+    for (int k = 0; k < 15; k++) rawwant[vec_raw_index(k, 5, 6)] = G[k];
+    arr_exact(raw, rawwant, 24, "texla_vec_read_raw (5 x 3 grid, padding lanes 0)");
+
+    /* scalars and coefficients */
+    texla_scalar s1 = {0}, s2 = {0}, s3 = {0}, sz = {0}, sr = {0}, spend = {0};
+    STEP(ctx, "texla_scalar_make", texla_scalar_make(ctx, 0.75f, &s1));
+    expect_s_near(ctx, s1, 0.75, 0.0, "texla_scalar_make");
+
+    STEP(ctx, "texla_vec_fill (host coefficient)", texla_vec_fill(ctx, texla_host(1.25f), vd));
+    for (int i = 0; i < NV; i++) want[i] = 1.25f;
+    expect_v_exact(ctx, vd, want, NV, "texla_vec_fill (host coefficient)");
+    STEP(ctx, "texla_vec_fill (GPU coefficient)", texla_vec_fill(ctx, texla_gpu(2.0f, s1), vd));
+    for (int i = 0; i < NV; i++) want[i] = 1.5f;
+    expect_v_exact(ctx, vd, want, NV, "texla_vec_fill (GPU coefficient 2 * 0.75)");
+    /* the padding lanes stayed 0 under the GPU coefficient */
+    float vraw[VMAX];
+    memset(vraw, 0xff, sizeof vraw);
+    texla_vec_info vdi;
+    memset(&vdi, 0, sizeof vdi);
+    STEP(ctx, "texla_vec_info_get", texla_vec_info_get(ctx, vd, &vdi));
+    int lanes = vdi.tex_width * vdi.tex_height * 4;
+    CHECK(vdi.n == NV && vdi.nx == vdi.gx && lanes >= NV && lanes <= VMAX,
+          "texla_vec_info_get (plain vector of %d): n %d, nx %d, gx %d, %d lanes", NV, vdi.n,
+          vdi.nx, vdi.gx, lanes);
+    if (lanes >= NV && lanes <= VMAX) {
+        STEP(ctx, "texla_vec_read_raw", texla_vec_read_raw(ctx, vd, vraw));
+        float rw[VMAX];
+        memset(rw, 0, sizeof rw);
+        for (int k = 0; k < NV; k++) rw[vec_raw_index(k, vdi.nx, vdi.gx)] = 1.5f;
+        arr_exact(vraw, rw, lanes, "texla_vec_fill (GPU coefficient), raw with padding");
+    }
+
+    STEP(ctx, "texla_vec_copy", texla_vec_copy(ctx, va, vd));
+    expect_v_exact(ctx, vd, VA, NV, "texla_vec_copy");
+    STEP(ctx, "texla_vec_add", texla_vec_add(ctx, va, vb, vd));
+    for (int i = 0; i < NV; i++) want[i] = VA[i] + VB[i];
+    expect_v_exact(ctx, vd, want, NV, "texla_vec_add");
+    STEP(ctx, "texla_vec_sub", texla_vec_sub(ctx, va, vb, vd));
+    for (int i = 0; i < NV; i++) want[i] = VA[i] - VB[i];
+    expect_v_exact(ctx, vd, want, NV, "texla_vec_sub");
+    STEP(ctx, "texla_vec_mul", texla_vec_mul(ctx, va, vb, vd));
+    for (int i = 0; i < NV; i++) want[i] = VA[i] * VB[i];
+    expect_v_exact(ctx, vd, want, NV, "texla_vec_mul");
+    STEP(ctx, "texla_vec_scale (host coefficient)",
+         texla_vec_scale(ctx, va, texla_host(0.75f), vd));
+    for (int i = 0; i < NV; i++) want[i] = 0.75f * VA[i];
+    expect_v_exact(ctx, vd, want, NV, "texla_vec_scale (host coefficient)");
+    STEP(ctx, "texla_vec_scale (GPU coefficient)",
+         texla_vec_scale(ctx, va, texla_gpu(1.0f, s1), vd));
+    expect_v_exact(ctx, vd, want, NV, "texla_vec_scale (GPU coefficient 1 * 0.75)");
+    /* a + s*b may be contracted to an FMA: a few ulps */
+    STEP(ctx, "texla_vec_axpy (GPU coefficient)",
+         texla_vec_axpy(ctx, va, texla_gpu(1.0f, s1), vb, vd));
+    for (int i = 0; i < NV; i++) {
+        ref[i] = (double)VA[i] + 0.75 * VB[i];
+        bnd[i] = 4 * CHECK_U * (fabs(VA[i]) + fabs(0.75 * VB[i])) + 1e-30;
+    }
+    expect_v_near(ctx, vd, ref, bnd, NV, "texla_vec_axpy (GPU coefficient)");
+    /* dst += s*b by additive blending, under the host's reverse-subtract/min blending */
+    STEP(ctx, "texla_vec_copy", texla_vec_copy(ctx, va, vd));
+    STEP(ctx, "texla_vec_acc (GPU coefficient, blended)",
+         texla_vec_acc(ctx, texla_gpu(-1.0f, s1), vb, vd));
+    for (int i = 0; i < NV; i++) want[i] = VA[i] + -0.75f * VB[i];
+    expect_v_exact(ctx, vd, want, NV, "texla_vec_acc (GPU coefficient -1 * 0.75, blended)");
+    STEP(ctx, "texla_vec_acc (host coefficient, blended)",
+         texla_vec_acc(ctx, texla_host(2.0f), vb, vd));
+    for (int i = 0; i < NV; i++) want[i] = want[i] + 2.0f * VB[i];
+    expect_v_exact(ctx, vd, want, NV, "texla_vec_acc (host coefficient, blended)");
+    STEP(ctx, "texla_vec_max", texla_vec_max(ctx, va, 0.125f, vd));
+    for (int i = 0; i < NV; i++) want[i] = VA[i] > 0.125f ? VA[i] : 0.125f;
+    expect_v_exact(ctx, vd, want, NV, "texla_vec_max");
+    STEP(ctx, "texla_vec_clamp", texla_vec_clamp(ctx, va, -0.25f, 0.5f, vd));
+    for (int i = 0; i < NV; i++) want[i] = VA[i] < -0.25f ? -0.25f : VA[i] > 0.5f ? 0.5f : VA[i];
+    expect_v_exact(ctx, vd, want, NV, "texla_vec_clamp");
+
+    /* reductions into a GPU scalar, each read back */
+    STEP(ctx, "texla_scalar_make", texla_scalar_make(ctx, 0.0f, &sr));
+    double sum = 0, asum = 0, dot = 0, adot = 0, nrm = 0, mx = -INFINITY, mn = INFINITY, ma = 0;
+    for (int i = 0; i < NV; i++) {
+        sum += VA[i];
+        asum += fabs(VA[i]);
+        dot += (double)VA[i] * VB[i];
+        adot += fabs((double)VA[i] * VB[i]);
+        nrm += (double)VA[i] * VA[i];
+        mx = fmax(mx, VA[i]);
+        mn = fmin(mn, VA[i]);
+        ma = fmax(ma, fabs(VA[i]));
+    }
+    STEP(ctx, "texla_vec_sum", texla_vec_sum(ctx, va, sr));
+    expect_s_near(ctx, sr, sum, 2 * NV * CHECK_U * asum + 1e-30, "texla_vec_sum");
+    STEP(ctx, "texla_vec_dot", texla_vec_dot(ctx, va, vb, sr));
+    expect_s_near(ctx, sr, dot, 2 * NV * CHECK_U * adot + 1e-30, "texla_vec_dot");
+    STEP(ctx, "texla_vec_norm2", texla_vec_norm2(ctx, va, sr));
+    expect_s_near(ctx, sr, nrm, 2 * NV * CHECK_U * nrm + 1e-30, "texla_vec_norm2");
+    STEP(ctx, "texla_vec_maxval", texla_vec_maxval(ctx, va, sr));
+    expect_s_near(ctx, sr, mx, 0.0, "texla_vec_maxval");
+    STEP(ctx, "texla_vec_minval", texla_vec_minval(ctx, va, sr));
+    expect_s_near(ctx, sr, mn, 0.0, "texla_vec_minval");
+    STEP(ctx, "texla_vec_maxabs", texla_vec_maxabs(ctx, va, sr));
+    expect_s_near(ctx, sr, ma, 0.0, "texla_vec_maxabs");
+
+    /* conversions and the dense product */
+    texla_mat mcol = {0}, mv = {0}, ma6 = {0};
+    STEP(ctx, "texla_mat_make (n x 1)", texla_mat_make(ctx, NV, 1, VB, &mcol));
+    STEP(ctx, "texla_vec_from_mat", texla_vec_from_mat(ctx, mcol, vd));
+    expect_v_exact(ctx, vd, VB, NV, "texla_vec_from_mat");
+    STEP(ctx, "texla_mat_make (n x 1, zeros)", texla_mat_make(ctx, NV, 1, NULL, &mv));
+    STEP(ctx, "texla_mat_from_vec", texla_mat_from_vec(ctx, va, mv));
+    float mgot[NV];
+    if (read_m(ctx, mv, mgot, "texla_mat_from_vec")) arr_exact(mgot, VA, NV, "texla_mat_from_vec");
+    float A6[6 * NV];
+    check_fill(A6, 6 * NV);
+    texla_vec y6 = {0};
+    STEP(ctx, "texla_mat_make (6 x 37)", texla_mat_make(ctx, 6, NV, A6, &ma6));
+    STEP(ctx, "texla_vec_make (6, zeros)", texla_vec_make(ctx, 6, NULL, &y6));
+    STEP(ctx, "texla_mat_mul_vec", texla_mat_mul_vec(ctx, ma6, va, y6));
+    product_ref(A6, VA, 6, NV, 1, 0, 0, ref, bnd);
+    expect_v_near(ctx, y6, ref, bnd, 6, "texla_mat_mul_vec");
+
+    /* scalar arithmetic */
+    STEP(ctx, "texla_scalar_make", texla_scalar_make(ctx, 1.0f, &s2));
+    STEP(ctx, "texla_scalar_make", texla_scalar_make(ctx, 0.0f, &s3));
+    STEP(ctx, "texla_scalar_make", texla_scalar_make(ctx, 0.0f, &sz));
+    STEP(ctx, "texla_scalar_write", texla_scalar_write(ctx, 3.0f, s2));
+    expect_s_near(ctx, s2, 3.0, 0.0, "texla_scalar_write");
+    STEP(ctx, "texla_scalar_div", texla_scalar_div(ctx, s2, s1, s3));
+    expect_s_near(ctx, s3, 4.0, 4 * CHECK_U * 4.0, "texla_scalar_div (3 / 0.75)");
+    STEP(ctx, "texla_scalar_div_or_zero", texla_scalar_div_or_zero(ctx, s2, s1, s3));
+    expect_s_near(ctx, s3, 4.0, 4 * CHECK_U * 4.0, "texla_scalar_div_or_zero (3 / 0.75)");
+    STEP(ctx, "texla_scalar_div_or_zero (by 0)", texla_scalar_div_or_zero(ctx, s2, sz, s3));
+    expect_s_near(ctx, s3, 0.0, 0.0, "texla_scalar_div_or_zero (3 / 0)");
+    STEP(ctx, "texla_scalar_mul", texla_scalar_mul(ctx, s2, s1, s3));
+    expect_s_near(ctx, s3, 2.25, 0.0, "texla_scalar_mul (3 * 0.75)");
+    STEP(ctx, "texla_scalar_sub", texla_scalar_sub(ctx, s2, s1, s3));
+    expect_s_near(ctx, s3, 2.25, 0.0, "texla_scalar_sub (3 - 0.75)");
+    STEP(ctx, "texla_scalar_neg", texla_scalar_neg(ctx, s2, s3));
+    expect_s_near(ctx, s3, -3.0, 0.0, "texla_scalar_neg (-3)");
+
+    /* the asynchronous read: a pixel-pack buffer, a fence and a mapping, all in the host's
+     * context, with the host's own pack buffer bound */
+    STEP(ctx, "texla_scalar_read_start", texla_scalar_read_start(ctx, s2));
+    poll_until(ctx, s2, 3.0f, "of 3");
+    STEP(ctx, "texla_scalar_read_start", texla_scalar_read_start(ctx, s3));
+    STEP(ctx, "texla_scalar_write (while a read is pending)",
+         texla_scalar_write(ctx, 5.0f, s3));
+    STEP(ctx, "texla_scalar_read_start (replacing a pending one)",
+         texla_scalar_read_start(ctx, s3));
+    poll_until(ctx, s3, 5.0f, "of 5, the replacing read");
+    STEP(ctx, "texla_scalar_make", texla_scalar_make(ctx, 7.0f, &spend));
+    STEP(ctx, "texla_scalar_read_start (left pending)", texla_scalar_read_start(ctx, spend));
+    cur_call = "texla_scalar_destroy (with a read pending)";
+    texla_scalar_destroy(ctx, spend);
+    after_call("texla_scalar_destroy (with a read pending)");
+
+    /* a Gaussian splat, drawn over its bounding rectangle */
+    texla_vec g8 = {0};
+    STEP(ctx, "texla_vec_make_grid (8 x 8, zeros)", texla_vec_make_grid(ctx, 8, 8, NULL, &g8));
+    STEP(ctx, "texla_vec_splat", texla_vec_splat(ctx, 1.0f, 1.0f, 0.5f, 0.5f, g8));
+    float sg[64];
+    if (read_v(ctx, g8, sg, "texla_vec_splat")) {
+        double r11 = 0.5, r21 = 0.5 * exp(-4.0);
+        CHECK(fabs(sg[1 * 8 + 1] - r11) <= 1e-6 && fabs(sg[1 * 8 + 2] - r21) <= 1e-6 * r21 + 1e-7 &&
+              sg[7 * 8 + 7] == 0.0f, "texla_vec_splat in host mode under the sentinel state: "
+              "cell (1,1) %.9g (expected %.9g), (2,1) %.9g (expected %.9g), (7,7) %.9g "
+              "(expected 0)", (double)sg[9], r11, (double)sg[10], r21, (double)sg[63]);
+    }
+
+    texla_vec vs[] = {va, vb, vd, vl, vg, y6, g8};
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
+        cur_call = "texla_vec_destroy";
+        texla_vec_destroy(ctx, vs[i]);
+        after_call("texla_vec_destroy");
+    }
+    texla_scalar ss[] = {s1, s2, s3, sz, sr};
+    for (size_t i = 0; i < sizeof ss / sizeof ss[0]; i++) {
+        cur_call = "texla_scalar_destroy";
+        texla_scalar_destroy(ctx, ss[i]);
+        after_call("texla_scalar_destroy");
+    }
+    texla_mat ms[] = {mcol, mv, ma6};
+    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+        cur_call = "texla_mat_destroy";
+        texla_mat_destroy(ctx, ms[i]);
+        after_call("texla_mat_destroy");
+    }
+}
+
+/* y = alpha x + beta P x on an nx x ny grid (P the 5-point Laplacian, Dirichlet) in float64 */
+static void poisson_ref(const float *x, int nx, int ny, double alpha, double beta, double *y,
+                        double *absy) {
+    for (int k = 0; k < nx * ny; k++) {
+        int cx = k % nx, cy = k / nx;
+        double s = (alpha + 4 * beta) * x[k], a = fabs(s);
+        int nb[4] = {cx > 0 ? k - 1 : -1, cx < nx - 1 ? k + 1 : -1, cy > 0 ? k - nx : -1,
+                     cy < ny - 1 ? k + nx : -1};
+        for (int i = 0; i < 4; i++)
+            if (nb[i] >= 0) {
+                s -= beta * x[nb[i]];
+                a += fabs(beta * x[nb[i]]);
+            }
+        y[k] = s;
+        if (absy) absy[k] = a;
+    }
+}
+
+#define GX 6
+#define GY 5
+#define GN (GX * GY)
+#define SR 7 /* rows of the sparse matrix */
+
+static void run_banded_sparse(texla_ctx *ctx) {
+    float X[GN], Bv[GN];
+    double ref[VMAX], bnd[VMAX];
+    check_fill(X, GN);
+    check_fill(Bv, GN);
+    texla_vec xg = {0}, bg = {0}, yg = {0}, y7 = {0};
+    STEP(ctx, "texla_vec_make_grid (6 x 5)", texla_vec_make_grid(ctx, GX, GY, X, &xg));
+    STEP(ctx, "texla_vec_make_grid (6 x 5)", texla_vec_make_grid(ctx, GX, GY, Bv, &bg));
+    STEP(ctx, "texla_vec_make_like", texla_vec_make_like(ctx, xg, &yg));
+
+    /* 5 diagonals: two passes, the second added by blending */
+    texla_banded pz = {0}, bd = {0};
+    STEP(ctx, "texla_banded_poisson", texla_banded_poisson(ctx, GX, GY, 0.5f, 1.0f, &pz));
+    STEP(ctx, "texla_banded_mul (Poisson, 2 passes)", texla_banded_mul(ctx, pz, xg, yg));
+    double absy[GN];
+    poisson_ref(X, GX, GY, 0.5, 1.0, ref, absy);
+    for (int k = 0; k < GN; k++) bnd[k] = 8 * CHECK_U * absy[k] + 1e-30;
+    expect_v_near(ctx, yg, ref, bnd, GN, "texla_banded_mul (Poisson 6 x 5, alpha 0.5, beta 1)");
+
+    /* diagonals 0, +1, -GX from host data, then y = A x + s b */
+    const int offs[3] = {0, 1, -GX};
+    float D[3 * GN];
+    check_fill(D, 3 * GN);
+    STEP(ctx, "texla_banded_make", texla_banded_make(ctx, xg, 3, offs, D, &bd));
+    STEP(ctx, "texla_banded_mul_add", texla_banded_mul_add(ctx, bd, xg, -0.5f, bg, yg));
+    for (int k = 0; k < GN; k++) {
+        double s = -0.5 * Bv[k], a = fabs(s);
+        for (int i = 0; i < 3; i++) {
+            int j = k + offs[i];
+            if (j < 0 || j >= GN) continue;
+            s += (double)D[i * GN + k] * X[j];
+            a += fabs((double)D[i * GN + k] * X[j]);
+        }
+        ref[k] = s;
+        bnd[k] = 8 * CHECK_U * a + 1e-30;
+    }
+    expect_v_near(ctx, yg, ref, bnd, GN, "texla_banded_mul_add");
+
+    /* a 7 x 30 sparse matrix: duplicates, an empty row (3), a row of 9 entries (3 points) */
+    static const int rows[] = {0, 0, 1, 2, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 6, 6, 0};
+    static const int cols[] = {0, 29, 7, 3, 3, 12, 1, 5, 9, 13, 17, 21, 25, 28, 2, 6, 11, 24, 29};
+    enum { NNZ = (int)(sizeof rows / sizeof rows[0]) };
+    float V[NNZ];
+    check_fill(V, NNZ);
+    /* the same matrix in CSR: row-sorted (the order within a row is the COO order) */
+    int row_ptr[SR + 1], ccols[NNZ];
+    float cvals[NNZ];
+    row_ptr[0] = 0;
+    for (int r = 0, e = 0; r < SR; r++) {
+        for (int i = 0; i < NNZ; i++)
+            if (rows[i] == r) {
+                ccols[e] = cols[i];
+                cvals[e] = V[i];
+                e++;
+            }
+        row_ptr[r + 1] = e;
+    }
+    double sref[SR], sbnd[SR];
+    for (int r = 0; r < SR; r++) {
+        double s = 0, a = 0;
+        int cnt = 0;
+        for (int i = 0; i < NNZ; i++)
+            if (rows[i] == r) {
+                s += (double)V[i] * X[cols[i]];
+                a += fabs((double)V[i] * X[cols[i]]);
+                cnt++;
+            }
+        sref[r] = s;
+        sbnd[r] = 2 * (cnt + 1) * CHECK_U * a + 1e-30;
+    }
+    texla_sparse sc = {0}, sr = {0};
+    STEP(ctx, "texla_vec_make (7, zeros)", texla_vec_make(ctx, SR, NULL, &y7));
+    /* these make a vertex array and an array buffer: the host's vertex array (with its
+     * attributes) and array buffer binding must survive */
+    STEP(ctx, "texla_sparse_make_coo",
+         texla_sparse_make_coo(ctx, y7, xg, NNZ, rows, cols, V, &sc));
+    STEP(ctx, "texla_sparse_make_csr",
+         texla_sparse_make_csr(ctx, y7, xg, row_ptr, ccols, cvals, &sr));
+    /* points drawn with GL_PROGRAM_POINT_SIZE: the host's point size 3 must not leak in */
+    STEP(ctx, "texla_sparse_mul (COO)", texla_sparse_mul(ctx, sc, xg, y7));
+    expect_v_near(ctx, y7, sref, sbnd, SR, "texla_sparse_mul (COO)");
+    STEP(ctx, "texla_vec_fill", texla_vec_fill(ctx, texla_host(9.0f), y7));
+    STEP(ctx, "texla_sparse_mul (CSR)", texla_sparse_mul(ctx, sr, xg, y7));
+    expect_v_near(ctx, y7, sref, sbnd, SR, "texla_sparse_mul (CSR)");
+
+    /* the operator interface, one of each kind */
+    STEP(ctx, "texla_op_apply (banded)", texla_op_apply(ctx, texla_op_banded(pz), xg, yg));
+    poisson_ref(X, GX, GY, 0.5, 1.0, ref, absy);
+    for (int k = 0; k < GN; k++) bnd[k] = 8 * CHECK_U * absy[k] + 1e-30;
+    expect_v_near(ctx, yg, ref, bnd, GN, "texla_op_apply (banded)");
+    STEP(ctx, "texla_vec_fill", texla_vec_fill(ctx, texla_host(9.0f), y7));
+    STEP(ctx, "texla_op_apply (sparse)", texla_op_apply(ctx, texla_op_sparse(sc), xg, y7));
+    expect_v_near(ctx, y7, sref, sbnd, SR, "texla_op_apply (sparse)");
+    float Ad[SR * GN];
+    check_fill(Ad, SR * GN);
+    texla_mat md = {0};
+    STEP(ctx, "texla_mat_make (7 x 30)", texla_mat_make(ctx, SR, GN, Ad, &md));
+    STEP(ctx, "texla_op_apply (dense)", texla_op_apply(ctx, texla_op_dense(md), xg, y7));
+    product_ref(Ad, X, SR, GN, 1, 0, 0, ref, bnd);
+    expect_v_near(ctx, y7, ref, bnd, SR, "texla_op_apply (dense)");
+
+    cur_call = "texla_sparse_destroy";
+    texla_sparse_destroy(ctx, sc);
+    after_call("texla_sparse_destroy");
+    cur_call = "texla_sparse_destroy";
+    texla_sparse_destroy(ctx, sr);
+    after_call("texla_sparse_destroy");
+    cur_call = "texla_banded_destroy";
+    texla_banded_destroy(ctx, pz);
+    after_call("texla_banded_destroy");
+    cur_call = "texla_banded_destroy";
+    texla_banded_destroy(ctx, bd);
+    after_call("texla_banded_destroy");
+    cur_call = "texla_mat_destroy";
+    texla_mat_destroy(ctx, md);
+    after_call("texla_mat_destroy");
+    texla_vec vs[] = {xg, bg, yg, y7};
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
+        cur_call = "texla_vec_destroy";
+        texla_vec_destroy(ctx, vs[i]);
+        after_call("texla_vec_destroy");
+    }
+}
+
+#define LN 12
+
+static void run_solvers(texla_ctx *ctx) {
+    /* CG on the 8 x 8 Poisson problem, tolerance mode (asynchronous residual reads) and fixed */
+    float Bc[64], Xc[64];
+    double ax[64];
+    check_fill(Bc, 64);
+    texla_banded p8 = {0};
+    texla_vec b8 = {0}, x8 = {0};
+    STEP(ctx, "texla_banded_poisson (8 x 8)", texla_banded_poisson(ctx, 8, 8, 0.0f, 1.0f, &p8));
+    STEP(ctx, "texla_vec_make_grid (8 x 8)", texla_vec_make_grid(ctx, 8, 8, Bc, &b8));
+    STEP(ctx, "texla_vec_make_grid (8 x 8, zeros)", texla_vec_make_grid(ctx, 8, 8, NULL, &x8));
+    double bn = check_norm_f(Bc, 64);
+    for (int mode = 0; mode < 2; mode++) {
+        texla_cg_desc cd = {0};
+        texla_cg_result cr = {-1, -2.0f, -1};
+        const char *label = mode == 0 ? "texla_cg (tolerance mode, tol 1e-5)"
+                                      : "texla_cg (fixed mode, 48 iterations)";
+        if (mode == 0) {
+            cd.tol = 1e-5f;
+            cd.max_iter = 200;
+            cd.check_every = 4;
+        } else {
+            cd.max_iter = 48;
+            STEP(ctx, "texla_vec_fill", texla_vec_fill(ctx, texla_host(0.0f), x8));
+        }
+        STEP(ctx, label, texla_cg(ctx, texla_op_banded(p8), b8, &cd, x8, &cr));
+        if (mode == 0)
+            CHECK(cr.converged == 1 && cr.iterations > 0 && cr.iterations < 200 &&
+                  cr.rel_residual >= 0 && cr.rel_residual <= 1e-5f,
+                  "%s: converged %d after %d iterations, rel_residual %.3g", label, cr.converged,
+                  cr.iterations, (double)cr.rel_residual);
+        else
+            CHECK(cr.iterations == 48 && cr.rel_residual == -1.0f,
+                  "%s: %d iterations, rel_residual %.3g (expected 48 and -1)", label,
+                  cr.iterations, (double)cr.rel_residual);
+        if (read_v(ctx, x8, Xc, label)) {
+            poisson_ref(Xc, 8, 8, 0.0, 1.0, ax, NULL);
+            double rr = 0;
+            for (int k = 0; k < 64; k++) rr += (Bc[k] - ax[k]) * (Bc[k] - ax[k]);
+            double rel = sqrt(rr) / bn;
+            CHECK(rel <= 1e-3, "%s in host mode under the sentinel state: true relative "
+                  "residual %.3g (want <= 1e-3)", label, rel);
+        }
+    }
+
+    /* projected Jacobi for an LCP, n = 12, strictly diagonally dominant */
+    float A[LN * LN], b[LN], x[LN];
+    for (int i = 0; i < LN; i++)
+        for (int j = 0; j <= i; j++) {
+            float v = i == j ? 4.0f + (float)fabs(check_rand()) : 0.3f * (float)check_rand();
+            A[i * LN + j] = A[j * LN + i] = v;
+        }
+    check_fill(b, LN);
+    texla_mat ma = {0}, mb = {0}, mx = {0};
+    STEP(ctx, "texla_mat_make (12 x 12)", texla_mat_make(ctx, LN, LN, A, &ma));
+    STEP(ctx, "texla_mat_make (12 x 1)", texla_mat_make(ctx, LN, 1, b, &mb));
+    STEP(ctx, "texla_mat_make (12 x 1, zeros)", texla_mat_make(ctx, LN, 1, NULL, &mx));
+    texla_lcp_desc ld = {0};
+    ld.iterations = 150;
+    texla_lcp_result lr;
+    memset(&lr, 0, sizeof lr);
+    STEP(ctx, "texla_lcp_jacobi (n = 12, 150 iterations)",
+         texla_lcp_jacobi(ctx, ma, mb, &ld, mx, &lr));
+    CHECK(lr.min_x >= 0 && lr.min_w >= -1e-4f && lr.max_abs_xw <= 1e-4f,
+          "texla_lcp_jacobi's measures: min x %.3g, min w %.3g, max |x w| %.3g", (double)lr.min_x,
+          (double)lr.min_w, (double)lr.max_abs_xw);
+    if (read_m(ctx, mx, x, "texla_lcp_jacobi")) {
+        double minx = INFINITY, minw = INFINITY, mxw = 0;
+        for (int i = 0; i < LN; i++) {
+            double w = b[i];
+            for (int j = 0; j < LN; j++) w += (double)A[i * LN + j] * x[j];
+            minx = fmin(minx, x[i]);
+            minw = fmin(minw, w);
+            mxw = fmax(mxw, fabs(x[i] * w));
+        }
+        CHECK(minx >= 0 && minw >= -1e-4 && mxw <= 1e-4,
+              "texla_lcp_jacobi in host mode under the sentinel state (CPU check): min x %.3g, "
+              "min w %.3g, max |x w| %.3g", minx, minw, mxw);
+    }
+
+    /* the bounded projection: rows 0..3 normal, rows 4..11 friction of row i % 4, mu 0.5 */
+    float v[LN], idx[LN], mu[LN], want[LN];
+    check_fill(v, LN);
+    for (int i = 0; i < LN; i++) {
+        idx[i] = i < 4 ? -1.0f : (float)(i % 4);
+        mu[i] = 0.5f;
+    }
+    for (int i = 0; i < LN; i++) {
+        if (i < 4) {
+            want[i] = v[i] > 0 ? v[i] : 0.0f;
+        } else {
+            float nj = v[i % 4] > 0 ? v[i % 4] : 0.0f, lim = mu[i] * nj;
+            want[i] = v[i] < -lim ? -lim : v[i] > lim ? lim : v[i];
+        }
+    }
+    texla_mat mvv = {0}, mi = {0}, mm = {0};
+    STEP(ctx, "texla_mat_make (12 x 1)", texla_mat_make(ctx, LN, 1, v, &mvv));
+    STEP(ctx, "texla_mat_make (12 x 1)", texla_mat_make(ctx, LN, 1, idx, &mi));
+    STEP(ctx, "texla_mat_make (12 x 1)", texla_mat_make(ctx, LN, 1, mu, &mm));
+    STEP(ctx, "texla_lcp_project", texla_lcp_project(ctx, mvv, mi, mm, mx));
+    /* exact values; clamp(v, -0, 0) may give either zero, so compared as numbers */
+    float pgot[LN];
+    double pref[LN], pzero[LN];
+    for (int i = 0; i < LN; i++) pref[i] = want[i], pzero[i] = 0.0;
+    if (read_m(ctx, mx, pgot, "texla_lcp_project"))
+        arr_near(pgot, pref, pzero, LN, "texla_lcp_project");
+
+    cur_call = "texla_banded_destroy";
+    texla_banded_destroy(ctx, p8);
+    after_call("texla_banded_destroy");
+    texla_vec vs[] = {b8, x8};
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
+        cur_call = "texla_vec_destroy";
+        texla_vec_destroy(ctx, vs[i]);
+        after_call("texla_vec_destroy");
+    }
+    texla_mat ms[] = {ma, mb, mx, mvv, mi, mm};
+    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+        cur_call = "texla_mat_destroy";
+        texla_mat_destroy(ctx, ms[i]);
+        after_call("texla_mat_destroy");
+    }
+}
+
+/* Matrix Market files: host-only, and they must not touch GL state either */
+static void run_mm(texla_ctx *ctx) {
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/texla-state-XXXXXX");
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp(%s) failed", path);
+    if (fd < 0) return;
+    close(fd);
+    float M[12];
+    check_fill(M, 12);
+    STEP(ctx, "texla_mm_write_array", texla_mm_write_array(ctx, path, 3, 4, M));
+    texla_mm mm;
+    memset(&mm, 0, sizeof mm);
+    STEP(ctx, "texla_mm_read (array file)", texla_mm_read(ctx, path, &mm));
+    CHECK(mm.rows == 3 && mm.cols == 4 && mm.coordinate == 0 && mm.dense != NULL,
+          "texla_mm_read of texla_mm_write_array's 3 x 4 file: %d x %d, coordinate %d, dense %s",
+          mm.rows, mm.cols, mm.coordinate, mm.dense ? "given" : "NULL");
+    if (mm.dense && mm.rows == 3 && mm.cols == 4)
+        arr_exact(mm.dense, M, 12, "texla_mm_write_array then texla_mm_read");
+    cur_call = "texla_mm_free";
+    texla_mm_free(&mm);
+    after_call("texla_mm_free");
+    static const int ri[3] = {0, 2, 1}, ci[3] = {3, 0, 1};
+    float cv[3] = {1.5f, -0.25f, 3.0f};
+    STEP(ctx, "texla_mm_write_coord", texla_mm_write_coord(ctx, path, 3, 4, 3, ri, ci, cv));
+    memset(&mm, 0, sizeof mm);
+    STEP(ctx, "texla_mm_read (coordinate file)", texla_mm_read(ctx, path, &mm));
+    int found = 0;
+    for (int i = 0; mm.row && mm.col && mm.val && i < mm.nnz; i++)
+        for (int e = 0; e < 3; e++)
+            found += mm.row[i] == ri[e] && mm.col[i] == ci[e] && mm.val[i] == cv[e];
+    CHECK(mm.rows == 3 && mm.cols == 4 && mm.coordinate == 1 && mm.nnz == 3 && found == 3,
+          "texla_mm_read of texla_mm_write_coord's file: %d x %d, coordinate %d, nnz %d, %d of "
+          "the 3 entries found", mm.rows, mm.cols, mm.coordinate, mm.nnz, found);
+    cur_call = "texla_mm_free";
+    texla_mm_free(&mm);
+    after_call("texla_mm_free");
+    remove(path);
 }
 
 #define R7 7
@@ -879,6 +1587,12 @@ static void run_sequence(host *h) {
     STEP(ctx, "texla_matmul_nt (k = 1, 3 passes)", texla_matmul_nt(ctx, mp, mqt, mr));
     expect_near(ctx, mr, ref, bnd, 42, "texla_matmul_nt (k = 1, 3 passes)");
     STEP(ctx, "texla_set_matmul_k(0)", texla_set_matmul_k(ctx, 0));
+
+    /* the rest of the API, same rule */
+    run_vectors(ctx);
+    run_banded_sparse(ctx);
+    run_solvers(ctx);
+    run_mm(ctx);
 
     texla_stats stats;
     STEP(ctx, "texla_ctx_stats", texla_ctx_stats(ctx, &stats));

@@ -25,7 +25,9 @@
  *   g_n sum|terms| (Higham 3.1; adding padding zeros is exact), asserted with a factor 1.01 for
  *   the float64 reference; maxval, minval, maxabs exact (all-negative data so that a padding 0
  *   would win the max, all-positive data so that it would win the min).
- * Scalars: make/write/read and neg exact; div, div_or_zero, mul, sub one rounding u|ref|;
+ * Scalars: make/write/read and neg exact; mul, sub one rounding u|ref|; div and div_or_zero
+ *   within the GLSL precision of x / y, 2.5 ULP (GLSL 4.60 section 4.7.1; GL 3.3 leaves it
+ *   unspecified): 2.5 ULP <= 5 u|ref| (NVIDIA computes x * rcp(y), seen at 1.5 u|ref|);
  *   div_or_zero(a, 0) exactly 0.
  * Conversions texla_vec_from_mat / texla_mat_from_vec exact; texla_mat_mul_vec (n x m)
  *   componentwise |y - ref| <= 1.01 g_m (|A||x|) (Higham 3.5).
@@ -648,8 +650,10 @@ static void test_scalars(void) {
                 CHECK(g == -x, "%s: got %.9g, expected exactly %.9g", what, (double)g, (double)-x);
                 continue;
             }
-            CHECK(err <= U * fabs(ref), "%s: got %.9g, ref %.17g, |err| = %.3f u|ref| > one "
-                  "rounding", what, (double)g, ref, ref != 0 ? err / (U * fabs(ref)) : err);
+            double ulps = op <= 1 ? 5.0 : 1.0; /* division: 2.5 ULP in GLSL (see the top) */
+            CHECK(err <= ulps * U * fabs(ref), "%s: got %.9g, ref %.17g, |err| = %.3f u|ref| > "
+                  "%.0f u|ref|", what, (double)g, ref, ref != 0 ? err / (U * fabs(ref)) : err,
+                  ulps);
             double ratio = ref != 0 ? err / (U * fabs(ref)) : 0;
             if (!(ratio <= worst[op])) worst[op] = ratio;
         }
