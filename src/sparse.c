@@ -21,7 +21,7 @@ static texla_result build(texla_ctx *ctx, const char *fn, const texla__layout *r
                                rows[i], cols[i], vals[i]);
     }
     /* counting sort by row */
-    int *start = calloc((size_t)rl->n + 1, sizeof *start);
+    int *start = calloc((size_t)(unsigned)rl->n + 1, sizeof *start); /* n >= 1: a vector */
     int *order = malloc(sizeof *order * (size_t)(nnz ? nnz : 1));
     texla__sparse_vertex *v = NULL;
     long long nverts = 0;

@@ -1,0 +1,919 @@
+/* png.c - PNG images of texla objects and of host textures, and PNG files read into matrices
+ * (libpng). No GL here: texels come to the host through the GL layer, and the automatic range
+ * of a texla object is a min/max reduction on the GPU (texla__reduce, TEXLA__MAP_FINITE).
+ *
+ * A dump: the texels are read back and laid out as a grid of cells, one per pixel before the
+ * upscale, each a value, padding or background; the range is resolved; every cell is encoded
+ * once (RGB, grey or grey+alpha); the rows are written upscaled into a temporary file beside
+ * PATH, which is flushed, synced, closed and renamed over PATH. On any failure the temporary
+ * file is removed and an existing PATH is left as it was.
+ *
+ * Decisions the header leaves open:
+ * - Grey maps (gray, gray16) cannot colour NaN, +-Inf, padding or the sparse background. When
+ *   an image has any such cell it is written grey+alpha: alpha 0 marks exactly those cells
+ *   (grey 0, or the top grey for +Inf), every other pixel is opaque; otherwise plain grey.
+ *   With every map, the counts of non-finite elements go into "texla:nonfinite".
+ * - "texla:range" is the range the map spans, so that a pixel at t in [0, 1] of the map means
+ *   lo + t (hi - lo): for the diverging map that is -m..m, m = max(|lo|, |hi|).
+ * - lo == hi (a constant): values equal to it get the middle of the map (a gray16 dump reads
+ *   back exactly), values below or above the ends. No finite values at all: the range is 0 0.
+ * - The automatic range of a host texture (which may not be complete for sampling) and of a
+ *   sparse matrix (whose values are kept on the host) is computed on the host.
+ * - Logical view of a plain vector: the cells past n in the last grid row are padding.
+ * - Banded matrices: diagonals stacked top to bottom by increasing offset ("texla:layout" lists
+ *   them in that order); entries whose column falls outside the matrix show as stored (0).
+ * - Sparse matrices: the logical view bins each axis longer than 4096 separately (ceil(n /
+ *   4096) rows or columns per pixel; the entry of largest magnitude of a bin is shown, NaN
+ *   first); the raw view is the vertex buffer as stored, one row of 4 slots per vertex (unused
+ *   slots are padding).
+ * - Host textures, raw view: the four channel planes side by side (R | G | B | A).
+ * - Images are at most 16384 pixels per side (TEXLA_ERR_LIMIT beyond). */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <math.h>
+#include <png.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_SIDE 16384  /* pixels per side of a written image */
+#define SPARSE_BIN 4096 /* sparse patterns longer than this on an axis are binned */
+
+enum { CELL_VALUE, CELL_PAD, CELL_BACK };
+
+/* colours no map produces (the test suite checks the maps against them) */
+static const uint8_t COLOUR_NAN[3] = {255, 0, 255}, COLOUR_PINF[3] = {0, 255, 0},
+                     COLOUR_NINF[3] = {0, 255, 255}, COLOUR_PAD[3] = {255, 128, 0},
+                     COLOUR_BACK[3] = {32, 32, 32};
+
+/* viridis (matplotlib; Smith, van der Walt, Firing; CC0), the 256 entries rounded to 8 bits */
+static const uint8_t viridis[256][3] = {
+    {68, 1, 84}, {68, 2, 86}, {69, 4, 87}, {69, 5, 89}, {70, 7, 90}, {70, 8, 92},
+    {70, 10, 93}, {70, 11, 94}, {71, 13, 96}, {71, 14, 97}, {71, 16, 99}, {71, 17, 100},
+    {71, 19, 101}, {72, 20, 103}, {72, 22, 104}, {72, 23, 105}, {72, 24, 106}, {72, 26, 108},
+    {72, 27, 109}, {72, 28, 110}, {72, 29, 111}, {72, 31, 112}, {72, 32, 113}, {72, 33, 115},
+    {72, 35, 116}, {72, 36, 117}, {72, 37, 118}, {72, 38, 119}, {72, 40, 120}, {72, 41, 121},
+    {71, 42, 122}, {71, 44, 122}, {71, 45, 123}, {71, 46, 124}, {71, 47, 125}, {70, 48, 126},
+    {70, 50, 126}, {70, 51, 127}, {70, 52, 128}, {69, 53, 129}, {69, 55, 129}, {69, 56, 130},
+    {68, 57, 131}, {68, 58, 131}, {68, 59, 132}, {67, 61, 132}, {67, 62, 133}, {66, 63, 133},
+    {66, 64, 134}, {66, 65, 134}, {65, 66, 135}, {65, 68, 135}, {64, 69, 136}, {64, 70, 136},
+    {63, 71, 136}, {63, 72, 137}, {62, 73, 137}, {62, 74, 137}, {62, 76, 138}, {61, 77, 138},
+    {61, 78, 138}, {60, 79, 138}, {60, 80, 139}, {59, 81, 139}, {59, 82, 139}, {58, 83, 139},
+    {58, 84, 140}, {57, 85, 140}, {57, 86, 140}, {56, 88, 140}, {56, 89, 140}, {55, 90, 140},
+    {55, 91, 141}, {54, 92, 141}, {54, 93, 141}, {53, 94, 141}, {53, 95, 141}, {52, 96, 141},
+    {52, 97, 141}, {51, 98, 141}, {51, 99, 141}, {50, 100, 142}, {50, 101, 142}, {49, 102, 142},
+    {49, 103, 142}, {49, 104, 142}, {48, 105, 142}, {48, 106, 142}, {47, 107, 142}, {47, 108, 142},
+    {46, 109, 142}, {46, 110, 142}, {46, 111, 142}, {45, 112, 142}, {45, 113, 142}, {44, 113, 142},
+    {44, 114, 142}, {44, 115, 142}, {43, 116, 142}, {43, 117, 142}, {42, 118, 142}, {42, 119, 142},
+    {42, 120, 142}, {41, 121, 142}, {41, 122, 142}, {41, 123, 142}, {40, 124, 142}, {40, 125, 142},
+    {39, 126, 142}, {39, 127, 142}, {39, 128, 142}, {38, 129, 142}, {38, 130, 142}, {38, 130, 142},
+    {37, 131, 142}, {37, 132, 142}, {37, 133, 142}, {36, 134, 142}, {36, 135, 142}, {35, 136, 142},
+    {35, 137, 142}, {35, 138, 141}, {34, 139, 141}, {34, 140, 141}, {34, 141, 141}, {33, 142, 141},
+    {33, 143, 141}, {33, 144, 141}, {33, 145, 140}, {32, 146, 140}, {32, 146, 140}, {32, 147, 140},
+    {31, 148, 140}, {31, 149, 139}, {31, 150, 139}, {31, 151, 139}, {31, 152, 139}, {31, 153, 138},
+    {31, 154, 138}, {30, 155, 138}, {30, 156, 137}, {30, 157, 137}, {31, 158, 137}, {31, 159, 136},
+    {31, 160, 136}, {31, 161, 136}, {31, 161, 135}, {31, 162, 135}, {32, 163, 134}, {32, 164, 134},
+    {33, 165, 133}, {33, 166, 133}, {34, 167, 133}, {34, 168, 132}, {35, 169, 131}, {36, 170, 131},
+    {37, 171, 130}, {37, 172, 130}, {38, 173, 129}, {39, 173, 129}, {40, 174, 128}, {41, 175, 127},
+    {42, 176, 127}, {44, 177, 126}, {45, 178, 125}, {46, 179, 124}, {47, 180, 124}, {49, 181, 123},
+    {50, 182, 122}, {52, 182, 121}, {53, 183, 121}, {55, 184, 120}, {56, 185, 119}, {58, 186, 118},
+    {59, 187, 117}, {61, 188, 116}, {63, 188, 115}, {64, 189, 114}, {66, 190, 113}, {68, 191, 112},
+    {70, 192, 111}, {72, 193, 110}, {74, 193, 109}, {76, 194, 108}, {78, 195, 107}, {80, 196, 106},
+    {82, 197, 105}, {84, 197, 104}, {86, 198, 103}, {88, 199, 101}, {90, 200, 100}, {92, 200, 99},
+    {94, 201, 98}, {96, 202, 96}, {99, 203, 95}, {101, 203, 94}, {103, 204, 92}, {105, 205, 91},
+    {108, 205, 90}, {110, 206, 88}, {112, 207, 87}, {115, 208, 86}, {117, 208, 84}, {119, 209, 83},
+    {122, 209, 81}, {124, 210, 80}, {127, 211, 78}, {129, 211, 77}, {132, 212, 75}, {134, 213, 73},
+    {137, 213, 72}, {139, 214, 70}, {142, 214, 69}, {144, 215, 67}, {147, 215, 65}, {149, 216, 64},
+    {152, 216, 62}, {155, 217, 60}, {157, 217, 59}, {160, 218, 57}, {162, 218, 55}, {165, 219, 54},
+    {168, 219, 52}, {170, 220, 50}, {173, 220, 48}, {176, 221, 47}, {178, 221, 45}, {181, 222, 43},
+    {184, 222, 41}, {186, 222, 40}, {189, 223, 38}, {192, 223, 37}, {194, 223, 35}, {197, 224, 33},
+    {200, 224, 32}, {202, 225, 31}, {205, 225, 29}, {208, 225, 28}, {210, 226, 27}, {213, 226, 26},
+    {216, 226, 25}, {218, 227, 25}, {221, 227, 24}, {223, 227, 24}, {226, 228, 24}, {229, 228, 25},
+    {231, 228, 25}, {234, 229, 26}, {236, 229, 27}, {239, 229, 28}, {241, 229, 29}, {244, 230, 30},
+    {246, 230, 32}, {248, 230, 33}, {251, 231, 35}, {253, 231, 37},
+};
+
+/* The diverging map: ColorBrewer's RdBu, 11 classes (Cynthia A. Brewer, colorbrewer.org),
+ * blue for negative, interpolated linearly into 255 levels so that level 127 (zero) is the
+ * white anchor exactly. */
+static const uint8_t rdbu[11][3] = {
+    {5, 48, 97},     {33, 102, 172},  {67, 147, 195}, {146, 197, 222}, {209, 229, 240},
+    {247, 247, 247}, {253, 219, 199}, {244, 165, 130}, {214, 96, 77},  {178, 24, 43},
+    {103, 0, 31}};
+
+static const char *map_names[] = {"auto", "gray", "viridis", "diverging", "gray16"};
+
+/* ---- options ---- */
+
+typedef struct opts {
+    int raw;
+    texla_png_map map;
+    int fixed;
+    float lo, hi;
+    int scale;
+} opts;
+
+static texla_result get_opts(texla_ctx *ctx, const char *fn, const char *path,
+                             const texla_png_desc *d, opts *o) {
+    if (!path) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: path is NULL", fn);
+    if (!*path) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: path is empty", fn);
+    texla_png_desc def = {0};
+    if (!d) d = &def;
+    if (d->view != TEXLA_PNG_LOGICAL && d->view != TEXLA_PNG_RAW)
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: desc->view is %d; use TEXLA_PNG_LOGICAL (0) or TEXLA_PNG_RAW (1)",
+                           fn, (int)d->view);
+    if ((int)d->map < TEXLA_MAP_AUTO || (int)d->map > TEXLA_MAP_GRAY16)
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: desc->map is %d; use TEXLA_MAP_AUTO .. TEXLA_MAP_GRAY16 (0..4)", fn,
+                           (int)d->map);
+    if (d->scale < 0)
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: desc->scale is %d; it must be >= 0", fn,
+                           d->scale);
+    if (d->fixed_range && (!isfinite(d->lo) || !isfinite(d->hi) || d->lo > d->hi))
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: desc->lo .. desc->hi is %g .. %g; a fixed range must be finite "
+                           "with lo <= hi", fn, d->lo, d->hi);
+    *o = (opts){d->view == TEXLA_PNG_RAW, d->map, d->fixed_range != 0, d->lo, d->hi,
+                d->scale ? d->scale : 1};
+    return TEXLA_OK;
+}
+
+/* ---- the grid of cells ---- */
+
+typedef struct grid {
+    int w, h;       /* cells (pixels before the upscale) */
+    float *v;       /* w * h values, row 0 at the top */
+    uint8_t *cls;   /* w * h CELL_* */
+    int gpu;        /* lo..hi below is the GPU's finite range (lo > hi: none) */
+    float lo, hi;
+    char shape[160];
+    char *layout;   /* "texla:layout", allocated */
+} grid;
+
+static void grid_free(grid *g) {
+    free(g->v), free(g->cls), free(g->layout);
+    g->v = NULL, g->cls = NULL, g->layout = NULL;
+}
+
+/* Allocates a w x h grid (every cell background) after checking the upscaled size. */
+static texla_result grid_make(texla_ctx *ctx, const char *fn, const opts *o, long long w,
+                              long long h, grid *g) {
+    if (w < 1) w = 1;
+    if (h < 1) h = 1;
+    if (w * o->scale > MAX_SIDE || h * o->scale > MAX_SIDE)
+        return texla__fail(ctx, TEXLA_ERR_LIMIT,
+                           "%s: the image would be %lld x %lld pixels (%lld x %lld at scale %d); "
+                           "at most %d per side", fn, w * o->scale, h * o->scale, w, h, o->scale,
+                           MAX_SIDE);
+    g->w = (int)w, g->h = (int)h;
+    size_t n = (size_t)w * (size_t)h;
+    g->v = calloc(n, sizeof *g->v);
+    g->cls = malloc(n);
+    if (!g->v || !g->cls) {
+        grid_free(g);
+        return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory for a %lld x %lld image",
+                           fn, w, h);
+    }
+    memset(g->cls, CELL_BACK, n);
+    g->lo = INFINITY, g->hi = -INFINITY;
+    return TEXLA_OK;
+}
+
+static texla_result set_layout(texla_ctx *ctx, const char *fn, grid *g, const char *text) {
+    g->layout = malloc(strlen(text) + 1);
+    if (!g->layout) return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
+    strcpy(g->layout, text);
+    return TEXLA_OK;
+}
+
+static void put(grid *g, int x, int y, float v, int cls) {
+    size_t i = (size_t)y * (size_t)g->w + (size_t)x;
+    g->v[i] = v;
+    g->cls[i] = (uint8_t)cls;
+}
+
+/* Dense 4x1 texels (tw wide) of a rows x cols matrix: logical rows x cols, raw tw x 4 th. */
+static void fill_dense(grid *g, const float *tx, int rows, int tw, int raw) {
+    for (int y = 0; y < g->h; y++)
+        for (int x = 0; x < g->w; x++) {
+            size_t i = ((size_t)(y / 4) * (size_t)tw + (size_t)x) * 4 + (size_t)(y % 4);
+            put(g, x, y, tx[i], !raw || y < rows ? CELL_VALUE : CELL_PAD);
+        }
+}
+
+/* A 2D vector's texels at grid row y0: logical nx x ceil(n/nx), raw gx x gy. */
+static void fill_vec(grid *g, int y0, const float *tx, const texla__layout *l, int raw) {
+    int h = raw ? l->gy : (l->n + l->nx - 1) / l->nx, w = raw ? l->gx : l->nx;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            long long k = (long long)y * l->nx + x;
+            int live = x < l->nx && k < l->n;
+            size_t i = raw ? ((size_t)(y / 2) * (size_t)(l->gx / 2) + (size_t)(x / 2)) * 4 +
+                                 (size_t)((x & 1) + 2 * (y & 1))
+                           : live ? texla__texel_index(l, (int)k) : 0;
+            put(g, x, y0 + y, live ? tx[i] : 0.0f, live ? CELL_VALUE : CELL_PAD);
+        }
+}
+
+/* ---- encoding ---- */
+
+enum { FMT_RGB8, FMT_G8, FMT_GA8, FMT_G16, FMT_GA16 };
+static const int fmt_bpp[] = {3, 1, 2, 2, 4};
+
+/* where v falls in lo..hi, clamped to [0, 1]; lo == hi: 0.5 at v == lo */
+static double unit(float v, float lo, float hi) {
+    if (!(hi > lo)) return v < lo ? 0.0 : v > hi ? 1.0 : 0.5;
+    double t = ((double)v - lo) / ((double)hi - lo);
+    return t < 0 ? 0.0 : t > 1 ? 1.0 : t;
+}
+
+static int level(double t, int top) { return (int)(t * top + 0.5); }
+
+static void diverging(double t, uint8_t out[3]) {
+    double pos = level(t, 254) * 10.0 / 254.0;
+    int i = (int)pos;
+    if (i > 9) i = 9;
+    double f = pos - i;
+    for (int c = 0; c < 3; c++)
+        out[c] = (uint8_t)(rdbu[i][c] + f * (rdbu[i + 1][c] - rdbu[i][c]) + 0.5);
+}
+
+static void rgb(uint8_t *p, const uint8_t c[3]) { p[0] = c[0], p[1] = c[1], p[2] = c[2]; }
+
+static void encode_cell(uint8_t *p, int fmt, texla_png_map map, float v, int cls, float lo,
+                        float hi) {
+    if (fmt == FMT_RGB8) {
+        if (cls == CELL_PAD) rgb(p, COLOUR_PAD);
+        else if (cls == CELL_BACK) rgb(p, COLOUR_BACK);
+        else if (isnan(v)) rgb(p, COLOUR_NAN);
+        else if (isinf(v)) rgb(p, v > 0 ? COLOUR_PINF : COLOUR_NINF);
+        else if (map == TEXLA_MAP_DIVERGING) diverging(unit(v, lo, hi), p);
+        else rgb(p, viridis[level(unit(v, lo, hi), 255)]);
+        return;
+    }
+    int wide = fmt == FMT_G16 || fmt == FMT_GA16, top = wide ? 65535 : 255;
+    int ok = cls == CELL_VALUE && isfinite(v);
+    int g = ok ? level(unit(v, lo, hi), top) : cls == CELL_VALUE && v > 0 && isinf(v) ? top : 0;
+    int a = ok ? top : 0;
+    if (wide) {
+        p[0] = (uint8_t)(g >> 8), p[1] = (uint8_t)g;
+        if (fmt == FMT_GA16) p[2] = (uint8_t)(a >> 8), p[3] = (uint8_t)a;
+    } else {
+        p[0] = (uint8_t)g;
+        if (fmt == FMT_GA8) p[1] = (uint8_t)a;
+    }
+}
+
+/* ---- numbers in text chunks, with '.' whatever the locale says ---- */
+
+static void to_c_point(char *s) {
+    const char *dp = localeconv()->decimal_point;
+    if (!dp || !*dp || !strcmp(dp, ".")) return;
+    size_t k = strlen(dp);
+    for (char *p = strstr(s, dp); p; p = strstr(p + 1, dp)) {
+        *p = '.';
+        memmove(p + 1, p + k, strlen(p + k) + 1);
+    }
+}
+
+/* "LO HI" as written by write_image; 0: not two finite numbers with LO <= HI */
+static int parse_range(const char *s, float *lo, float *hi) {
+    char buf[128];
+    const char *dp = localeconv()->decimal_point;
+    if (strlen(s) >= sizeof buf / 2) return 0;
+    size_t j = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p == '.' && dp && *dp && strcmp(dp, ".")) {
+            for (const char *q = dp; *q && j < sizeof buf - 1; q++) buf[j++] = *q;
+        } else if (j < sizeof buf - 1) {
+            buf[j++] = *p;
+        }
+    }
+    buf[j] = '\0';
+    char *e1, *e2;
+    errno = 0;
+    float a = strtof(buf, &e1);
+    float b = strtof(e1, &e2);
+    while (*e2 == ' ' || *e2 == '\t') e2++;
+    if (e1 == buf || e2 == e1 || *e2 || !isfinite(a) || !isfinite(b) || a > b) return 0;
+    *lo = a, *hi = b;
+    return 1;
+}
+
+/* ---- libpng errors: recorded, then longjmp back to the setjmp of the job ---- */
+
+typedef struct pngerr {
+    char msg[200];
+    int err; /* errno when libpng gave up (a failed fwrite sets it) */
+} pngerr;
+
+static void on_error(png_structp png, png_const_charp msg) {
+    pngerr *e = png_get_error_ptr(png);
+    e->err = errno;
+    snprintf(e->msg, sizeof e->msg, "%s", msg ? msg : "unknown error");
+    png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp msg) {
+    (void)png, (void)msg;
+}
+
+/* ---- writing ---- */
+
+typedef struct wjob {
+    pngerr e;
+    png_structp png;
+    png_infop info;
+    FILE *f;
+    const uint8_t *px; /* encoded cells */
+    uint8_t *row;      /* one upscaled row */
+    int w, h, scale, bpp, depth, colour;
+    png_text text[8];
+    int ntext;
+} wjob;
+
+/* Everything libpng may longjmp out of; all state lives in *j (not in locals of this function
+ * that setjmp would leave indeterminate). 0: written; -1: libpng failed (j->e). */
+static int write_body(wjob *j) {
+    if (setjmp(png_jmpbuf(j->png))) return -1;
+    png_init_io(j->png, j->f);
+    png_set_IHDR(j->png, j->info, (png_uint_32)(j->w * j->scale), (png_uint_32)(j->h * j->scale),
+                 j->depth, j->colour, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_set_text(j->png, j->info, j->text, j->ntext);
+    png_write_info(j->png, j->info);
+    size_t cellrow = (size_t)j->w * (size_t)j->bpp;
+    for (int y = 0; y < j->h; y++) {
+        const uint8_t *src = j->px + (size_t)y * cellrow;
+        if (j->scale > 1) {
+            uint8_t *d = j->row;
+            for (int x = 0; x < j->w; x++)
+                for (int s = 0; s < j->scale; s++, d += j->bpp)
+                    memcpy(d, src + (size_t)x * (size_t)j->bpp, (size_t)j->bpp);
+            src = j->row;
+        }
+        for (int s = 0; s < j->scale; s++) png_write_row(j->png, src);
+    }
+    png_write_end(j->png, NULL);
+    return 0;
+}
+
+/* Creates PATH.tmpXXXXXX beside PATH exclusively, with mode 0666 & ~umask (mkstemp would give
+ * 0600) or the mode of an existing PATH, so that a replaced file keeps its permissions. */
+static texla_result open_temp(texla_ctx *ctx, const char *fn, const char *path, char **tmp,
+                              FILE **f) {
+    static unsigned long counter;
+    static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    size_t n = strlen(path);
+    char *t = malloc(n + 11);
+    if (!t) return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: %s: out of host memory", fn, path);
+    uint64_t s = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ (uint64_t)time(NULL) ^
+                 (uint64_t)(uintptr_t)t ^ ((uint64_t)clock() << 20) ^ ((uint64_t)++counter << 40);
+    int fd = -1, err = 0;
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        s += 0x9E3779B97F4A7C15ull;
+        uint64_t z = s;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        memcpy(t, path, n);
+        memcpy(t + n, ".tmp", 4);
+        for (int i = 0; i < 6; i++, z /= 62) t[n + 4 + i] = chars[z % 62];
+        t[n + 10] = '\0';
+        fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        err = errno;
+        if (fd < 0 && err != EEXIST) break;
+    }
+    if (fd < 0) {
+        free(t);
+        return texla__fail(ctx, TEXLA_ERR_IO, "%s: %s: cannot create a temporary file beside it: %s",
+                           fn, path, strerror(err));
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) (void)fchmod(fd, st.st_mode & 07777);
+    *f = fdopen(fd, "wb");
+    if (!*f) {
+        err = errno;
+        close(fd);
+        unlink(t);
+        free(t);
+        return texla__fail(ctx, TEXLA_ERR_IO, "%s: %s: %s", fn, path, strerror(err));
+    }
+    *tmp = t;
+    return TEXLA_OK;
+}
+
+/* Resolves the range and the map, encodes g and writes it to path atomically. Frees g. */
+static texla_result write_image(texla_ctx *ctx, const char *fn, const char *path, const opts *o,
+                                grid *g) {
+    size_t n = (size_t)g->w * (size_t)g->h;
+    /* the range: given, the GPU's, or the finite values' here */
+    float lo = g->lo, hi = g->hi;
+    long long nan = 0, pinf = 0, ninf = 0, special = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (g->cls[i] != CELL_VALUE) {
+            special++;
+            continue;
+        }
+        float v = g->v[i];
+        if (isnan(v)) nan++;
+        else if (isinf(v) && v > 0) pinf++;
+        else if (isinf(v)) ninf++;
+        else if (!g->gpu) {
+            if (v < lo) lo = v;
+            if (v > hi) hi = v;
+        }
+    }
+    if (o->fixed) lo = o->lo, hi = o->hi;
+    if (!(lo <= hi)) lo = hi = 0.0f; /* nothing finite */
+    texla_png_map map = o->map;
+    if (map == TEXLA_MAP_AUTO) map = lo < 0 && hi > 0 ? TEXLA_MAP_DIVERGING : TEXLA_MAP_VIRIDIS;
+    if (map == TEXLA_MAP_DIVERGING) {
+        float m = fabsf(lo) > fabsf(hi) ? fabsf(lo) : fabsf(hi);
+        lo = -m, hi = m;
+    }
+    int alpha = special + nan + pinf + ninf > 0;
+    int fmt = map == TEXLA_MAP_GRAY     ? (alpha ? FMT_GA8 : FMT_G8)
+              : map == TEXLA_MAP_GRAY16 ? (alpha ? FMT_GA16 : FMT_G16)
+                                        : FMT_RGB8;
+
+    wjob j = {.w = g->w, .h = g->h, .scale = o->scale, .bpp = fmt_bpp[fmt],
+              .depth = fmt == FMT_G16 || fmt == FMT_GA16 ? 16 : 8,
+              .colour = fmt == FMT_RGB8                    ? PNG_COLOR_TYPE_RGB
+                        : fmt == FMT_GA8 || fmt == FMT_GA16 ? PNG_COLOR_TYPE_GRAY_ALPHA
+                                                             : PNG_COLOR_TYPE_GRAY};
+    uint8_t *px = malloc(n * (size_t)j.bpp);
+    j.row = o->scale > 1 ? malloc((size_t)g->w * (size_t)o->scale * (size_t)j.bpp) : NULL;
+    if (!px || (o->scale > 1 && !j.row)) {
+        free(px), free(j.row), grid_free(g);
+        return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory for a %d x %d image", fn,
+                           g->w * o->scale, g->h * o->scale);
+    }
+    for (size_t i = 0; i < n; i++)
+        encode_cell(px + i * (size_t)j.bpp, fmt, map, g->v[i], g->cls[i], lo, hi);
+    j.px = px;
+
+    char range[64], nonfinite[96];
+    snprintf(range, sizeof range, "%.9g %.9g", lo, hi);
+    to_c_point(range);
+    snprintf(nonfinite, sizeof nonfinite, "nan %lld +inf %lld -inf %lld", nan, pinf, ninf);
+    const char *keys[] = {"texla:range", "texla:view", "texla:shape", "texla:layout", "texla:map",
+                          "texla:nonfinite", "texla:alpha", "Software"};
+    const char *vals[] = {range, o->raw ? "raw" : "logical", g->shape, g->layout, map_names[map],
+                          nonfinite, "0 marks NaN, Inf, padding and background",
+                          "texla " TEXLA_VERSION_STRING};
+    for (int i = 0; i < 8; i++) {
+        if (i == 5 && nan + pinf + ninf == 0) continue;
+        if (i == 6 && !(alpha && fmt != FMT_RGB8)) continue;
+        /* libpng copies the text; it only reads it through these non-const pointers */
+        j.text[j.ntext++] = (png_text){.compression = PNG_TEXT_COMPRESSION_NONE,
+                                       .key = (png_charp)(uintptr_t)keys[i],
+                                       .text = (png_charp)(uintptr_t)vals[i]};
+    }
+
+    char *tmp = NULL;
+    texla_result r = open_temp(ctx, fn, path, &tmp, &j.f);
+    if (!r) {
+        j.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &j.e, on_error, on_warning);
+        if (j.png) j.info = png_create_info_struct(j.png);
+        int err = 0;
+        const char *what = NULL;
+        char pngmsg[sizeof j.e.msg + 16];
+        if (!j.png || !j.info) {
+            what = "out of memory for libpng";
+        } else {
+            errno = 0;
+            if (write_body(&j)) {
+                snprintf(pngmsg, sizeof pngmsg, "libpng: %s", j.e.msg);
+                what = pngmsg, err = j.e.err;
+            }
+        }
+        png_destroy_write_struct(j.png ? &j.png : NULL, j.info ? &j.info : NULL);
+        if (!what && fflush(j.f) != 0) what = "flush", err = errno;
+        if (!what && fsync(fileno(j.f)) != 0) what = "fsync", err = errno;
+        if (fclose(j.f) != 0 && !what) what = "close", err = errno;
+        if (!what && rename(tmp, path) != 0) what = "rename", err = errno;
+        if (what) {
+            unlink(tmp);
+            if (err)
+                r = texla__fail(ctx, TEXLA_ERR_IO, "%s: %s: cannot write: %s (%s)", fn, path,
+                                strerror(err), what);
+            else
+                r = texla__fail(ctx, TEXLA_ERR_IO, "%s: %s: cannot write: %s", fn, path, what);
+        } else {
+            /* make the rename durable; a failure here loses nothing already written */
+            const char *slash = strrchr(path, '/');
+            if (slash) {
+                size_t k = slash == path ? 1 : (size_t)(slash - path);
+                memcpy(tmp, path, k); /* tmp is longer than path */
+                tmp[k] = '\0';
+            }
+            int dfd = open(slash ? tmp : ".", O_RDONLY);
+            if (dfd >= 0) {
+                (void)fsync(dfd);
+                close(dfd);
+            }
+        }
+        free(tmp);
+    }
+    free(px), free(j.row), grid_free(g);
+    return r;
+}
+
+/* ---- the GPU range ---- */
+
+/* Widens lo..hi by the min and max of t's finite live values (shape: its padding mask),
+ * reduced on the GPU. Inside texla__enter. */
+static texla_result gpu_range(texla_ctx *ctx, const texla__tex *t, const int32_t shape[4],
+                              grid *g) {
+    texla__tex mx = {0}, mn = {0};
+    float a[4], b[4];
+    texla_result r = texla__pool_take(ctx, 1, 1, &mx);
+    if (!r) r = texla__pool_take(ctx, 1, 1, &mn);
+    if (!r) r = texla__reduce(ctx, t, shape, NULL, TEXLA__FOLD_MAX, TEXLA__MAP_FINITE, &mx);
+    if (!r) r = texla__reduce(ctx, t, shape, NULL, TEXLA__FOLD_MIN, TEXLA__MAP_FINITE, &mn);
+    if (!r) r = texla__tex_download(ctx, &mx, a);
+    if (!r) r = texla__tex_download(ctx, &mn, b);
+    if (!r) {
+        if (b[0] < g->lo) g->lo = b[0];
+        if (a[0] > g->hi) g->hi = a[0];
+        g->gpu = 1;
+    }
+    texla__pool_give(ctx, &mx);
+    texla__pool_give(ctx, &mn);
+    return r;
+}
+
+/* Reads texture t (w x h texels) into *out (allocated) and, unless the range is fixed, its
+ * finite range into g. */
+static texla_result read_tex(texla_ctx *ctx, const char *fn, const opts *o, const texla__tex *t,
+                             const int32_t shape[4], grid *g, float **out) {
+    *out = malloc((size_t)t->w * (size_t)t->h * 4 * sizeof **out);
+    if (!*out) return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
+    texla__enter(ctx);
+    texla_result r = texla__tex_download(ctx, t, *out);
+    if (!r && !o->fixed) r = gpu_range(ctx, t, shape, g);
+    texla__leave(ctx);
+    if (r) free(*out), *out = NULL;
+    return r;
+}
+
+/* ---- the objects ---- */
+
+static texla_result dense_like(texla_ctx *ctx, const char *fn, const texla__obj *m,
+                               const char *path, const texla_png_desc *desc, int scalar) {
+    opts o;
+    texla_result r = get_opts(ctx, fn, path, desc, &o);
+    if (r) return r;
+    grid g = {0};
+    r = o.raw ? grid_make(ctx, fn, &o, m->t.w, 4LL * m->t.h, &g)
+              : grid_make(ctx, fn, &o, m->cols, m->rows, &g);
+    if (!r) r = set_layout(ctx, fn, &g, scalar ? "scalar" : "dense 4x1");
+    if (r) return grid_free(&g), r;
+    if (scalar) snprintf(g.shape, sizeof g.shape, "scalar");
+    else snprintf(g.shape, sizeof g.shape, "%d x %d", m->rows, m->cols);
+    int32_t shape[4];
+    texla__shape_of(m, shape);
+    float *tx;
+    r = read_tex(ctx, fn, &o, &m->t, shape, &g, &tx);
+    if (r) return grid_free(&g), r;
+    fill_dense(&g, tx, m->rows, m->t.w, o.raw);
+    free(tx);
+    return write_image(ctx, fn, path, &o, &g);
+}
+
+texla_result texla_png_mat(texla_ctx *ctx, texla_mat m, const char *path,
+                           const texla_png_desc *desc) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const texla__obj *o = texla__obj_get(ctx, m.id, TEXLA__KIND_MAT);
+    if (!o) return texla__bad_handle(ctx, "texla_png_mat", "m", TEXLA__KIND_MAT, m.id);
+    return dense_like(ctx, "texla_png_mat", o, path, desc, 0);
+}
+
+texla_result texla_png_scalar(texla_ctx *ctx, texla_scalar s, const char *path,
+                              const texla_png_desc *desc) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const texla__obj *o = texla__obj_get(ctx, s.id, TEXLA__KIND_SCALAR);
+    if (!o) return texla__bad_handle(ctx, "texla_png_scalar", "s", TEXLA__KIND_SCALAR, s.id);
+    return dense_like(ctx, "texla_png_scalar", o, path, desc, 1);
+}
+
+texla_result texla_png_vec(texla_ctx *ctx, texla_vec v, const char *path,
+                           const texla_png_desc *desc) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_png_vec";
+    const texla__obj *vo = texla__obj_get(ctx, v.id, TEXLA__KIND_VEC);
+    if (!vo) return texla__bad_handle(ctx, fn, "v", TEXLA__KIND_VEC, v.id);
+    opts o;
+    texla_result r = get_opts(ctx, fn, path, desc, &o);
+    if (r) return r;
+    const texla__layout *l = &vo->lay;
+    int ny = (l->n + l->nx - 1) / l->nx;
+    grid g = {0};
+    char layout[96];
+    snprintf(layout, sizeof layout, "vector 2x2 gx %d gy %d", l->gx, l->gy);
+    r = o.raw ? grid_make(ctx, fn, &o, l->gx, l->gy, &g) : grid_make(ctx, fn, &o, l->nx, ny, &g);
+    if (!r) r = set_layout(ctx, fn, &g, layout);
+    if (r) return grid_free(&g), r;
+    snprintf(g.shape, sizeof g.shape, "vector %d grid %d x %d", l->n, l->nx, ny);
+    int32_t shape[4];
+    texla__shape_of(vo, shape);
+    float *tx;
+    r = read_tex(ctx, fn, &o, &vo->t, shape, &g, &tx);
+    if (r) return grid_free(&g), r;
+    fill_vec(&g, 0, tx, l, o.raw);
+    free(tx);
+    return write_image(ctx, fn, path, &o, &g);
+}
+
+texla_result texla_png_banded(texla_ctx *ctx, texla_banded a, const char *path,
+                              const texla_png_desc *desc) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_png_banded";
+    const texla__obj *bo = texla__obj_get(ctx, a.id, TEXLA__KIND_BANDED);
+    if (!bo) return texla__bad_handle(ctx, fn, "a", TEXLA__KIND_BANDED, a.id);
+    opts o;
+    texla_result r = get_opts(ctx, fn, path, desc, &o);
+    if (r) return r;
+    const texla__layout *l = &bo->lay;
+    int ny = (l->n + l->nx - 1) / l->nx, each = o.raw ? l->gy : ny, nd = bo->ndiag;
+    grid g = {0};
+    r = grid_make(ctx, fn, &o, o.raw ? l->gx : l->nx, (long long)each * (nd ? nd : 1), &g);
+    if (r) return r;
+    /* the diagonals by increasing offset */
+    int *order = malloc(sizeof *order * (size_t)(nd ? nd : 1));
+    char *layout = malloc(16 + 12 * (size_t)nd);
+    float *tx = malloc((size_t)(l->gx / 2) * (size_t)(l->gy / 2) * 4 * sizeof *tx);
+    if (!order || !layout || !tx) {
+        free(order), free(layout), free(tx), grid_free(&g);
+        return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
+    }
+    for (int i = 0; i < nd; i++) {
+        int k = i;
+        for (; k > 0 && bo->offsets[order[k - 1]] > bo->offsets[i]; k--) order[k] = order[k - 1];
+        order[k] = i;
+    }
+    size_t len = (size_t)sprintf(layout, "banded");
+    for (int i = 0; i < nd; i++) len += (size_t)sprintf(layout + len, " %d", bo->offsets[order[i]]);
+    g.layout = layout;
+    snprintf(g.shape, sizeof g.shape, "banded %d x %d grid %d x %d diagonals %d", l->n, l->n,
+             l->nx, ny, nd);
+    int32_t shape[4] = {1, l->n, l->nx, 0};
+    texla__enter(ctx);
+    for (int i = 0; i < nd && !r; i++) {
+        const texla__tex *t = &bo->diags[order[i]];
+        r = texla__tex_download(ctx, t, tx);
+        if (!r && !o.fixed) r = gpu_range(ctx, t, shape, &g);
+        if (!r) fill_vec(&g, i * each, tx, l, o.raw);
+    }
+    texla__leave(ctx);
+    free(order), free(tx);
+    if (r) return grid_free(&g), r;
+    return write_image(ctx, fn, path, &o, &g);
+}
+
+typedef struct triplet {
+    int r, c;
+    float v;
+} triplet;
+
+static int by_position(const void *pa, const void *pb) {
+    const triplet *a = pa, *b = pb;
+    if (a->r != b->r) return a->r < b->r ? -1 : 1;
+    return a->c < b->c ? -1 : a->c > b->c;
+}
+
+/* does value a win a bin over b: NaN first, then the larger magnitude */
+static int wins(float a, float b) {
+    if (isnan(b)) return 0;
+    return isnan(a) || fabsf(a) > fabsf(b);
+}
+
+texla_result texla_png_sparse(texla_ctx *ctx, texla_sparse a, const char *path,
+                              const texla_png_desc *desc) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_png_sparse";
+    const texla__obj *so = texla__obj_get(ctx, a.id, TEXLA__KIND_SPARSE);
+    if (!so) return texla__bad_handle(ctx, fn, "a", TEXLA__KIND_SPARSE, a.id);
+    opts o;
+    texla_result r = get_opts(ctx, fn, path, desc, &o);
+    if (r) return r;
+    const texla__sparse_vertex *vs = so->host_verts;
+    int nv = vs ? so->nverts : 0;
+    long long nnz = 0;
+    for (int i = 0; i < nv; i++)
+        for (int q = 0; q < 4; q++) nnz += vs[i].col[q] >= 0;
+    char layout[64];
+    snprintf(layout, sizeof layout, "sparse nnz %lld", nnz);
+    grid g = {0};
+    if (o.raw) {
+        r = grid_make(ctx, fn, &o, 4, nv, &g);
+        if (!r) r = set_layout(ctx, fn, &g, layout);
+        if (r) return grid_free(&g), r;
+        snprintf(g.shape, sizeof g.shape, "%d x %d vertices %d", so->rows, so->cols, nv);
+        for (int i = 0; i < nv; i++)
+            for (int q = 0; q < 4; q++)
+                put(&g, q, i, vs[i].val[q], vs[i].col[q] >= 0 ? CELL_VALUE : CELL_PAD);
+        return write_image(ctx, fn, path, &o, &g);
+    }
+    int br = (so->rows + SPARSE_BIN - 1) / SPARSE_BIN, bc = (so->cols + SPARSE_BIN - 1) / SPARSE_BIN;
+    r = grid_make(ctx, fn, &o, (so->cols + bc - 1) / bc, (so->rows + br - 1) / br, &g);
+    if (!r) r = set_layout(ctx, fn, &g, layout);
+    if (r) return grid_free(&g), r;
+    if (br > 1 || bc > 1)
+        snprintf(g.shape, sizeof g.shape, "%d x %d binned %d x %d", so->rows, so->cols, br, bc);
+    else
+        snprintf(g.shape, sizeof g.shape, "%d x %d", so->rows, so->cols);
+    /* duplicates are summed (as the product does), then each bin keeps its largest entry */
+    triplet *t = malloc(sizeof *t * (size_t)(nnz ? nnz : 1));
+    if (!t) {
+        grid_free(&g);
+        return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory for %lld entries", fn,
+                           nnz);
+    }
+    size_t m = 0;
+    for (int i = 0; i < nv; i++)
+        for (int q = 0; q < 4; q++)
+            if (vs[i].col[q] >= 0) t[m++] = (triplet){vs[i].row, vs[i].col[q], vs[i].val[q]};
+    qsort(t, m, sizeof *t, by_position);
+    for (size_t i = 0; i < m;) {
+        triplet s = t[i++];
+        for (; i < m && t[i].r == s.r && t[i].c == s.c; i++) s.v += t[i].v;
+        size_t cell = (size_t)(s.r / br) * (size_t)g.w + (size_t)(s.c / bc);
+        if (g.cls[cell] != CELL_VALUE || wins(s.v, g.v[cell])) {
+            g.v[cell] = s.v;
+            g.cls[cell] = CELL_VALUE;
+        }
+    }
+    free(t);
+    return write_image(ctx, fn, path, &o, &g);
+}
+
+texla_result texla_png_texture(texla_ctx *ctx, uint32_t texture, int width, int height,
+                               const char *path, const texla_png_desc *desc) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_png_texture";
+    opts o;
+    texla_result r = get_opts(ctx, fn, path, desc, &o);
+    if (r) return r;
+    if (!texture) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: texture is 0", fn);
+    if (width < 1 || height < 1)
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: the size is %d x %d; both must be >= 1",
+                           fn, width, height);
+    int max = ctx->info.max_texture_size;
+    if (width > max || height > max)
+        return texla__fail(ctx, TEXLA_ERR_LIMIT,
+                           "%s: the size is %d x %d; this GL has no textures past %d x %d "
+                           "(GL_MAX_TEXTURE_SIZE)", fn, width, height, max, max);
+    grid g = {0};
+    r = grid_make(ctx, fn, &o, (o.raw ? 4LL : 1LL) * width, height, &g);
+    if (!r) r = set_layout(ctx, fn, &g, o.raw ? "texture RGBA planes" : "texture channel 0");
+    if (r) return grid_free(&g), r;
+    snprintf(g.shape, sizeof g.shape, "texture %d x %d", width, height);
+    float *tx = malloc((size_t)width * (size_t)height * 4 * sizeof *tx);
+    if (!tx) {
+        grid_free(&g);
+        return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
+    }
+    texla__enter(ctx);
+    r = texla__tex_download_name(ctx, fn, texture, width, height, tx);
+    texla__leave(ctx);
+    if (r) return free(tx), grid_free(&g), r;
+    for (int y = 0; y < g.h; y++)
+        for (int x = 0; x < g.w; x++) {
+            int c = x / width, xx = x % width;
+            put(&g, x, y, tx[((size_t)y * (size_t)width + (size_t)xx) * 4 + (size_t)c], CELL_VALUE);
+        }
+    free(tx);
+    return write_image(ctx, fn, path, &o, &g);
+}
+
+/* ---- reading ---- */
+
+typedef struct rjob {
+    pngerr e;
+    png_structp png;
+    png_infop info;
+    FILE *f;
+    int max_w, max_h;      /* the largest matrix this GL holds */
+    png_uint_32 w, h;
+    int ch, depth;
+    int too_big, no_memory;
+    png_bytep *rows;
+    uint8_t *pix;
+    int have_range;
+    const char *range;     /* the texla:range text (owned by libpng until destroy) */
+} rjob;
+
+/* All libpng calls of a read; state lives in *j (see write_body). 0: read; 1: stopped before
+ * the pixels (too_big, no_memory); -1: libpng failed (j->e). */
+static int read_body(rjob *j) {
+    if (setjmp(png_jmpbuf(j->png))) return -1;
+    png_init_io(j->png, j->f);
+    png_set_sig_bytes(j->png, 8);
+    png_read_info(j->png, j->info);
+    int depth, colour, interlace;
+    png_get_IHDR(j->png, j->info, &j->w, &j->h, &depth, &colour, &interlace, NULL, NULL);
+    if (j->w > (png_uint_32)j->max_w || j->h > (png_uint_32)j->max_h) {
+        j->too_big = 1;
+        return 1;
+    }
+    if (colour == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(j->png);
+    if (colour == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(j->png);
+    if (colour & PNG_COLOR_MASK_ALPHA) png_set_strip_alpha(j->png);
+    if (interlace != PNG_INTERLACE_NONE) (void)png_set_interlace_handling(j->png);
+    png_read_update_info(j->png, j->info);
+    j->ch = png_get_channels(j->png, j->info);
+    j->depth = png_get_bit_depth(j->png, j->info);
+    size_t rb = png_get_rowbytes(j->png, j->info);
+    j->pix = malloc(rb * j->h);
+    j->rows = malloc(sizeof *j->rows * j->h);
+    if (!j->pix || !j->rows) {
+        j->no_memory = 1;
+        return 1;
+    }
+    for (png_uint_32 y = 0; y < j->h; y++) j->rows[y] = j->pix + rb * y;
+    png_read_image(j->png, j->rows);
+    png_read_end(j->png, j->info);
+    png_textp text;
+    int nt = 0;
+    png_get_text(j->png, j->info, &text, &nt);
+    for (int i = 0; i < nt; i++)
+        if (!strcmp(text[i].key, "texla:range")) j->range = text[i].text;
+    return 0;
+}
+
+texla_result texla_png_read(texla_ctx *ctx, const char *path, texla_mat *out) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_png_read";
+    if (!out) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: out is NULL", fn);
+    out->id = 0;
+    if (!path) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: path is NULL", fn);
+    rjob j = {.max_w = ctx->info.max_texture_size};
+    j.max_h = ctx->info.max_texture_size > 0x1fffffff ? 0x7fffffff : 4 * ctx->info.max_texture_size;
+    j.f = fopen(path, "rb");
+    if (!j.f) return texla__fail(ctx, TEXLA_ERR_IO, "%s: %s: %s", fn, path, strerror(errno));
+    unsigned char sig[8];
+    size_t got = fread(sig, 1, 8, j.f);
+    if (got < 8 || png_sig_cmp(sig, 0, 8)) {
+        int err = ferror(j.f) ? errno : 0;
+        fclose(j.f);
+        if (err) return texla__fail(ctx, TEXLA_ERR_IO, "%s: %s: %s", fn, path, strerror(err));
+        return texla__fail(ctx, TEXLA_ERR_FORMAT, "%s: %s: not a PNG file (no PNG signature)", fn,
+                           path);
+    }
+    j.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &j.e, on_error, on_warning);
+    if (j.png) j.info = png_create_info_struct(j.png);
+    texla_result r = TEXLA_OK;
+    float *data = NULL;
+    if (!j.png || !j.info) {
+        r = texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: %s: out of memory for libpng", fn, path);
+    } else {
+        int st = read_body(&j);
+        if (st < 0)
+            r = texla__fail(ctx, TEXLA_ERR_FORMAT, "%s: %s: malformed PNG: %s", fn, path, j.e.msg);
+        else if (j.too_big)
+            r = texla__fail(ctx, TEXLA_ERR_LIMIT,
+                            "%s: %s: the image is %u x %u pixels; a matrix of this GL holds at "
+                            "most %d columns and %d rows", fn, path, (unsigned)j.w, (unsigned)j.h,
+                            j.max_w, j.max_h);
+        else if (j.no_memory)
+            r = texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: %s: out of host memory for %u x %u pixels",
+                            fn, path, (unsigned)j.w, (unsigned)j.h);
+    }
+    float lo = 0.0f, hi = 1.0f;
+    if (!r && j.range && !parse_range(j.range, &lo, &hi))
+        r = texla__fail(ctx, TEXLA_ERR_FORMAT,
+                        "%s: %s: texla:range is \"%s\"; expected two finite numbers LO HI with "
+                        "LO <= HI", fn, path, j.range);
+    if (!r) {
+        data = malloc(sizeof *data * (size_t)j.w * (size_t)j.h);
+        if (!data) r = texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
+    }
+    if (!r) {
+        double top = j.depth == 16 ? 65535.0 : 255.0, span = (double)hi - lo;
+        for (png_uint_32 y = 0; y < j.h; y++)
+            for (png_uint_32 x = 0; x < j.w; x++) {
+                const uint8_t *p = j.rows[y] + (size_t)x * (size_t)j.ch * (j.depth == 16 ? 2 : 1);
+                double s = 0;
+                for (int c = 0; c < j.ch; c++)
+                    s += j.depth == 16 ? (double)(p[2 * c] << 8 | p[2 * c + 1]) : (double)p[c];
+                double t = s / (top * j.ch);
+                data[(size_t)y * j.w + x] = (float)(lo + t * span);
+            }
+    }
+    png_destroy_read_struct(j.png ? &j.png : NULL, j.info ? &j.info : NULL, NULL);
+    fclose(j.f);
+    free(j.pix), free(j.rows);
+    if (!r) r = texla_mat_make(ctx, (int)j.h, (int)j.w, data, out);
+    free(data);
+    return r;
+}
