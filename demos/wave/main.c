@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct opts {
@@ -78,8 +79,9 @@ static const char *VS =
     "    float dy = (height(c + ivec2(0, st)) - height(c - ivec2(0, st))) * u_scale;\n"
     "    float cell = 2.0 / float(u_nx - 1) * float(st);\n"
     "    v_normal = normalize(vec3(-dx, 2.0 * cell, -dy));\n"
-    "    v_pos = vec3(uv.x * 2.0 - 1.0, h * u_scale, uv.y * 2.0 - 1.0);\n"
-    "    v_h = h;\n"
+    "    v_h = h; // NaN or Inf (a blown-up explicit run) shows magenta: keep such vertices finite\n"
+    "    float hp = (isnan(h) || isinf(h)) ? 0.0 : clamp(h, -4.0, 4.0);\n"
+    "    v_pos = vec3(uv.x * 2.0 - 1.0, hp * u_scale, uv.y * 2.0 - 1.0);\n"
     "    gl_Position = u_mvp * vec4(v_pos, 1.0);\n"
     "}\n";
 
@@ -229,6 +231,7 @@ static int write_frame_png(app *a, const char *path) {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path);
     int fd = mkstemp(tmp);
+    if (fd >= 0) fchmod(fd, 0644); /* mkstemp makes 0600; an image is for everyone to open */
     FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!f) {
         fprintf(stderr, "texla-wave: cannot write %s: %s\n", path, strerror(errno));

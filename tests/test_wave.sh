@@ -1,0 +1,250 @@
+#!/bin/sh
+# test_wave.sh - the texla-wave application end to end. Run from the repository root:
+#   sh tests/test_wave.sh [BUILD_DIR]      (default build; uses BUILD_DIR/bin/texla-wave)
+# Last line: "N passed, M failed, K skipped" (tests/run.sh adds it up).
+#
+# HOW THE IMAGES ARE CHECKED: a PNG is decoded here with python3's standard library only (zlib
+# and struct: chunk CRCs, IHDR, the IDAT stream inflated and un-filtered), which gives its size,
+# the number of distinct RGBA colours, the number of magenta pixels (the demo's fragment shader
+# paints NaN/Inf heights vec3(1, 0, 1); counted as R and B both above G + 128, because the green
+# channel need not come out exactly 0 -- llvmpipe gives (255, 18, 255) -- while the lit water
+# never has R > G: its base colour has G > R, and its specular and Fresnel terms add at least as
+# much to G as to R) and a SHA-256 of the pixels (not of the file, so compression settings cannot
+# matter). python3 is there wherever texla builds (the
+# Makefile's glad generator is python3-glad); without it only the PNG signature is checked and
+# each pixel-level check is counted as skipped.
+#
+# CHECKED (64x64 grids, 320x240 images, <= 100 frames: a few seconds on llvmpipe):
+#  - headless implicit run with drops: exit 0, the frame-timing line (median, p95), a valid 8-bit
+#    RGBA PNG of the asked size that is not one colour and holds no NaN magenta;
+#  - the same run again gives the same pixels (seeded drops); a run without drops, and one with
+#    another seed, give different pixels;
+#  - explicit at dt 1.5 (r = 2.25 > 1/2) for 100 frames blows up: still exit 0 and a valid PNG,
+#    and the blow-up must be visible as the demo's NaN colour (magenta) in the picture;
+#  - the window path under xvfb-run (else $DISPLAY; else SKIP): opens, renders, writes its
+#    screenshot after --frames (1024x768, the window's size, not one colour, no magenta);
+#  - no display at all (DISPLAY and WAYLAND_DISPLAY unset, no --headless): falls back to headless
+#    by itself, says so, and writes the PNG;
+#  - usage errors exit 2 with the usage text on stderr and write no file: bad --mode, --size 0,
+#    --size 3, --dt 0, --dt -1, --cg 0, --frames -1, --drops -1, a missing value, an unknown option.
+B=${1:-build}
+W=$B/bin/texla-wave
+case $W in /*) ;; *) W=$(pwd)/$W ;; esac
+P=0; F=0; S=0
+pass() { P=$((P + 1)); echo "ok   $1"; }
+fail() { F=$((F + 1)); echo "FAIL $1"; }
+skip() { S=$((S + 1)); echo "SKIP $1"; }
+check() { # check DESCRIPTION COMMAND...: pass when the command succeeds
+    d=$1; shift
+    if "$@"; then pass "$d"; else fail "$d"; fi
+}
+summary() { echo "$P passed, $F failed, $S skipped"; [ "$F" -eq 0 ]; exit $?; }
+
+if [ ! -x "$W" ]; then
+    fail "$W is not built (make $W)"
+    summary
+fi
+T=$(mktemp -d "${TMPDIR:-/tmp}/texla-wave-test.XXXXXX") || { fail "mktemp"; summary; }
+trap 'rm -rf "$T"' EXIT
+TO=""
+command -v timeout >/dev/null 2>&1 && TO="timeout 120"
+
+PY=""
+command -v python3 >/dev/null 2>&1 && PY=python3
+cat > "$T/pnginfo.py" <<'EOF'
+import sys, zlib, struct, hashlib
+def info(path):
+    try:
+        d = open(path, 'rb').read()
+    except OSError as e:
+        return 'ERR ' + str(e)
+    if d[:8] != b'\x89PNG\r\n\x1a\n':
+        return 'ERR bad signature'
+    p = 8; idat = b''; ihdr = None; end = False
+    while p + 8 <= len(d):
+        ln, typ = struct.unpack('>I4s', d[p:p + 8])
+        if p + 12 + ln > len(d):
+            return 'ERR truncated chunk'
+        body = d[p + 8:p + 8 + ln]
+        if struct.unpack('>I', d[p + 8 + ln:p + 12 + ln])[0] != zlib.crc32(typ + body) & 0xffffffff:
+            return 'ERR CRC of ' + typ.decode('latin1')
+        if typ == b'IHDR': ihdr = struct.unpack('>IIBBBBB', body)
+        elif typ == b'IDAT': idat += body
+        elif typ == b'IEND': end = True; break
+        p += 12 + ln
+    if not ihdr or not end:
+        return 'ERR no IHDR or IEND'
+    w, h, depth, ctype, comp, filt, inter = ihdr
+    if depth != 8 or ctype != 6 or inter != 0:
+        return 'ERR not 8-bit non-interlaced RGBA (depth %d, colour type %d)' % (depth, ctype)
+    raw = zlib.decompress(idat); bpp = 4; stride = w * bpp
+    if len(raw) != h * (stride + 1):
+        return 'ERR image data size'
+    out = bytearray(); prev = bytearray(stride)
+    for y in range(h):
+        o = y * (stride + 1); f = raw[o]; cur = bytearray(raw[o + 1:o + 1 + stride])
+        for i in range(stride):
+            a = cur[i - bpp] if i >= bpp else 0; b = prev[i]; c = prev[i - bpp] if i >= bpp else 0
+            if f == 1: cur[i] = (cur[i] + a) & 255
+            elif f == 2: cur[i] = (cur[i] + b) & 255
+            elif f == 3: cur[i] = (cur[i] + ((a + b) >> 1)) & 255
+            elif f == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                cur[i] = (cur[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            elif f != 0: return 'ERR filter type %d' % f
+        out += cur; prev = cur
+    px = [bytes(out[i:i + 4]) for i in range(0, len(out), 4)]
+    mag = sum(1 for q in px if q[0] > q[1] + 128 and q[2] > q[1] + 128)
+    return '%d %d %d %d %s' % (w, h, len(set(px)), mag, hashlib.sha256(out).hexdigest())
+print(info(sys.argv[1]))
+EOF
+
+# sets PW PH PCOL PMAG PSHA for FILE, or PERR; returns 1 on a bad file, 2 without python3
+png_info() {
+    PW=""; PH=""; PCOL=""; PMAG=""; PSHA=""; PERR=""
+    sig=$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')
+    if [ "$sig" != "89504e470d0a1a0a" ]; then PERR="no PNG signature ($sig)"; return 1; fi
+    [ -n "$PY" ] || return 2
+    out=$($PY "$T/pnginfo.py" "$1" 2>&1)
+    case $out in ERR*|'') PERR=$out; return 1 ;; esac
+    set -- $out
+    PW=$1; PH=$2; PCOL=$3; PMAG=$4; PSHA=$5
+    case $PCOL in ''|*[!0-9]*) PERR="python: $out"; return 1 ;; esac
+    return 0
+}
+
+# check_png NAME FILE W H MAGENTA(none|some|any): the PNG checks of one run
+check_png() {
+    name=$1 file=$2 w=$3 h=$4 mag=$5
+    png_info "$file"; rc=$?
+    if [ $rc -eq 1 ]; then fail "$name: $file is not a valid PNG: $PERR"; return 1; fi
+    pass "$name: PNG signature"
+    if [ $rc -eq 2 ]; then skip "$name: pixel checks (no python3 to decode the PNG)"; return 2; fi
+    if [ "$PW" = "$w" ] && [ "$PH" = "$h" ]; then pass "$name: decodes as 8-bit RGBA ${w}x$h"
+    else fail "$name: size ${PW}x$PH, want ${w}x$h"; fi
+    case $mag in
+    none) if [ "$PCOL" -gt 1 ]; then pass "$name: not one colour ($PCOL colours)"
+          else fail "$name: the image is a single colour (blank)"; fi
+          if [ "$PMAG" -eq 0 ]; then pass "$name: no NaN-magenta pixels"
+          else fail "$name: $PMAG NaN-magenta pixels in a run that should be stable"; fi ;;
+    some) if [ "$PMAG" -gt 0 ]; then pass "$name: the blow-up is visible ($PMAG NaN-magenta pixels)"
+          else fail "$name: no NaN-magenta pixel: the blown-up state does not show as NaN ($PCOL colour(s) in the image)"; fi ;;
+    esac
+    return 0
+}
+
+G="--size 64 --width 320 --height 240"
+
+# ---- 1. headless implicit run with drops ----
+$TO "$W" --headless --frames 60 $G --drops 3 --seed 7 --png "$T/drops.png" > "$T/out1" 2> "$T/err1"
+rc=$?
+if [ $rc -eq 0 ]; then pass "headless implicit run exits 0"
+else fail "headless implicit run exits $rc: $(cat "$T/err1")"; fi
+check "headless run prints frame timing (median, p95)" \
+    grep -Eq 'frames 64x64 implicit .*median [0-9.]+ ms .*p95 [0-9.]+ ms' "$T/out1"
+check "headless run says where it wrote the PNG" grep -Fq "wrote $T/drops.png" "$T/out1"
+check_png "headless drops" "$T/drops.png" 320 240 none; have=$?
+SHA_DROPS=$PSHA
+
+# ---- 2. determinism and the effect of drops and seeds ----
+$TO "$W" --headless --frames 60 $G --drops 3 --seed 7 --png "$T/drops2.png" > /dev/null 2>&1
+rc1=$?
+$TO "$W" --headless --frames 60 $G --png "$T/nodrops.png" > /dev/null 2>&1
+rc2=$?
+$TO "$W" --headless --frames 60 $G --drops 3 --seed 8 --png "$T/seed8.png" > /dev/null 2>&1
+rc3=$?
+if [ $rc1 -ne 0 ] || [ $rc2 -ne 0 ] || [ $rc3 -ne 0 ]; then
+    fail "repeat runs exit $rc1 (same), $rc2 (no drops), $rc3 (seed 8)"
+elif [ $have -ne 0 ]; then
+    skip "pixel comparisons between runs (no decoded pixels)"
+else
+    png_info "$T/drops2.png" && [ "$PSHA" = "$SHA_DROPS" ]
+    check "the same seeded run twice gives the same pixels" [ $? -eq 0 ]
+    if png_info "$T/nodrops.png"; then
+        check "a run without drops differs from one with drops (pixels)" [ "$PSHA" != "$SHA_DROPS" ]
+        check "a run without drops is not blank either ($PCOL colours)" [ "$PCOL" -gt 1 ]
+    else
+        fail "no-drops PNG: $PERR"
+    fi
+    if png_info "$T/seed8.png"; then
+        check "--seed 8 gives other drops than --seed 7 (pixels)" [ "$PSHA" != "$SHA_DROPS" ]
+    else
+        fail "seed-8 PNG: $PERR"
+    fi
+fi
+
+# ---- 3. explicit at a dt past the stability limit ----
+$TO "$W" --headless --frames 100 $G --mode explicit --dt 1.5 --drops 2 --seed 7 \
+    --png "$T/explicit.png" > "$T/out3" 2> "$T/err3"
+rc=$?
+if [ $rc -eq 0 ]; then pass "explicit dt 1.5 (r 2.25 > 1/2) still exits 0"
+else fail "explicit dt 1.5 exits $rc: $(cat "$T/err3")"; fi
+check "explicit run reports explicit mode" grep -q 'explicit dt 1.500' "$T/out3"
+check_png "explicit blow-up" "$T/explicit.png" 320 240 some
+
+# ---- 4. the window path ----
+WIN=""
+if command -v xvfb-run >/dev/null 2>&1; then
+    WIN="xvfb-run -a -s \"-screen 0 1280x1024x24\""
+    run_win() { $TO xvfb-run -a -s "-screen 0 1280x1024x24" "$@"; }
+elif [ -n "$DISPLAY" ]; then
+    WIN="\$DISPLAY"
+    run_win() { $TO "$@"; }
+fi
+if [ -z "$WIN" ]; then
+    skip "windowed run: no xvfb-run and no DISPLAY"
+else
+    run_win "$W" --size 64 --frames 30 --drops 2 --seed 7 --png "$T/window.png" > "$T/out4" 2> "$T/err4"
+    rc=$?
+    if [ $rc -eq 0 ]; then pass "windowed run ($WIN) exits 0"
+    else fail "windowed run ($WIN) exits $rc: $(cat "$T/err4")"; fi
+    check "windowed run took its screenshot in the window (not the headless fallback)" \
+        grep -q 'window screenshot after 30 frames' "$T/out4"
+    if [ "$WIN" = "\$DISPLAY" ]; then # a window manager may resize it: size not checked
+        png_info "$T/window.png"; check_png "window" "$T/window.png" "$PW" "$PH" none
+    else
+        check_png "window" "$T/window.png" 1024 768 none
+    fi
+fi
+
+# ---- 5. no display: falls back to headless by itself ----
+(unset DISPLAY WAYLAND_DISPLAY; $TO "$W" --size 64 --frames 10 --png "$T/nodisplay.png") \
+    > "$T/out5" 2> "$T/err5"
+rc=$?
+if [ $rc -eq 0 ]; then pass "no display: exits 0"
+else fail "no display: exits $rc: $(cat "$T/err5")"; fi
+check "no display: says it runs headless" grep -q 'running headless' "$T/out5"
+check_png "no display" "$T/nodisplay.png" 800 600 none
+
+# ---- 6. usage errors ----
+usage_case() { # usage_case DESCRIPTION ARGS...
+    d=$1; shift
+    rm -f "$T/usage.png"
+    $TO "$W" --headless --frames 2 "$@" --png "$T/usage.png" > "$T/out6" 2> "$T/err6"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q '^usage:' "$T/err6" && [ ! -e "$T/usage.png" ]; then
+        pass "usage error exits 2: $d"
+    else
+        fail "usage error $d: exit $rc (want 2), stderr: $(head -c 200 "$T/err6"), png written: $([ -e "$T/usage.png" ] && echo yes || echo no)"
+    fi
+}
+usage_case "--mode sideways" --mode sideways
+usage_case "--size 0" --size 0
+usage_case "--size 3" --size 3
+usage_case "--dt 0" --dt 0
+usage_case "--dt -1" --dt -1
+usage_case "--cg 0" --cg 0
+usage_case "--frames -1" --frames -1
+usage_case "--drops -1" --drops -1
+usage_case "unknown option --bogus" --bogus
+# a missing value: the option is last (so nothing follows it, not even --png)
+rm -f "$T/usage.png"
+(cd "$T" && $TO "$W" --headless --frames 2 --size 64 --mode) > "$T/out6" 2> "$T/err6"
+rc=$?
+if [ $rc -eq 2 ] && grep -q '^usage:' "$T/err6" && [ ! -e "$T/wave.png" ]; then
+    pass "usage error exits 2: --mode without a value"
+else
+    fail "usage error --mode without a value: exit $rc (want 2)"
+fi
+
+summary
