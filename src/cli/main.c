@@ -1,0 +1,214 @@
+/* main.c - the texla command-line program: `texla run FILE`, `texla info`, --help, --version.
+ * Exit status: 0 success; 1 a script error (FILE:LINE:COLUMN: error: ... on stderr), an
+ * unreadable script or no GL context; 2 a usage error. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: texla run FILE     run a script (FILE - reads standard input)\n"
+    "       texla info         describe the GL context texla gets (headless EGL)\n"
+    "       texla --help       this help, with the script language\n"
+    "       texla --version\n";
+
+static const char help_text[] =
+    "\n"
+    "Exit status: 0 success; 1 a script error, reported as FILE:LINE:COLUMN: error: MESSAGE,\n"
+    "or no GL context; 2 a usage error. A script is parsed whole before it runs: a syntax error\n"
+    "anywhere runs nothing. Files are written atomically (a temporary file, then rename).\n"
+    "\n"
+    "SCRIPTS: one statement per line (or several separated by ';'), # starts a comment.\n"
+    "  NAME = EXPR                    assign (values are scalars, dense, banded or sparse\n"
+    "                                 matrices; a vector is an n x 1 dense matrix)\n"
+    "  print EXPR                     shape and values (10 x 10 at most), a scalar as a number\n"
+    "  save EXPR \"x.mtx\"              Matrix Market: array file for dense matrices, vectors\n"
+    "                                 and scalars, coordinate file for banded and sparse\n"
+    "  png EXPR \"x.png\" [raw] [map gray|viridis|diverging|gray16|auto] [range LO HI] [scale K]\n"
+    "                                 image; a vector with a grid is drawn on its grid\n"
+    "  time STATEMENT                 run it, wait for the GPU, print the milliseconds\n"
+    "Expressions, loosest first: + -   then * / .*   then unary -   then ' (transpose).\n"
+    "  A * B      matrix product (A' * B and A * B' use texla's transposed products);\n"
+    "             banded or sparse A times an n x 1 vector; a number times anything\n"
+    "  A + B, A - B, A .* B   element-wise (a number is added to every element); X / s\n"
+    "  load \"a.mtx\" [as dense|banded|sparse]   coordinate files load as sparse, array files\n"
+    "             as dense; banded keeps the diagonals present in the file; a .png file\n"
+    "             loads its grey levels (a gray16 dump reads back its values)\n"
+    "  rand(R, C[, SEED])   uniform in [-1, 1): MRG32k3a, row-major, SEED 0 by default\n"
+    "  zeros(R[, C])  ones(R[, C])  eye(N)\n"
+    "  poisson(NX, NY[, ALPHA, BETA])   banded ALPHA I + BETA P, P the 5-point Laplacian of an\n"
+    "             NX x NY grid (default 0, 1); vectors it makes keep the grid\n"
+    "  grid(x, NX, NY)   x on an NX x NY grid (for png)\n"
+    "  max(A, s)  dot(a, b)  norm2(a) (squared)  sqrt(s)  rows(A)  cols(A)  transpose(A)\n"
+    "  dense(A)  sparse(A)  banded(A)   conversions\n"
+    "  cg(A, b[, TOL[, MAXIT]])   conjugate gradients for SPD A (TOL 1e-4; 0: MAXIT fixed\n"
+    "             iterations); iterations and residual on stderr\n"
+    "  lcp(A, b[, ITERS[, OMEGA]])   projected Jacobi: x >= 0, A x + b >= 0, x'(A x + b) = 0\n"
+    "             (ITERS 100, OMEGA 1; A made dense)\n"
+    "Paths: load reads relative to the script's folder; save and png write relative to the\n"
+    "current directory.\n";
+
+static int usage(const char *msg) {
+    if (msg) fprintf(stderr, "texla: %s\n", msg);
+    fputs(usage_text, stderr);
+    fputs("Run 'texla --help' for the script language.\n", stderr);
+    return 2;
+}
+
+static int make_ctx(texla_ctx **ctx) {
+    if (texla_ctx_make(NULL, ctx)) {
+        fprintf(stderr, "texla: no GL context: %s\n", texla_error_message(NULL));
+        return 1;
+    }
+    return 0;
+}
+
+static int cmd_info(void) {
+    texla_ctx *ctx;
+    if (make_ctx(&ctx)) return 1;
+    texla_info i;
+    if (texla_ctx_info(ctx, &i)) {
+        fprintf(stderr, "texla: %s\n", texla_error_message(ctx));
+        texla_ctx_destroy(ctx);
+        return 1;
+    }
+    printf("texla %s\n", TEXLA_VERSION_STRING);
+    printf("vendor:         %s\n", i.vendor);
+    printf("renderer:       %s\n", i.renderer);
+    printf("version:        %s\n", i.version);
+    printf("GLSL:           %s\n", i.glsl_version);
+    printf("context:        OpenGL %d.%d core, %s\n", i.gl_major, i.gl_minor, i.platform);
+    printf("max texture:    %d (GL_MAX_TEXTURE_SIZE: the largest matrix is %d x %d)\n",
+           i.max_texture_size, 4 * i.max_texture_size, i.max_texture_size);
+    printf("max viewport:   %d x %d\n", i.max_viewport[0], i.max_viewport[1]);
+    printf("float render:   %s (RGBA32F render targets, probed)\n", i.float_render ? "yes" : "no");
+    printf("float blend:    %s (unclamped additive blending of RGBA32F, probed)\n",
+           i.float_blend ? "yes" : "no");
+    printf("backends:       fragment programs (render-to-texture, every operation)%s\n",
+           i.compute ? "; GL 4.3 compute shaders available" : "; no compute shaders");
+    printf("matmul k:       %d MOPs per product pass\n", i.matmul_k);
+    texla_ctx_destroy(ctx);
+    return 0;
+}
+
+/* Reads all of f (NUL-terminated); NULL on failure with errno set. */
+static char *slurp(FILE *f, size_t *len) {
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) return NULL;
+    for (;;) {
+        if (n + 1 >= cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) {
+                free(buf);
+                errno = ENOMEM;
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t k = fread(buf + n, 1, cap - n - 1, f);
+        n += k;
+        if (k == 0) break;
+    }
+    if (ferror(f)) {
+        int e = errno ? errno : EIO;
+        free(buf);
+        errno = e;
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static int cmd_run(const char *path) {
+    int from_stdin = !strcmp(path, "-");
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "texla: cannot open %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    size_t len = 0;
+    errno = 0;
+    char *text = slurp(f, &len);
+    int err = errno;
+    if (!from_stdin) fclose(f);
+    if (!text) {
+        fprintf(stderr, "texla: cannot read %s: %s\n", from_stdin ? "standard input" : path,
+                strerror(err ? err : EIO));
+        return 1;
+    }
+    /* relative loads start in the script's folder */
+    char *dir = NULL;
+    const char *slash = from_stdin ? NULL : strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
+    dir = malloc(dl + 1);
+    if (!dir) {
+        free(text);
+        fprintf(stderr, "texla: out of memory\n");
+        return 1;
+    }
+    memcpy(dir, path, dl);
+    dir[dl] = '\0';
+
+    script sc = {.file = from_stdin ? "<stdin>" : path, .dir = dir, .text = text, .len = len};
+    diag d = {{0, 0}, ""};
+    int rc = 0;
+    if (script_parse(&sc, &d)) {
+        rc = 1;
+    } else {
+        texla_ctx *ctx;
+        if (make_ctx(&ctx)) {
+            script_free(&sc);
+            free(text), free(dir);
+            return 1;
+        }
+        if (script_run(ctx, &sc, stdout, &d)) rc = 1;
+        texla_ctx_destroy(ctx);
+    }
+    if (rc) {
+        fflush(stdout);
+        fprintf(stderr, "%s:%d:%d: error: %s\n", sc.file, d.at.line, d.at.col, d.msg);
+    }
+    script_free(&sc);
+    free(text), free(dir);
+    if (fflush(stdout) != 0 && !rc) {
+        fprintf(stderr, "texla: cannot write to standard output: %s\n", strerror(errno));
+        rc = 1;
+    }
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) return usage(NULL);
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        if (argc > 2) return usage("--help takes no arguments");
+        fputs(usage_text, stdout);
+        fputs(help_text, stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        if (argc > 2) return usage("--version takes no arguments");
+        printf("texla %s\n", TEXLA_VERSION_STRING);
+        return 0;
+    }
+    if (!strcmp(cmd, "info")) {
+        if (argc > 2) return usage("info takes no arguments");
+        return cmd_info();
+    }
+    if (!strcmp(cmd, "run")) {
+        if (argc != 3) return usage(argc < 3 ? "run: which script? (texla run FILE)"
+                                             : "run takes one script");
+        if (argv[2][0] == '-' && argv[2][1]) {
+            char m[128];
+            snprintf(m, sizeof m, "run: unknown option '%.60s'", argv[2]);
+            return usage(m);
+        }
+        return cmd_run(argv[2]);
+    }
+    char m[128];
+    snprintf(m, sizeof m, "unknown command '%.60s'", cmd);
+    return usage(m);
+}

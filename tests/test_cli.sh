@@ -1,0 +1,758 @@
+#!/bin/sh
+# tests/test_cli.sh BUILD_DIR - the texla command-line program and its script language.
+# Run from the repository root (tests/run.sh does: sh tests/test_cli.sh build). Every statement
+# form is checked against CPU results: the CLI saves its results as Matrix Market files and awk
+# recomputes them in double precision from the saved inputs (rand's generator, MRG32k3a, is
+# reproduced bit for bit). Then each error class (message FILE:LINE:COLUMN and exit status),
+# the atomic writes, and the data/ examples. Ends with "N passed, M failed, K skipped".
+B=${1:-build}
+ROOT=$(pwd)
+case $B in /*) T="$B/bin/texla" ;; *) T="$ROOT/$B/bin/texla" ;; esac
+P=0 F=0 S=0
+pass() { P=$((P + 1)); echo "ok   $1"; }
+fail() { F=$((F + 1)); echo "FAIL $1"; [ -z "$2" ] || printf '%s\n' "$2" | sed 's/^/     /'; }
+skip() { S=$((S + 1)); echo "SKIP $1"; }
+summary() { echo "$P passed, $F failed, $S skipped"; }
+
+if [ ! -x "$T" ]; then
+    fail "texla binary: $T is missing (make B=$B $B/bin/texla)"
+    summary
+    exit 1
+fi
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/texla-cli.XXXXXX") || { fail "mktemp -d"; summary; exit 1; }
+trap 'cd /; rm -rf "$TMP"' EXIT
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 141' PIPE; trap 'exit 143' TERM
+cd "$TMP" || exit 1
+
+# ---- helpers ----
+
+# run SCRIPT_TEXT: writes s.tx, runs it; $rc, out (stdout), err (stderr)
+run() {
+    printf '%s\n' "$1" > s.tx
+    "$T" run s.tx > out 2> err
+    rc=$?
+}
+
+# awk library: Matrix Market reading, rand's generator, comparison with E[i, j] (ER x EC)
+LIB="$TMP/lib.awk"
+cat > "$LIB" <<'EOF'
+# mm_read(FILE, NAME): M[NAME, i, j] (0-based), R[NAME] x C[NAME]; array or coordinate files
+function mm_read(file, name,    line, f, coord, sym, skew, n, k, i, j) {
+    coord = 0; sym = 0; skew = 0; n = 0; k = 0
+    while ((getline line < file) > 0) {
+        if (line ~ /^%%MatrixMarket/) {
+            coord = line ~ /coordinate/; sym = line ~ / symmetric/; skew = line ~ /skew/
+            continue
+        }
+        if (line ~ /^%/ || line ~ /^[ \t]*$/) continue
+        split(line, f)
+        if (!n) {
+            R[name] = f[1] + 0; C[name] = f[2] + 0; n = 1
+            for (i = 0; i < R[name]; i++) for (j = 0; j < C[name]; j++) M[name, i, j] = 0
+            continue
+        }
+        if (coord) {
+            i = f[1] - 1; j = f[2] - 1; M[name, i, j] += f[3]
+            if ((sym || skew) && i != j) M[name, j, i] += skew ? -f[3] : f[3]
+        } else {
+            i = k % R[name]; j = int(k / R[name]); M[name, i, j] = f[1] + 0; k++
+        }
+    }
+    close(file)
+    if (!n) { print "cannot read " file; exit 1 }
+}
+# E = the matrix NAME (to compare another file with it)
+function expect_mat(name,    i, j) {
+    ER = R[name]; EC = C[name]
+    for (i = 0; i < ER; i++) for (j = 0; j < EC; j++) E[i, j] = M[name, i, j]
+}
+# E = op(A) * op(B), ta/tb: transpose flags
+function expect_mul(a, b, ta, tb,    i, j, k, s, K) {
+    ER = ta ? C[a] : R[a]; K = ta ? R[a] : C[a]; EC = tb ? R[b] : C[b]
+    for (i = 0; i < ER; i++) for (j = 0; j < EC; j++) {
+        s = 0
+        for (k = 0; k < K; k++) s += (ta ? M[a, k, i] : M[a, i, k]) * (tb ? M[b, j, k] : M[b, k, j])
+        E[i, j] = s
+    }
+}
+# rand(R, C, SEED): MRG32k3a seeded as src/cli/values.c documents
+function mrg_seed(seed,    x, i) {
+    x = seed % 67108859; G[0] = x + 1
+    for (i = 1; i < 6; i++) { x = (x * x + 1234567 + i) % 67108859; G[i] = x + 1 }
+    G[5] += 67108864 * int(seed / 67108859)
+}
+function mrg_next(    p1, p2, k) {
+    p1 = 1403580 * G[1] - 810728 * G[0]
+    k = int(p1 / 4294967087); p1 -= k * 4294967087; if (p1 < 0) p1 += 4294967087
+    G[0] = G[1]; G[1] = G[2]; G[2] = p1
+    p2 = 527612 * G[5] - 1370589 * G[3]
+    k = int(p2 / 4294944443); p2 -= k * 4294944443; if (p2 < 0) p2 += 4294944443
+    G[3] = G[4]; G[4] = G[5]; G[5] = p2
+    return (p1 <= p2 ? p1 - p2 + 4294967087 : p1 - p2) * 2.328306549295727688e-10
+}
+function expect_rand(r, c, seed,    i, j) {
+    mrg_seed(seed); ER = r; EC = c
+    for (i = 0; i < r; i++) for (j = 0; j < c; j++) E[i, j] = int(mrg_next() * 16777216) / 8388608 - 1
+}
+# compares FILE with E by normwise relative error
+function finish(file, tol,    i, j, d, num, den, err) {
+    mm_read(file, "GOT")
+    if (R["GOT"] != ER || C["GOT"] != EC) {
+        printf "%s is %d x %d, expected %d x %d\n", file, R["GOT"], C["GOT"], ER, EC; exit 1
+    }
+    if (tol == 0) { # exact: the same float, printed to 9 digits as texla writes it
+        for (i = 0; i < ER; i++) for (j = 0; j < EC; j++)
+            if (sprintf("%.9g", M["GOT", i, j]) != sprintf("%.9g", E[i, j])) {
+                printf "%s: (%d, %d) is %.9g, expected %.9g\n", file, i, j, M["GOT", i, j], E[i, j]; exit 1
+            }
+        printf "exact"
+        exit 0
+    }
+    num = 0; den = 0
+    for (i = 0; i < ER; i++) for (j = 0; j < EC; j++) {
+        d = M["GOT", i, j] - E[i, j]; num += d * d; den += E[i, j] * E[i, j]
+    }
+    err = sqrt(num / (den > 0 ? den : 1))
+    if (err > tol) { printf "%s: relative error %.3g > %.3g\n", file, err, tol; exit 1 }
+    printf "rel. error %.2g", err
+    exit 0
+}
+EOF
+
+# check LABEL FILE TOL < awk code setting E, ER, EC (BEGIN block)
+check() {
+    { cat; printf '\nBEGIN { finish("%s", %s) }\n' "$2" "$3"; } > body.awk
+    if o=$(awk -f "$LIB" -f body.awk 2>&1); then pass "$1 ($o)"; else fail "$1" "$o"; fi
+}
+
+# awk_ok LABEL < awk program that exits 0 (printing a note) or 1 (printing why)
+awk_ok() {
+    cat > body.awk
+    if o=$(awk -f "$LIB" -f body.awk 2>&1); then pass "$1${o:+ ($o)}"; else fail "$1" "$o"; fi
+}
+
+# expect_error LABEL STATUS MESSAGE SCRIPT: exit status and the error line, which must start
+# with MESSAGE (the whole line when MESSAGE ends with '$')
+expect_error() {
+    run "$4"
+    case $3 in
+    *'$') want=${3%?}; line=$(grep -F -x -- "$want" err) ;;
+    *) line=$(awk -v p="$3" 'index($0, p) == 1' err) ;;
+    esac
+    if [ "$rc" -eq "$2" ] && [ -n "$line" ]; then
+        pass "$1: exit $rc, $(head -n 1 err)"
+    else
+        fail "$1: exit $rc (expected $2)" "stderr: $(cat err)
+expected: $3"
+    fi
+}
+
+# png_info FILE: "WIDTH HEIGHT" when FILE starts with the PNG signature, else nothing
+png_info() {
+    [ -f "$1" ] || return 1
+    sig=$(od -An -tx1 -N8 "$1" | tr -d ' \n')
+    [ "$sig" = 89504e470d0a1a0a ] || return 1
+    od -An -tu1 -j16 -N8 "$1" | awk '{ print ($1 * 16777216 + $2 * 65536 + $3 * 256 + $4), ($5 * 16777216 + $6 * 65536 + $7 * 256 + $8) }'
+}
+
+# is_png LABEL FILE [WIDTH HEIGHT]
+is_png() {
+    wh=$(png_info "$2")
+    if [ -z "$wh" ]; then fail "$1: $2 is not a PNG file"; return; fi
+    if [ -n "$3" ] && [ "$wh" != "$3 $4" ]; then fail "$1: $2 is $wh pixels, expected $3 $4"; return; fi
+    pass "$1: $2 is a PNG of $wh pixels"
+}
+
+no_tmp_files() { # LABEL: nothing named *.tmp* is left in the directory
+    left=$(ls -A | grep '\.tmp' || true)
+    if [ -z "$left" ]; then pass "$1: no temporary file left"; else fail "$1: left $left"; fi
+}
+
+# ---- the GL context ----
+echo "== texla CLI: $T"
+if ! "$T" info > info.txt 2> info.err; then
+    skip "every CLI test: no GL context ($(cat info.err))"
+    summary
+    exit 0
+fi
+if grep -q '^renderer: ' info.txt && grep -q '^float render: *yes' info.txt &&
+   grep -q '^max texture: *[0-9]' info.txt && grep -q '^backends: ' info.txt; then
+    pass "texla info: $(grep '^renderer:' info.txt | sed 's/  */ /g')"
+else
+    fail "texla info" "$(cat info.txt)"
+fi
+
+# ---- usage: exit 2; --help, --version: exit 0 ----
+"$T" --version > out 2> err; rc=$?
+[ $rc -eq 0 ] && grep -q '^texla [0-9][0-9.]*$' out && pass "--version: $(cat out)" || fail "--version: exit $rc" "$(cat out err)"
+"$T" --help > out 2> err; rc=$?
+[ $rc -eq 0 ] && grep -q 'texla run FILE' out && grep -q 'cg(A, b' out && pass "--help: usage and the language" || fail "--help: exit $rc"
+for args in "" "frob" "run" "run a.tx b.tx" "info extra" "run --bogus" "--version x"; do
+    # shellcheck disable=SC2086
+    "$T" $args > out 2> err; rc=$?
+    if [ $rc -eq 2 ] && grep -q '^usage: texla run FILE' err; then
+        pass "usage error 'texla $args': exit 2, $(head -n 1 err)"
+    else
+        fail "usage error 'texla $args': exit $rc (expected 2)" "$(cat err)"
+    fi
+done
+"$T" run missing.tx > out 2> err; rc=$?
+[ $rc -eq 1 ] && grep -q '^texla: cannot open missing.tx: ' err && pass "missing script: exit 1, $(cat err)" || fail "missing script: exit $rc" "$(cat err)"
+
+# ---- every statement form against the CPU ----
+cat > A.mtx <<'EOF'
+%%MatrixMarket matrix array real general
+% 3 x 4, column by column: an asymmetric matrix
+3 4
+1
+-2
+0.5
+3
+4
+-1
+0
+2.25
+7
+-3
+1
+8
+EOF
+cat > S.mtx <<'EOF'
+%%MatrixMarket matrix coordinate real general
+% 5 x 5: a diagonal, offsets -2 and +1, a stray (0, 4) entry and a duplicate that adds
+5 5 13
+1 1 4
+2 2 5
+3 3 6
+4 4 7
+5 5 8
+3 1 -1
+4 2 -2
+5 3 -3
+1 2 0.5
+2 3 0.25
+3 4 0.125
+1 5 9
+1 1 1
+EOF
+cat > Sym.mtx <<'EOF'
+%%MatrixMarket matrix coordinate real symmetric
+% 4 x 4 symmetric positive definite (lower triangle)
+4 4 7
+1 1 5
+2 2 6
+3 3 7
+4 4 8
+2 1 -1
+3 2 -2
+4 1 0.5
+EOF
+cat > v5.mtx <<'EOF'
+%%MatrixMarket matrix array real general
+5 1
+1
+-2
+3
+0.5
+-1.5
+EOF
+
+run '# every form, results saved for awk
+A = load "A.mtx"                   # array file: dense
+S = load "S.mtx"                   # coordinate file: sparse
+Sd = load "S.mtx" as dense
+Sb = load "S.mtx" as banded
+Ss = load "A.mtx" as sparse
+v = load "v5.mtx"
+save A "o_A.mtx"
+save S "o_S.mtx"
+save Sd "o_Sd.mtx"
+save Sb "o_Sb.mtx"
+save Ss "o_Ss.mtx"
+print S
+print Sb
+print Ss
+R1 = rand(7, 9, 42)
+R2 = rand(9, 5, 3)
+R3 = rand(7, 5, 11)
+save R1 "o_R1.mtx"
+save R2 "o_R2.mtx"
+save R3 "o_R3.mtx"
+save rand(7, 9, 42) "o_R1b.mtx"
+save rand(64, 64, 0) "o_Rbig.mtx"
+save rand(3, 4, 2147483647) "o_Rmax.mtx"
+save zeros(3, 2) "o_zeros.mtx"
+save ones(2, 3) "o_ones.mtx"
+save zeros(3) "o_zeros3.mtx"
+save eye(4) "o_eye.mtx"
+C = R1 * R2
+save C "o_mul.mtx"
+save R1 * R3 "o_nt_wrong_shape_is_not_run.mtx" # not reached: see the error tests
+'
+expect_rc=$rc
+# the last line fails on purpose (7 x 9 times 7 x 5); everything before it ran
+if [ $expect_rc -eq 1 ] && grep -q '^s.tx:31:9: error: shape mismatch: 7 x 9 dense matrix \* 7 x 5 dense matrix (inner dimensions 9 and 7 differ)$' err; then
+    pass "a runtime error stops the script at its line (exit 1, $(cat err))"
+else
+    fail "runtime error at the last line: exit $expect_rc" "$(cat err)"
+fi
+[ ! -e o_nt_wrong_shape_is_not_run.mtx ] && [ -f o_mul.mtx ] && pass "statements before the error ran, the failing save wrote nothing" || fail "files before/after the error"
+
+check "load array file as dense, save (array)" o_A.mtx 0 <<'EOF'
+BEGIN { mm_read("A.mtx", "A"); expect_mat("A") }
+EOF
+grep -q '^%%MatrixMarket matrix array real general' o_A.mtx && pass "save dense: array format" || fail "save dense: $(head -n 1 o_A.mtx)"
+check "load coordinate file as sparse (duplicates add), save" o_S.mtx 0 <<'EOF'
+BEGIN { mm_read("S.mtx", "S"); expect_mat("S") }
+EOF
+grep -q '^%%MatrixMarket matrix coordinate real general' o_S.mtx && pass "save sparse: coordinate format" || fail "save sparse: $(head -n 1 o_S.mtx)"
+check "load coordinate file as dense" o_Sd.mtx 0 <<'EOF'
+BEGIN { mm_read("S.mtx", "S"); expect_mat("S") }
+EOF
+check "load coordinate file as banded (diagonals detected)" o_Sb.mtx 0 <<'EOF'
+BEGIN { mm_read("S.mtx", "S"); expect_mat("S") }
+EOF
+check "load array file as sparse" o_Ss.mtx 0 <<'EOF'
+BEGIN { mm_read("A.mtx", "A"); expect_mat("A") }
+EOF
+grep -q '^S = 5 x 5 sparse matrix (13 entries)$' out && pass "print: a sparse matrix's kind and entries" || fail "print S" "$(cat out)"
+grep -q '^Sb = 5 x 5 banded matrix (4 diagonals), offsets -2 0 1 4$' out && pass "load as banded: the diagonals present in the file (-2 0 1 4)" || fail "print Sb" "$(cat out)"
+grep -q '^Ss = 3 x 4 sparse matrix (11 entries)$' out && pass "load array as sparse: the nonzeros" || fail "print Ss" "$(cat out)"
+check "rand(7, 9, 42) is MRG32k3a, bit for bit" o_R1.mtx 0 <<'EOF'
+BEGIN { expect_rand(7, 9, 42) }
+EOF
+check "rand(9, 5, 3)" o_R2.mtx 0 <<'EOF'
+BEGIN { expect_rand(9, 5, 3) }
+EOF
+check "rand is deterministic (same seed, same matrix)" o_R1b.mtx 0 <<'EOF'
+BEGIN { mm_read("o_R1.mtx", "A"); expect_mat("A") }
+EOF
+check "rand(3, 4, 2147483647) (the largest seed)" o_Rmax.mtx 0 <<'EOF'
+BEGIN { expect_rand(3, 4, 2147483647) }
+EOF
+awk_ok "rand(64, 64, 0): uniform in [-1, 1)" <<'EOF'
+BEGIN {
+    mm_read("o_Rbig.mtx", "A"); lo = 1; hi = -1; s = 0
+    for (i = 0; i < 64; i++) for (j = 0; j < 64; j++) { x = M["A", i, j]; if (x < lo) lo = x; if (x > hi) hi = x; s += x }
+    if (lo < -1 || hi >= 1 || lo > -0.99 || hi < 0.99 || s / 4096 > 0.05 || s / 4096 < -0.05) { print "min", lo, "max", hi, "mean", s / 4096; exit 1 }
+    printf "min %.4f, max %.4f, mean %.4f", lo, hi, s / 4096
+}
+EOF
+check "zeros(3, 2)" o_zeros.mtx 0 <<'EOF'
+BEGIN { ER = 3; EC = 2 }
+EOF
+check "ones(2, 3)" o_ones.mtx 0 <<'EOF'
+BEGIN { ER = 2; EC = 3; for (i = 0; i < 2; i++) for (j = 0; j < 3; j++) E[i, j] = 1 }
+EOF
+check "zeros(3) is 3 x 3" o_zeros3.mtx 0 <<'EOF'
+BEGIN { ER = 3; EC = 3 }
+EOF
+check "eye(4)" o_eye.mtx 0 <<'EOF'
+BEGIN { ER = 4; EC = 4; for (i = 0; i < 4; i++) E[i, i] = 1 }
+EOF
+check "C = A * B (7 x 9 times 9 x 5)" o_mul.mtx 1e-6 <<'EOF'
+BEGIN { mm_read("o_R1.mtx", "A"); mm_read("o_R2.mtx", "B"); expect_mul("A", "B", 0, 0) }
+EOF
+
+run 'A = rand(7, 9, 42)
+B = rand(7, 5, 11)
+D = rand(6, 9, 5)
+E = rand(4, 7, 6)
+save A "r_A.mtx"
+save B "r_B.mtx"
+save D "r_D.mtx"
+save E "r_E.mtx"
+save A'"'"' * B "o_tn.mtx"          # texla_matmul_tn
+save A * D'"'"' "o_nt.mtx"          # texla_matmul_nt
+x = rand(9, 1, 8)
+save x "x.mtx"
+save A * x "o_Ax.mtx"              # B may be a vector
+save A'"'"' "o_At.mtx"
+save x'"'"' "o_xt.mtx"
+save A'"'"' * E'"'"' "o_tt.mtx"
+save A + A "o_add.mtx"
+save A - D(1) "o_never.mtx"
+'
+grep -q "^s.tx:18:10: error: 'D' is a variable, not a function" err && pass "calling a variable is an error: $(cat err)" || fail "D(1)" "$(cat err)"
+check "C = A' * B (texla_matmul_tn)" o_tn.mtx 1e-6 <<'EOF'
+BEGIN { mm_read("r_A.mtx", "A"); mm_read("r_B.mtx", "B"); expect_mul("A", "B", 1, 0) }
+EOF
+check "C = A * B' (texla_matmul_nt)" o_nt.mtx 1e-6 <<'EOF'
+BEGIN { mm_read("r_A.mtx", "A"); mm_read("r_D.mtx", "B"); expect_mul("A", "B", 0, 1) }
+EOF
+check "C = A * x (a vector)" o_Ax.mtx 1e-6 <<'EOF'
+BEGIN { mm_read("r_A.mtx", "A"); mm_read("x.mtx", "B"); expect_mul("A", "B", 0, 0) }
+EOF
+check "A' (transpose)" o_At.mtx 0 <<'EOF'
+BEGIN { mm_read("r_A.mtx", "A"); ER = C["A"]; EC = R["A"]; for (i = 0; i < ER; i++) for (j = 0; j < EC; j++) E[i, j] = M["A", j, i] }
+EOF
+check "x' (a row vector)" o_xt.mtx 0 <<'EOF'
+BEGIN { mm_read("x.mtx", "A"); ER = 1; EC = R["A"]; for (j = 0; j < EC; j++) E[0, j] = M["A", j, 0] }
+EOF
+check "A' * E' (both transposed)" o_tt.mtx 1e-6 <<'EOF'
+BEGIN { mm_read("r_A.mtx", "A"); mm_read("r_E.mtx", "B"); expect_mul("A", "B", 1, 1) }
+EOF
+
+run 'A = rand(6, 5, 1)
+B = rand(6, 5, 2)
+save A "e_A.mtx"
+save B "e_B.mtx"
+save A + B "o_add.mtx"
+save A - B "o_sub.mtx"
+save A .* B "o_emul.mtx"
+save 2.5 * A "o_scale.mtx"
+save A * -0.5 "o_scale2.mtx"
+save A / 4 "o_div.mtx"
+save -A "o_neg.mtx"
+save max(A, 0) "o_max.mtx"
+save max(-0.25, B) "o_max2.mtx"
+save A + 1 "o_addc.mtx"
+save 1 - A "o_subc.mtx"
+save (A + B) .* (A - B) "o_paren.mtx"
+C = A                              # a copy
+A = B                              # rebinding A leaves C alone
+save C "o_copy.mtx"
+save 2 + 3 * 4 - 10 / 4 "o_num.mtx"
+save -2.5e-1 "o_neg_num.mtx"
+'
+[ $rc -eq 0 ] || fail "element-wise script: exit $rc" "$(cat err)"
+for c in "o_add.mtx|A + B|A[i, j] + B[i, j]" "o_sub.mtx|A - B|A[i, j] - B[i, j]" \
+         "o_emul.mtx|A .* B|A[i, j] * B[i, j]" "o_scale.mtx|2.5 * A|2.5 * A[i, j]" \
+         "o_scale2.mtx|A * -0.5|-0.5 * A[i, j]" "o_div.mtx|A / 4|A[i, j] / 4" \
+         "o_neg.mtx|-A|-A[i, j]" "o_max.mtx|max(A, 0)|(A[i, j] > 0 ? A[i, j] : 0)" \
+         "o_max2.mtx|max(-0.25, B)|(B[i, j] > -0.25 ? B[i, j] : -0.25)" \
+         "o_addc.mtx|A + 1|A[i, j] + 1" "o_subc.mtx|1 - A|1 - A[i, j]" \
+         "o_paren.mtx|(A + B) .* (A - B)|(A[i, j] + B[i, j]) * (A[i, j] - B[i, j])" \
+         "o_copy.mtx|C = A (a copy, then A rebound)|A[i, j]"; do
+    f=${c%%|*}; r=${c#*|}; label=${r%%|*}; expr=${r#*|}
+    check "$label" "$f" 1e-6 <<EOF
+BEGIN { mm_read("e_A.mtx", "MA"); mm_read("e_B.mtx", "MB"); ER = 6; EC = 5
+    for (i = 0; i < 6; i++) for (j = 0; j < 5; j++) { A[i, j] = M["MA", i, j]; B[i, j] = M["MB", i, j] }
+    for (i = 0; i < 6; i++) for (j = 0; j < 5; j++) E[i, j] = $expr }
+EOF
+done
+check "scalar arithmetic, precedence (2 + 3 * 4 - 10 / 4 = 11.5), saved 1 x 1" o_num.mtx 0 <<'EOF'
+BEGIN { ER = 1; EC = 1; E[0, 0] = 11.5 }
+EOF
+check "negative numbers (-2.5e-1)" o_neg_num.mtx 0 <<'EOF'
+BEGIN { ER = 1; EC = 1; E[0, 0] = -0.25 }
+EOF
+
+# dot, norm2, print, time
+run 'a = rand(33, 1, 4)
+b = rand(33, 1, 5)
+save a "a.mtx"
+save b "b.mtx"
+print dot(a, b)
+s = norm2(a)
+print s
+print sqrt(16) + rows(a) * 100 + cols(a)
+M = load "A.mtx"
+print M
+time C = M * M'"'"'
+print zeros(12, 11)'
+[ $rc -eq 0 ] || fail "dot/norm2/print script: exit $rc" "$(cat err)"
+d=$(sed -n 's/^dot(a, b) = //p' out); n=$(sed -n 's/^s = //p' out)
+awk_ok "dot(a, b) = $d" <<EOF
+BEGIN { mm_read("a.mtx", "a"); mm_read("b.mtx", "b"); s = 0
+    for (i = 0; i < 33; i++) s += M["a", i, 0] * M["b", i, 0]
+    e = ("$d" - s) / (s < 0 ? -s : s); if (e < 0) e = -e
+    if ("$d" == "" || e > 1e-5) { print "expected", s; exit 1 } }
+EOF
+awk_ok "norm2(a) = $n (the squared norm), a scalar prints as a number" <<EOF
+BEGIN { mm_read("a.mtx", "a"); s = 0
+    for (i = 0; i < 33; i++) s += M["a", i, 0] * M["a", i, 0]
+    e = ("$n" - s) / s; if (e < 0) e = -e
+    if ("$n" == "" || e > 1e-5) { print "expected", s; exit 1 } }
+EOF
+grep -q '^sqrt(16) + rows(a) \* 100 + cols(a) = 3305$' out && pass "print of a scalar expression: sqrt, rows, cols" || fail "print scalar expression" "$(cat out)"
+cat > want <<'EOF'
+M = 3 x 4 dense matrix
+     1     3     0    -3
+    -2     4  2.25     1
+   0.5    -1     7     8
+EOF
+sed -n '/^M = /,+3p' out > got
+cmp -s want got && pass "print M: shape and values (row 0 first)" || fail "print M" "$(cat got)"
+grep -Eq '^time: [0-9]+\.[0-9]{3} ms \(line 11: C = M \* M.\)$' out && pass "time STATEMENT: $(grep '^time' out)" || fail "time" "$(cat out)"
+grep -q '^zeros(12, 11) = 12 x 11 dense matrix; the first 10 rows and 10 columns shown$' out &&
+    [ "$(grep -c '  \.\.\.$' out)" -eq 10 ] && grep -q '^  \.\.\. (2 more rows)$' out &&
+    pass "print truncates big matrices (10 x 10 shown)" || fail "print truncation" "$(cat out)"
+
+# banded and sparse products, conversions, sums
+cat > T.mtx <<'EOF'
+%%MatrixMarket matrix coordinate real general
+4 6 5
+1 1 2
+1 6 -1
+2 3 4
+4 2 0.5
+4 6 3
+EOF
+run 'S = load "S.mtx"
+Sb = load "S.mtx" as banded
+T = load "T.mtx"
+x = rand(5, 1, 9)
+y = rand(6, 1, 10)
+save x "x.mtx"
+save y "y.mtx"
+save S * x "o_Sx.mtx"              # texla_sparse_mul through 2D vectors
+save Sb * x "o_Sbx.mtx"            # texla_banded_mul
+save T * y "o_Ty.mtx"              # a rectangular sparse matrix
+save S'"'"' * x "o_Stx.mtx"
+save Sb'"'"' * x "o_Sbtx.mtx"
+save x'"'"' * S "o_xtS.mtx"
+save S + Sb "o_SpSb.mtx"
+save Sb - Sb'"'"' "o_SbmSbt.mtx"
+save S - 2 * S "o_SmS.mtx"
+save S + eye(5) "o_Spe.mtx"
+save dense(Sb) "o_dense.mtx"
+save banded(dense(S)) "o_banded.mtx"
+save sparse(Sb) "o_sparse.mtx"
+save S .* S "o_SeS.mtx"
+save max(S, 0.3) "o_maxS.mtx"
+print banded(dense(S))
+print transpose(T)'
+[ $rc -eq 0 ] || fail "banded/sparse script: exit $rc" "$(cat err)"
+for c in "o_Sx.mtx|S * x (sparse)|S|x|0|0" "o_Sbx.mtx|Sb * x (banded)|S|x|0|0" "o_Ty.mtx|T * y (4 x 6 sparse)|T|y|0|0" \
+         "o_Stx.mtx|S' * x (sparse transpose)|S|x|1|0" "o_Sbtx.mtx|Sb' * x (banded transpose)|S|x|1|0" \
+         "o_xtS.mtx|x' * S (a row vector)|x|S|1|0"; do
+    IFS='|' read -r f label a b ta tb <<EOF
+$c
+EOF
+    check "$label" "$f" 1e-6 <<EOF
+BEGIN { mm_read("S.mtx", "S"); mm_read("T.mtx", "T"); mm_read("x.mtx", "x"); mm_read("y.mtx", "y"); expect_mul("$a", "$b", $ta, $tb) }
+EOF
+done
+for c in "o_SpSb.mtx|S + Sb (sparse + banded)|2 * S[i, j]" "o_SbmSbt.mtx|Sb - Sb' (banded)|S[i, j] - S[j, i]" \
+         "o_SmS.mtx|S - 2 * S (sparse)|-S[i, j]" "o_Spe.mtx|S + eye(5) (sparse + dense)|S[i, j] + (i == j)" \
+         "o_dense.mtx|dense(Sb)|S[i, j]" "o_banded.mtx|banded(dense(S))|S[i, j]" "o_sparse.mtx|sparse(Sb)|S[i, j]" \
+         "o_SeS.mtx|S .* S|S[i, j] * S[i, j]" "o_maxS.mtx|max(S, 0.3)|(S[i, j] > 0.3 ? S[i, j] : 0.3)"; do
+    f=${c%%|*}; r=${c#*|}; label=${r%%|*}; expr=${r#*|}
+    check "$label" "$f" 1e-6 <<EOF
+BEGIN { mm_read("S.mtx", "MS"); ER = 5; EC = 5
+    for (i = 0; i < 5; i++) for (j = 0; j < 5; j++) S[i, j] = M["MS", i, j]
+    for (i = 0; i < 5; i++) for (j = 0; j < 5; j++) E[i, j] = $expr }
+EOF
+done
+grep -q '^banded(dense(S)) = 5 x 5 banded matrix (4 diagonals), offsets -2 0 1 4$' out && pass "banded(dense(S)): diagonals of a dense matrix" || fail "banded(dense(S))" "$(cat out)"
+grep -q '^transpose(T) = 6 x 4 sparse matrix (5 entries)$' out && pass "transpose(T) of a sparse matrix" || fail "transpose(T)" "$(cat out)"
+
+# solvers: cg with dense, banded and sparse A; lcp with dense and sparse A
+run 'P = poisson(12, 10)
+save P "P.mtx"
+b = rand(120, 1, 21)
+save b "b.mtx"
+u = cg(P, b)
+save u "o_u.mtx"
+print u
+Q = poisson(4, 3, 1, 0.5)          # I + 0.5 P
+save Q "Q.mtx"
+save Q * ones(12, 1) "o_Q1.mtx"
+S = load "Sym.mtx"
+c = load "v5.mtx"
+c4 = rand(4, 1, 2)
+save c4 "c4.mtx"
+save cg(S, c4, 1e-5) "o_cgS.mtx"
+save cg(dense(S), c4, 1e-5, 50) "o_cgD.mtx"
+save cg(P, b, 0, 200) "o_cg_fixed.mtx"
+K = 4 * eye(6) + 0.5 * ones(6, 6)     # diagonally dominant: Jacobi converges
+q = rand(6, 1, 3)
+save K "K.mtx"
+save q "q.mtx"
+save lcp(K, q) "o_lcp.mtx"
+save lcp(K, q, 300, 0.8) "o_lcp2.mtx"
+save lcp(sparse(K), q, 50) "o_lcp3.mtx"'
+[ $rc -eq 0 ] || fail "solver script: exit $rc" "$(cat err)"
+grep -q '^u = 120 x 1 vector (12 x 10 grid); the first 10 rows shown$' out && pass "cg on a banded matrix keeps its grid" || fail "cg grid" "$(cat out)"
+grep -Eq '^s.tx:5: cg: [0-9]+ iterations, relative residual [0-9.e-]+ \(within the tolerance 0.0001\)$' err && pass "cg reports iterations and residual: $(grep ':5: cg' err)" || fail "cg report" "$(cat err)"
+grep -Eq '^s.tx:17: cg: 200 iterations \(fixed count' err && pass "cg(A, b, 0, MAXIT): fixed iterations" || fail "cg fixed" "$(cat err)"
+grep -Eq '^s.tx:22: lcp: 100 iterations \(omega 1\): min x ' err && grep -Eq '^s.tx:23: lcp: 300 iterations \(omega 0.8\)' err && pass "lcp reports its measures: $(grep ':22: lcp' err)" || fail "lcp report" "$(cat err)"
+# residuals computed on the CPU from the saved A, b and x
+for c in "P.mtx|b.mtx|o_u.mtx|cg(P, b) on poisson(12, 10) (banded)|2e-4" "Sym.mtx|c4.mtx|o_cgS.mtx|cg(S, b, 1e-5) (sparse)|1e-4" \
+         "Sym.mtx|c4.mtx|o_cgD.mtx|cg(dense(S), b, 1e-5, 50) (dense)|1e-4" "P.mtx|b.mtx|o_cg_fixed.mtx|cg(P, b, 0, 200) (fixed iterations)|1e-3"; do
+    IFS='|' read -r fa fb fx label tol <<EOF
+$c
+EOF
+    awk_ok "$label: ||b - A x|| / ||b|| <= $tol" <<EOF
+BEGIN { mm_read("$fa", "A"); mm_read("$fb", "b"); mm_read("$fx", "x"); n = R["A"]; num = 0; den = 0
+    for (i = 0; i < n; i++) { s = M["b", i, 0]; for (j = 0; j < n; j++) s -= M["A", i, j] * M["x", j, 0]; num += s * s; den += M["b", i, 0] ^ 2 }
+    e = sqrt(num / den); if (e > $tol) { print "relative residual", e; exit 1 }; printf "%.2g", e }
+EOF
+done
+check "poisson(4, 3, 1, 0.5) * ones: I + 0.5 P" o_Q1.mtx 1e-6 <<'EOF'
+BEGIN { nx = 4; ny = 3; ER = 12; EC = 1
+    for (k = 0; k < 12; k++) { x = k % nx; y = int(k / nx); E[k, 0] = 1 + 0.5 * (4 - (x > 0) - (x < nx - 1) - (y > 0) - (y < ny - 1)) } }
+EOF
+for f in o_lcp.mtx o_lcp2.mtx o_lcp3.mtx; do
+    awk_ok "lcp ($f): x >= 0, w = K x + q >= 0, x'w = 0" <<EOF
+BEGIN { mm_read("K.mtx", "K"); mm_read("q.mtx", "q"); mm_read("$f", "x"); n = 6; gap = 0; minw = 1; minx = 1
+    for (i = 0; i < n; i++) { w = M["q", i, 0]; for (j = 0; j < n; j++) w += M["K", i, j] * M["x", j, 0]
+        if (w < minw) minw = w; if (M["x", i, 0] < minx) minx = M["x", i, 0]; gap += (M["x", i, 0] * w < 0 ? -1 : 1) * M["x", i, 0] * w }
+    if (minx < 0 || minw < -1e-4 || gap > 1e-4) { print "min x", minx, "min w", minw, "|x.*w|", gap; exit 1 }
+    printf "min w %.2g, |x.*w| %.2g", minw, gap }
+EOF
+done
+
+# png: every kind, the options, image sizes from the header; a gray16 round trip
+run 'A = load "A.mtx"
+png A "p_A.png"
+png A "p_A4.png" scale 4
+png A "p_Araw.png" raw
+png A "p_Agray.png" map gray range -4 9
+png A "p_A16.png" map gray16
+png A "p_Adiv.png" map diverging
+png A "p_Avir.png" map viridis scale 2
+B = load "p_A16.png"               # a .png loads as a dense matrix
+save B "o_A16.mtx"
+v = grid(rand(15, 1, 1), 5, 3)
+png v "p_v.png"
+png v "p_vraw.png" raw
+png poisson(4, 3) "p_P.png"
+png load "S.mtx" "p_S.png"
+png 2.5 "p_s.png"
+png dot(v, v) "p_dot.png"'
+[ $rc -eq 0 ] || fail "png script: exit $rc" "$(cat err)"
+is_png "png A (logical: 4 x 3)" p_A.png 4 3
+is_png "png A scale 4" p_A4.png 16 12
+is_png "png A raw (4x1 texels: 4 x 4)" p_Araw.png 4 4
+is_png "png A map gray range -4 9" p_Agray.png 4 3
+is_png "png A map gray16" p_A16.png 4 3
+is_png "png A map diverging" p_Adiv.png 4 3
+is_png "png A map viridis scale 2" p_Avir.png 8 6
+is_png "png of a grid vector: its 5 x 3 grid" p_v.png 5 3
+is_png "png of a grid vector, raw (2x2 texels, even grid 6 x 4)" p_vraw.png 6 4
+is_png "png of a banded matrix (5 diagonals of a 4 x 3 grid, stacked)" p_P.png 4 15
+is_png "png of a sparse matrix (its 5 x 5 pattern)" p_S.png 5 5
+is_png "png of a scalar" p_s.png 1 1
+is_png "png of an expression" p_dot.png 1 1
+grep -aq 'texla:range' p_A16.png && grep -aq 'texla:map' p_A16.png && pass "png text chunks (texla:range, texla:map)" || fail "png text chunks"
+check "png map gray16 round trip (load \"x.png\"), within the 16-bit quantisation" o_A16.mtx 1e-4 <<'EOF'
+BEGIN { mm_read("A.mtx", "A"); expect_mat("A") }
+EOF
+
+# standard input, relative load paths, ';' and comments
+printf 'x = 2 * 3; print x   # a comment\nprint x - 1\n' | "$T" run - > out 2> err; rc=$?
+[ $rc -eq 0 ] && [ "$(cat out)" = "x = 6
+x - 1 = 5" ] && pass "run - (standard input), ';' between statements, comments" || fail "stdin: exit $rc" "$(cat out err)"
+printf 'x = y\n' | "$T" run - > out 2> err; rc=$?
+[ $rc -eq 1 ] && grep -qx "<stdin>:1:5: error: unknown variable 'y'" err && pass "errors in standard input name <stdin>" || fail "stdin error: exit $rc" "$(cat err)"
+mkdir -p sub/dir && cp A.mtx sub/dir/m.mtx
+printf 'M = load "m.mtx"\nsave M "o_rel.mtx"\n' > sub/dir/rel.tx
+"$T" run sub/dir/rel.tx > out 2> err; rc=$?
+[ $rc -eq 0 ] && [ -f o_rel.mtx ] && [ ! -e sub/dir/o_rel.mtx ] && pass "load reads relative to the script's folder, save writes to the current one" || fail "relative paths: exit $rc" "$(cat err)"
+
+# ---- errors: FILE:LINE:COLUMN, the message, exit 1 ----
+expect_error "unknown variable" 1 "s.tx:2:9: error: unknown variable 'B'\$" 'A = 1
+C = A + B'
+expect_error "shape mismatch names both shapes" 1 's.tx:3:7: error: shape mismatch: 2 x 3 dense matrix * 2 x 2 dense matrix (inner dimensions 3 and 2 differ)$' 'A = ones(2, 3)
+B = ones(2, 2)
+C = A * B'
+expect_error "shape mismatch in a sum" 1 's.tx:1:16: error: shape mismatch: 2 x 3 dense matrix + 3 x 2 dense matrix$' 'C = ones(2, 3) + ones(3, 2)'
+expect_error "shape mismatch: sparse times a vector" 1 's.tx:2:7: error: shape mismatch: 5 x 5 sparse matrix (13 entries) * 4 x 1 vector (inner dimensions 5 and 4 differ)$' 'S = load "S.mtx"
+y = S * ones(4, 1)'
+expect_error "bad number" 1 "s.tx:1:9: error: bad number '1.2.3'\$" 'x = 2 + 1.2.3'
+expect_error "bad number (letters glued on)" 1 "s.tx:1:5: error: bad number '3abc'\$" 'x = 3abc'
+expect_error "bad number (no exponent digits)" 1 "s.tx:1:5: error: bad number '1e'\$" 'x = 1e'
+expect_error "number out of range" 1 "s.tx:1:5: error: bad number '1e999' (out of range)\$" 'x = 1e999'
+expect_error "unterminated string" 1 's.tx:2:8: error: unterminated string' 'A = ones(2, 2)
+save A "a.mtx'
+expect_error "file not found" 1 's.tx:1:5: error: load "nofile.mtx": nofile.mtx: cannot open for reading: No such file or directory$' 'A = load "nofile.mtx"'
+printf '%%%%MatrixMarket matrix coordinate real general\n%% a comment\n3 3 3\n1 1 1.0\n2 2 2.0\n2 x 1\n' > bad.mtx
+expect_error "malformed Matrix Market file: its own line" 1 's.tx:3:5: error: load "bad.mtx": bad.mtx:6: ' 'A = ones(2, 2)
+# the file breaks on its line 6
+B = load "bad.mtx"'
+printf '%%%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n' > short.mtx
+expect_error "Matrix Market file too short" 1 's.tx:1:5: error: load "short.mtx": short.mtx:' 'A = load "short.mtx"'
+expect_error "wrong argument count" 1 's.tx:1:5: error: rand: expected 2 or 3 arguments (R, C[, SEED]), got 1$' 'A = rand(4)'
+expect_error "wrong argument count (cg)" 1 's.tx:1:5: error: cg: expected 2 to 4 arguments (A, b[, TOL[, MAXIT]]), got 1$' 'x = cg(eye(3))'
+expect_error "wrong argument type (a matrix for a number)" 1 's.tx:1:14: error: zeros: C must be a number, not a 2 x 2 dense matrix$' 'A = zeros(3, ones(2, 2))'
+expect_error "wrong argument type (not an integer)" 1 's.tx:1:13: error: rand: C must be an integer from 1 to 2147483647, not 2.5$' 'A = rand(2, 2.5, 1)'
+expect_error "wrong argument type (a matrix for a vector)" 1 's.tx:1:16: error: cg: b must be an n x 1 vector, not a 3 x 3 dense matrix$' 'x = cg(eye(3), eye(3))'
+expect_error "unknown function" 1 "s.tx:1:5: error: unknown function 'foo'" 'A = foo(1)'
+expect_error "syntax: missing ')'" 1 "s.tx:1:11: error: expected ')' to close the '(' at column 5, found the end of the line\$" 'A = (1 + 2'
+expect_error "syntax: two values" 1 "s.tx:1:7: error: expected the end of the statement, found number '2'\$" 'A = 1 2'
+expect_error "syntax: unexpected character" 1 "s.tx:1:7: error: unexpected character '@'\$" 'A = 1 @ 2'
+expect_error "syntax: not a statement" 1 "s.tx:1:1: error: expected a statement" '= 3'
+expect_error "syntax: a keyword as a value" 1 "s.tx:1:5: error: 'print' is a keyword" 'A = print'
+expect_error "png: unknown option" 1 "s.tx:1:24: error: png: unknown option 'foo'" 'png ones(3, 3) "x.png" foo'
+expect_error "png: unknown map" 1 "s.tx:1:28: error: png: map: expected gray, viridis, diverging, gray16 or auto, found 'jet'\$" 'png ones(3, 3) "x.png" map jet'
+expect_error "division by zero" 1 's.tx:1:13: error: division by zero$' 'A = ones(2) / 0'
+expect_error "lcp on a non-square matrix" 1 's.tx:1:5: error: shape mismatch: lcp needs a square A' 'x = lcp(ones(3, 2), ones(3, 1))'
+expect_error "lcp: a big sparse matrix is not made dense" 1 's.tx:2:5: error: lcp (projected Jacobi needs a dense A): the 10000 x 10000 sparse matrix' 'S = sparse(poisson(100, 100))
+x = lcp(S, ones(10000, 1))'
+expect_error "banded times a dense matrix is refused" 1 's.tx:1:19: error: not supported: 12 x 12 banded matrix (5 diagonals) * 12 x 2 dense matrix' 'A = poisson(3, 4) * ones(12, 2)'
+expect_error "time of a failing statement" 1 "s.tx:1:10: error: unknown variable 'z'\$" 'time x = z'
+
+# a syntax error anywhere runs nothing
+run 'save ones(2, 2) "early.mtx"
+print 1
+x = (1 +'
+[ $rc -eq 1 ] && [ ! -e early.mtx ] && [ ! -s out ] && pass "a syntax error on line 3 runs nothing (exit 1, no output, no file)" || fail "syntax error ran something: exit $rc" "$(ls; cat out)"
+
+# ---- no output file half-written ----
+run 'save ones(2, 2) "nodir/x.mtx"'
+[ $rc -eq 1 ] && [ ! -e nodir ] && grep -q '^s.tx:1:1: error: save "nodir/x.mtx": ' err && pass "save into a missing folder: exit 1, $(cat err)" || fail "save nodir: exit $rc" "$(cat err)"
+mkdir isdir.mtx isdir.png
+run 'save ones(2, 2) "isdir.mtx"'
+[ $rc -eq 1 ] && [ -d isdir.mtx ] && pass "save over a folder fails: exit 1" || fail "save over a folder: exit $rc" "$(cat err)"
+run 'png ones(2, 2) "isdir.png"'
+[ $rc -eq 1 ] && [ -d isdir.png ] && pass "png over a folder fails: exit 1" || fail "png over a folder: exit $rc" "$(cat err)"
+run 'save ones(3, 3) "keep.mtx"
+png ones(3, 3) "keep.png"'
+cp keep.mtx keep.mtx.orig; cp keep.png keep.png.orig
+run 'A = ones(2, 2) * 1e38
+B = A * 100                        # +Inf in float
+save B "keep.mtx"'
+[ $rc -eq 1 ] && grep -q '^s.tx:3:1: error: save "keep.mtx": .*inf' err && cmp -s keep.mtx keep.mtx.orig && pass "a failing save leaves the old file as it was ($(cat err))" || fail "failing save: exit $rc" "$(cat err)"
+run 'save ones(2, 2) * 1e38 * 100 "inf.mtx"'
+[ $rc -eq 1 ] && [ ! -e inf.mtx ] && pass "a failing save creates no file" || fail "inf.mtx: exit $rc" "$(cat err)"
+run 'png ones(4, 4) "keep.png" range 1 0'
+[ $rc -eq 1 ] && grep -q '^s.tx:1:33: error: png: range 1 0: LO must be below HI$' err && cmp -s keep.png keep.png.orig && pass "a failing png leaves the old file as it was" || fail "failing png: exit $rc" "$(cat err)"
+run 'png ones(4, 4) "nodir/x.png"'
+[ $rc -eq 1 ] && [ ! -e nodir ] && pass "png into a missing folder: exit 1" || fail "png nodir: exit $rc" "$(cat err)"
+run 'png ones(4, 4) "big.png" scale 8000'
+[ $rc -eq 1 ] && [ ! -e big.png ] && pass "png past the image size limit: exit 1, no file ($(cut -c1-80 err))" || fail "png too big: exit $rc" "$(cat err)"
+no_tmp_files "after the failing writes"
+
+# ---- the data/ examples, run from an empty folder ----
+for ex in product poisson lcp; do
+    mkdir "ex_$ex" && cd "ex_$ex" || exit 1
+    if [ ! -f "$ROOT/data/$ex.tx" ]; then
+        fail "data/$ex.tx is missing"
+    else
+        "$T" run "$ROOT/data/$ex.tx" > out 2> err; rc=$?
+        if [ $rc -eq 0 ]; then pass "data/$ex.tx runs (exit 0)"; else fail "data/$ex.tx: exit $rc" "$(cat err)"; fi
+        for png in *.png; do
+            [ -e "$png" ] && is_png "data/$ex.tx wrote" "$png"
+        done
+    fi
+    cd "$TMP" || exit 1
+done
+[ -f ex_product/product_C.png ] && [ -f ex_poisson/poisson_u.png ] && [ -f ex_lcp/lcp_x.png ] && pass "the examples wrote their PNGs" || fail "example PNGs missing" "$(ls ex_*)"
+is_png "poisson.tx draws u on its 64 x 64 grid (scale 4)" ex_poisson/poisson_u.png 256 256
+check "data/product.tx: C = A * B against the CPU" ex_product/product_C.mtx 1e-6 <<'EOF'
+BEGIN { expect_rand(50, 64, 1); for (i = 0; i < 50; i++) for (j = 0; j < 64; j++) M["A", i, j] = E[i, j]; R["A"] = 50; C["A"] = 64
+        expect_rand(64, 32, 2); for (i = 0; i < 64; i++) for (j = 0; j < 32; j++) M["B", i, j] = E[i, j]; R["B"] = 64; C["B"] = 32
+        expect_mul("A", "B", 0, 0) }
+EOF
+awk_ok "data/poisson.tx: P u = 1 on the 64 x 64 grid (relative residual <= 2e-4)" <<'EOF'
+BEGIN { mm_read("ex_poisson/poisson_u.mtx", "u"); n = 64; num = 0
+    for (k = 0; k < n * n; k++) { x = k % n; y = int(k / n); s = 4 * M["u", k, 0]
+        if (x > 0) s -= M["u", k - 1, 0]; if (x < n - 1) s -= M["u", k + 1, 0]
+        if (y > 0) s -= M["u", k - n, 0]; if (y < n - 1) s -= M["u", k + n, 0]
+        num += (1 - s) ^ 2 }
+    e = sqrt(num / (n * n)); if (e > 2e-4) { print "relative residual", e; exit 1 }; printf "%.2g", e }
+EOF
+awk_ok "data/lcp.tx: x >= 0, A x + b >= 0, x'(A x + b) = 0" <<EOF
+BEGIN { mm_read("$ROOT/data/lcp_A.mtx", "A"); mm_read("$ROOT/data/lcp_b.mtx", "b"); mm_read("ex_lcp/lcp_x.mtx", "x"); n = R["A"]; gap = 0; minw = 1; minx = 1; pos = 0
+    for (i = 0; i < n; i++) { w = M["b", i, 0]; for (j = 0; j < n; j++) w += M["A", i, j] * M["x", j, 0]
+        if (w < minw) minw = w; if (M["x", i, 0] < minx) minx = M["x", i, 0]; pos += M["x", i, 0] > 0; g = M["x", i, 0] * w; gap += g < 0 ? -g : g }
+    if (minx < 0 || minw < -1e-5 || gap > 1e-5 || pos == 0 || pos == n) { print "min x", minx, "min w", minw, "|x.*w|", gap, "positive", pos; exit 1 }
+    printf "%d of %d x_i > 0, min w %.2g", pos, n, minw }
+EOF
+grep -Eq 'lcp.tx:10: lcp: 200 iterations' ex_lcp/err && pass "data/lcp.tx reports the LCP measures" || fail "lcp.tx stderr" "$(cat ex_lcp/err)"
+no_tmp_files "at the end"
+
+summary
+[ "$F" -eq 0 ]
