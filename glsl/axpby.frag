@@ -2,9 +2,7 @@
 // add: 1, 1; sub: 1, -1; A + s*B: 1, s
 uniform sampler2D u_src0;
 uniform sampler2D u_src1;
-out vec4 o;
-void main() {
-    ivec2 t = ivec2(gl_FragCoord.xy);
+vec4 texla_op(ivec2 t) {
     vec4 c = texla_coefs();
-    o = c.x * texelFetch(u_src0, t, 0) + c.y * texelFetch(u_src1, t, 0);
+    return c.x * texelFetch(u_src0, t, 0) + c.y * texelFetch(u_src1, t, 0);
 }

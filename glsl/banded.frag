@@ -10,7 +10,6 @@ uniform sampler2D u_src2;
 uniform sampler2D u_src3;
 uniform sampler2D u_src4;
 uniform sampler2D u_src5;
-out vec4 o;
 
 float term(sampler2D d, int off, ivec2 t, int c, int k) {
     int j = k + off;
@@ -18,8 +17,7 @@ float term(sampler2D d, int off, ivec2 t, int c, int k) {
     return texelFetch(d, t, 0)[c] * texla_vec_fetch(u_src0, j, u_shape.z);
 }
 
-void main() {
-    ivec2 t = ivec2(gl_FragCoord.xy);
+vec4 texla_op(ivec2 t) {
     bvec4 live = texla_live(t);
     int nd = u_i2.x;
     vec4 v = vec4(0.0);
@@ -33,5 +31,5 @@ void main() {
         v[c] = s;
     }
     if (u_i2.y != 0) v += u_f0.x * texelFetch(u_src5, t, 0);
-    o = v;
+    return v;
 }

@@ -1,6 +1,5 @@
 // o = A
 uniform sampler2D u_src0;
-out vec4 o;
-void main() {
-    o = texelFetch(u_src0, ivec2(gl_FragCoord.xy), 0);
+vec4 texla_op(ivec2 t) {
+    return texelFetch(u_src0, t, 0);
 }

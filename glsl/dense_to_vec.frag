@@ -2,9 +2,7 @@
 // live lane c of texel t is element k = cy*nx + cx, row k of the dense vector (texel (0, k/4),
 // channel k%4). Padding lanes stay 0.
 uniform sampler2D u_src0;
-out vec4 o;
-void main() {
-    ivec2 t = ivec2(gl_FragCoord.xy);
+vec4 texla_op(ivec2 t) {
     bvec4 live = texla_live(t);
     vec4 v = vec4(0.0);
     for (int c = 0; c < 4; ++c) {
@@ -12,5 +10,5 @@ void main() {
         int k = (2 * t.y + c / 2) * u_shape.z + 2 * t.x + c % 2;
         v[c] = texelFetch(u_src0, ivec2(0, k / 4), 0)[k % 4];
     }
-    o = v;
+    return v;
 }

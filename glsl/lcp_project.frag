@@ -6,9 +6,8 @@
 uniform sampler2D u_src0; // v
 uniform sampler2D u_src1; // index
 uniform sampler2D u_src2; // mu
-out vec4 o;
-void main() {
-    int y = int(gl_FragCoord.y), n = u_i0.x;
+vec4 texla_op(ivec2 t) {
+    int y = t.y, n = u_i0.x;
     vec4 v = texelFetch(u_src0, ivec2(0, y), 0), idx = texelFetch(u_src1, ivec2(0, y), 0);
     vec4 mu = texelFetch(u_src2, ivec2(0, y), 0), r = vec4(0.0);
     for (int c = 0; c < 4; ++c) {
@@ -21,5 +20,5 @@ void main() {
             r[c] = clamp(v[c], -mu[c] * nj, mu[c] * nj);
         }
     }
-    o = r;
+    return r;
 }

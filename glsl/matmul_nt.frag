@@ -5,9 +5,8 @@
 // B do not exist: the last partial block is fetched guarded.
 uniform sampler2D u_src0; // A
 uniform sampler2D u_src1; // B
-out vec4 o;
-void main() {
-    ivec2 p = ivec2(gl_FragCoord.xy);
+vec4 texla_op(ivec2 t) {
+    ivec2 p = t;
     int t0 = u_i0.x, t1 = u_i0.x + u_i0.y, K = u_i0.z;
     int tfull = min(t1, K / 4);
     int by = p.x / 4, ch = p.x - 4 * by;
@@ -27,5 +26,5 @@ void main() {
         if (c + 2 < K)
             acc += texelFetch(u_src0, ivec2(c + 2, p.y), 0) * texelFetch(u_src1, ivec2(c + 2, by), 0)[ch];
     }
-    o = acc;
+    return acc;
 }

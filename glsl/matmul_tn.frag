@@ -6,9 +6,8 @@
 // exist: those lanes of C are padding and stay 0.
 uniform sampler2D u_src0; // A
 uniform sampler2D u_src1; // B
-out vec4 o;
-void main() {
-    ivec2 p = ivec2(gl_FragCoord.xy);
+vec4 texla_op(ivec2 t) {
+    ivec2 p = t;
     int t0 = u_i0.x, t1 = u_i0.x + u_i0.y;
     int c = 4 * p.y, live = min(4, u_i0.z - c);
     vec4 acc = vec4(0.0);
@@ -28,5 +27,5 @@ void main() {
             if (live > 2) acc.z += dot(texelFetch(u_src0, ivec2(c + 2, t), 0), b);
         }
     }
-    o = acc;
+    return acc;
 }

@@ -7,7 +7,6 @@
 // u_i0.z: 1 on the last pass: fold the four channels too; the result is (r, 0, 0, 0).
 uniform sampler2D u_src0;
 uniform sampler2D u_src1;
-out vec4 o;
 
 vec4 fold(vec4 a, vec4 b) {
     if (u_i0.x == 1) return max(a, b);
@@ -27,8 +26,8 @@ vec4 element(ivec2 s) {
     return v;
 }
 
-void main() {
-    ivec2 t = ivec2(gl_FragCoord.xy), s0 = 2 * t;
+vec4 texla_op(ivec2 t) {
+    ivec2 s0 = 2 * t;
     vec4 acc = element(s0);
     if (s0.x + 1 < u_i1.x) acc = fold(acc, element(s0 + ivec2(1, 0)));
     if (s0.y + 1 < u_i1.y) {
@@ -39,5 +38,5 @@ void main() {
         vec4 r = fold(fold(acc.xxxx, acc.yyyy), fold(acc.zzzz, acc.wwww));
         acc = vec4(r.x, 0.0, 0.0, 0.0);
     }
-    o = acc;
+    return acc;
 }

@@ -2,8 +2,7 @@
 // u_i0.x: 0 a / b, 1 (b == 0 ? 0 : a / b), 2 a * b, 3 a - b, 4 -a.
 uniform sampler2D u_src0;
 uniform sampler2D u_src1;
-out vec4 o;
-void main() {
+vec4 texla_op(ivec2 t) {
     float a = texelFetch(u_src0, ivec2(0, 0), 0).x;
     float b = u_i0.x == 4 ? 0.0 : texelFetch(u_src1, ivec2(0, 0), 0).x;
     float r;
@@ -12,5 +11,5 @@ void main() {
     else if (u_i0.x == 2) r = a * b;
     else if (u_i0.x == 3) r = a - b;
     else r = -a;
-    o = vec4(r, 0.0, 0.0, 0.0);
+    return vec4(r, 0.0, 0.0, 0.0);
 }

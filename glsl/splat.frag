@@ -1,10 +1,8 @@
 // Adds a Gaussian bump u_f0.w * exp(-d^2 / u_f0.z^2), d the distance of a cell to the point
 // (u_f0.x, u_f0.y) in grid cells, to a 2D vector by blending; drawn over the bump's bounding
 // rectangle only. Padding lanes get 0 (u_shape).
-out vec4 o;
-void main() {
-    ivec2 t = ivec2(gl_FragCoord.xy);
+vec4 texla_op(ivec2 t) {
     vec4 cx = vec4(2 * t.x) + vec4(0.0, 1.0, 0.0, 1.0) - u_f0.x;
     vec4 cy = vec4(2 * t.y) + vec4(0.0, 0.0, 1.0, 1.0) - u_f0.y;
-    o = texla_mask(u_f0.w * exp(-(cx * cx + cy * cy) / (u_f0.z * u_f0.z)), t);
+    return texla_mask(u_f0.w * exp(-(cx * cx + cy * cy) / (u_f0.z * u_f0.z)), t);
 }

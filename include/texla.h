@@ -40,7 +40,8 @@
  *   partial mix of texla state. Destroying 0 or a stale handle is a no-op.
  *
  * GL STATE TOUCHED (host mode: all of it is saved on entry and restored on return)
- *   framebuffer bindings (draw, read), viewport, current program, active texture unit,
+ *   framebuffer bindings (draw, read), viewport 0, current program, active texture unit,
+ *   image unit 0 (compute backend),
  *   2D texture and sampler bindings of units 0..7, vertex array and array buffer bindings,
  *   pixel pack/unpack buffer bindings and pack/unpack alignment, row length, skips,
  *   image height, GL_CLAMP_READ_COLOR, blend enable (draw buffer 0), blend functions,
@@ -108,6 +109,16 @@ typedef void (*texla_glproc)(void);
 typedef texla_glproc (*texla_getproc_fn)(const char *name);
 typedef void (*texla_error_fn)(texla_result code, const char *message, void *user);
 
+/* How operations run: fragment programs drawn into framebuffers (the classic design, GL 3.3),
+ * or the same operations as GL 4.3 compute shaders (the second backend: on GPUs where only a
+ * few units run fragment shaders, such as the H100, many times faster). AUTO measures both on
+ * a copy at context creation and takes the faster. Points (sparse products) always draw. */
+typedef enum texla_backend {
+    TEXLA_BACKEND_AUTO = 0,
+    TEXLA_BACKEND_FRAGMENT,
+    TEXLA_BACKEND_COMPUTE
+} texla_backend;
+
 typedef struct texla_ctx_desc {
     texla_getproc_fn host_getproc; /* non-NULL: host mode (use the current context) */
     texla_error_fn error_cb;       /* called with every error; NULL: none */
@@ -117,6 +128,7 @@ typedef struct texla_ctx_desc {
     const char *glsl_dir; /* development override: read shaders from this folder */
     int egl_device;     /* headless: 0 automatic; N > 0: only EGL device N-1 */
     int gl_version_max; /* headless: cap the context version, e.g. 33; 0: highest */
+    texla_backend backend; /* 0: AUTO */
 } texla_ctx_desc;
 
 typedef struct texla_info {
@@ -128,6 +140,8 @@ typedef struct texla_info {
     int float_render;       /* RGBA32F renderable (probed by rendering) */
     int float_blend;        /* RGBA32F additive blending unclamped (probed) */
     int compute;            /* GL 4.3 compute shaders available */
+    texla_backend backend;  /* the one in use: TEXLA_BACKEND_FRAGMENT or _COMPUTE */
+    float calib_fragment_ms, calib_compute_ms; /* AUTO's measurement (0: not measured) */
     int host;               /* 1: host mode */
     int matmul_k;           /* MOPs per product pass now */
 } texla_info;
@@ -400,8 +414,11 @@ typedef struct texla_cg_desc {
 } texla_cg_desc;
 typedef struct texla_cg_result {
     int iterations;
-    float rel_residual; /* of the recurrence; -1 in fixed-iteration mode (not read back) */
-    int converged;
+    float rel_residual; /* true ||b - A x|| / ||b|| of the x returned; -1 in fixed-iteration
+                           mode (not read back) */
+    int converged;      /* 1: a true residual below tol was seen. 0: max_iter reached, or
+                           float32 could not get there (two residual replacements in a row
+                           without halving it), or NaN (A not SPD) */
 } texla_cg_result;
 /* Conjugate gradients for symmetric positive definite A, warm-started from x. */
 TEXLA_API texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_desc *desc,

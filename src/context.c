@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static _Thread_local char make_msg[TEXLA__MSG_LEN];
 
@@ -86,6 +87,51 @@ static texla_result probe_float(texla_ctx *ctx) {
     return TEXLA_OK;
 }
 
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Median-free but warm timing of a few copies of a 512x512 texture, one backend at a time. */
+static texla_result time_copies(texla_ctx *ctx, int compute, double *ms) {
+    texla__tex a, b;
+    texla_result r = texla__pool_take(ctx, 512, 512, &a);
+    if (!r) r = texla__pool_take(ctx, 512, 512, &b);
+    ctx->use_compute = compute;
+    texla__pass p = {.prog = TEXLA__P_COPY, .dst = &b, .src = {&a}};
+    for (int i = 0; i < 3 && !r; i++) r = texla__run(ctx, &p); /* compile and warm up */
+    glFinish();
+    double t0 = now_ms();
+    for (int i = 0; i < 8 && !r; i++) r = texla__run(ctx, &p);
+    glFinish();
+    *ms = (now_ms() - t0) / 8;
+    texla__pool_give(ctx, &a);
+    texla__pool_give(ctx, &b);
+    return r;
+}
+
+/* The backend: as asked, or (AUTO) the faster of the two on a copy, measured here. */
+static texla_result choose_backend(texla_ctx *ctx) {
+    texla_backend want = ctx->desc.backend;
+    if (want == TEXLA_BACKEND_COMPUTE && !ctx->info.compute)
+        return texla__fail(ctx, TEXLA_ERR_UNSUPPORTED,
+                           "the compute backend needs OpenGL 4.3; this context is %d.%d",
+                           ctx->info.gl_major, ctx->info.gl_minor);
+    ctx->use_compute = want == TEXLA_BACKEND_COMPUTE;
+    if (want == TEXLA_BACKEND_AUTO && ctx->info.compute) {
+        double fragment = 0, compute = 0;
+        texla_result r = time_copies(ctx, 0, &fragment);
+        if (!r) r = time_copies(ctx, 1, &compute);
+        if (r) return r;
+        ctx->info.calib_fragment_ms = (float)fragment;
+        ctx->info.calib_compute_ms = (float)compute;
+        ctx->use_compute = compute * 1.25 < fragment; /* clearly faster, or the classic path */
+    }
+    ctx->info.backend = ctx->use_compute ? TEXLA_BACKEND_COMPUTE : TEXLA_BACKEND_FRAGMENT;
+    return TEXLA_OK;
+}
+
 static texla_result init_gl(texla_ctx *ctx) {
     texla_getproc_fn gp = ctx->desc.host_getproc;
     int ver = gp ? gladLoadGL((GLADloadfunc)gp) : 0;
@@ -130,6 +176,10 @@ texla_result texla_ctx_make(const texla_ctx_desc *desc_in, texla_ctx **out) {
         return texla__fail_make(&desc, TEXLA_ERR_ARGUMENT,
                                 "texla_ctx_make: matmul_k is %d; it must be >= 0 (0: default)",
                                 desc.matmul_k);
+    if ((unsigned)desc.backend > TEXLA_BACKEND_COMPUTE)
+        return texla__fail_make(&desc, TEXLA_ERR_ARGUMENT,
+                                "texla_ctx_make: backend is %d; it must be TEXLA_BACKEND_AUTO, "
+                                "_FRAGMENT or _COMPUTE", (int)desc.backend);
     if (desc.egl_device < 0 || desc.gl_version_max < 0)
         return texla__fail_make(&desc, TEXLA_ERR_ARGUMENT,
                                 "texla_ctx_make: egl_device (%d) and gl_version_max (%d) must be "
@@ -147,6 +197,7 @@ texla_result texla_ctx_make(const texla_ctx_desc *desc_in, texla_ctx **out) {
         texla__enter(ctx);
         glGenVertexArrays(1, &ctx->vao); /* core profile draws need one bound */
         r = probe_float(ctx);
+        if (!r) r = choose_backend(ctx);
         texla__leave(ctx);
     }
     if (r) {

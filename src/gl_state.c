@@ -57,6 +57,12 @@ void texla__glstate_save(texla__glstate *s) {
     }
     glGetFloatv(GL_BLEND_COLOR, s->blend_color);
     glGetIntegerv(GL_POLYGON_MODE, s->polygon_mode);
+    if (GLAD_GL_VERSION_4_2) {
+        static const GLenum q[6] = {GL_IMAGE_BINDING_NAME,  GL_IMAGE_BINDING_LEVEL,
+                                    GL_IMAGE_BINDING_LAYERED, GL_IMAGE_BINDING_LAYER,
+                                    GL_IMAGE_BINDING_ACCESS, GL_IMAGE_BINDING_FORMAT};
+        for (int i = 0; i < 6; i++) glGetIntegeri_v(q[i], 0, &s->image0[i]);
+    }
     for (int i = 0; i < N_CAPS; i++) s->enables[i] = glIsEnabled(enable_caps[i]);
 }
 
@@ -106,6 +112,9 @@ void texla__glstate_restore(const texla__glstate *s) {
     glBlendColor(s->blend_color[0], s->blend_color[1], s->blend_color[2], s->blend_color[3]);
     /* core profile: front and back modes are always equal */
     glPolygonMode(GL_FRONT_AND_BACK, (GLenum)s->polygon_mode[0]);
+    if (GLAD_GL_VERSION_4_2)
+        glBindImageTexture(0, (GLuint)s->image0[0], s->image0[1], (GLboolean)s->image0[2],
+                           s->image0[3], (GLenum)s->image0[4], (GLenum)s->image0[5]);
     for (int i = 0; i < N_CAPS; i++) set_cap(enable_caps[i], s->enables[i]);
 }
 

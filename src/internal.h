@@ -50,6 +50,7 @@ typedef enum texla__prog_id {
 typedef struct texla__prog {
     GLuint id;
     GLint u_i0, u_i1, u_i2, u_f0, u_f1, u_shape, u_coef;
+    GLint u_rect, u_blend, u_blend_scale; /* compute versions */
 } texla__prog;
 
 /* ---- GL layer: the pass ---- */
@@ -144,6 +145,7 @@ typedef struct texla__glstate {
     GLint blend_src_rgb, blend_dst_rgb, blend_src_a, blend_dst_a, blend_eq_rgb, blend_eq_a;
     GLfloat blend_color[4];
     GLint polygon_mode[2];
+    GLint image0[6]; /* image unit 0: name, level, layered, layer, access, format (GL 4.2) */
     GLboolean enables[24];
 } texla__glstate;
 
@@ -164,6 +166,8 @@ struct texla_ctx {
     int npool, cappool;
     /* GL objects */
     texla__prog progs[TEXLA__P_COUNT];
+    texla__prog cprogs[TEXLA__P_COUNT]; /* compute versions (second backend) */
+    int use_compute;                    /* run operations as compute shaders */
     GLuint vao;
     /* runner cache (valid inside one guard scope) */
     GLuint cur_prog, cur_fbo;
@@ -255,7 +259,9 @@ void texla__viewport(int x, int y, int w, int h);
 void texla__blend_func(GLenum src, GLenum dst);
 
 /* ---- programs (programs.c) ---- */
-texla_result texla__prog_get(texla_ctx *ctx, texla__prog_id id, texla__prog **out);
+/* the fragment program of an operation, or (compute = 1) its compute version */
+texla_result texla__prog_get(texla_ctx *ctx, texla__prog_id id, int compute, texla__prog **out);
+int texla__prog_has_compute(texla__prog_id id);
 void texla__progs_destroy(texla_ctx *ctx);
 const char *texla__prog_name(texla__prog_id id); /* its glsl/ file, for messages */
 

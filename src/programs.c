@@ -1,7 +1,10 @@
-/* programs.c - the program cache. Each program is one file of glsl/ (plus the shared vertex
- * shader); sources are embedded at build time. The library prepends the #version line and
- * glsl/common/texla.glsl, each as its own source string with a #line directive, so the
- * driver's line numbers match the files: source 1 is the common file, source 2 the program. */
+/* programs.c - the program cache. Each operation is one file of glsl/ defining
+ * vec4 texla_op(ivec2 texel); it is compiled as the fragment stage of a program (with the shared
+ * vertex shader and glsl/common/frag_main.glsl) and, for the second backend, as a compute shader
+ * (with glsl/common/comp_main.glsl). Sources are embedded at build time. The library prepends
+ * the #version line; glsl/common/texla.glsl, the file and the main are separate source strings
+ * with #line directives, so the driver's line numbers match the files: source 1 is the common
+ * file, source 2 the operation, source 3 the main. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -10,6 +13,7 @@
 
 static const struct {
     const char *vert, *frag;
+    int own_main; /* a fragment shader with its own main and inputs: no compute version */
 } prog_files[TEXLA__P_COUNT] = {
     [TEXLA__P_FILL] = {"quad.vert", "fill.frag"},
     [TEXLA__P_IDENTITY] = {"quad.vert", "identity.frag"},
@@ -30,12 +34,14 @@ static const struct {
     [TEXLA__P_REDUCE] = {"quad.vert", "reduce.frag"},
     [TEXLA__P_SCALAR] = {"quad.vert", "scalar.frag"},
     [TEXLA__P_BANDED] = {"quad.vert", "banded.frag"},
-    [TEXLA__P_SPARSE] = {"sparse.vert", "sparse.frag"},
+    [TEXLA__P_SPARSE] = {"sparse.vert", "sparse.frag", 1},
     [TEXLA__P_SPLAT] = {"quad.vert", "splat.frag"},
     [TEXLA__P_LCP_PROJECT] = {"quad.vert", "lcp_project.frag"},
 };
 
 #define COMMON_FILE "common/texla.glsl"
+#define FRAG_MAIN "common/frag_main.glsl"
+#define COMP_MAIN "common/comp_main.glsl"
 
 /* Returns the source of a glsl/ file: embedded, or read from desc.glsl_dir (malloc'd, *owned
  * set) when that development override is given. */
@@ -69,58 +75,61 @@ static texla_result source_of(texla_ctx *ctx, const char *name, const char **src
     return texla__fail(ctx, TEXLA_ERR_SHADER, "shader %s is not embedded in this build", name);
 }
 
-static texla_result compile(texla_ctx *ctx, GLenum type, const char *name, GLuint *out) {
-    const char *common = NULL, *body = NULL;
-    int own_c = 0, own_b = 0;
-    texla_result r = source_of(ctx, COMMON_FILE, &common, &own_c);
-    if (!r) r = source_of(ctx, name, &body, &own_b);
-    if (r) {
-        if (own_c) free((void *)common);
-        return r;
+/* Compiles glsl/NAME as a shader of the given type: #version, the common file, NAME, and for
+ * operations the stage's main (main_file, or NULL when NAME has its own). */
+static texla_result compile(texla_ctx *ctx, GLenum type, const char *name, const char *main_file,
+                            GLuint *out) {
+    const char *src[3] = {NULL, NULL, NULL};
+    int own[3] = {0, 0, 0};
+    const char *files[3] = {COMMON_FILE, name, main_file};
+    texla_result r = TEXLA_OK;
+    for (int i = 0; i < 3 && !r; i++)
+        if (files[i]) r = source_of(ctx, files[i], &src[i], &own[i]);
+    if (!r) {
+        const char *strs[7] = {type == GL_COMPUTE_SHADER ? "#version 430 core\n" : "#version 330 core\n",
+                               "#line 1 1\n", src[0], "#line 1 2\n", src[1], "#line 1 3\n",
+                               src[2] ? src[2] : ""};
+        GLuint s = glCreateShader(type);
+        glShaderSource(s, 7, strs, NULL);
+        glCompileShader(s);
+        GLint ok = 0;
+        glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+        if (!ok) {
+            char log[3000] = "";
+            glGetShaderInfoLog(s, sizeof log, NULL, log);
+            glDeleteShader(s);
+            r = texla__fail(ctx, TEXLA_ERR_SHADER,
+                            "glsl/%s failed to compile as a %s shader (source 1 = glsl/" COMMON_FILE
+                            ", source 2 = glsl/%s, source 3 = %s%s):\n%s",
+                            name, type == GL_COMPUTE_SHADER ? "compute" : type == GL_VERTEX_SHADER ?
+                            "vertex" : "fragment", name, main_file ? "glsl/" : "none",
+                            main_file ? main_file : "", log);
+        } else {
+            *out = s;
+        }
     }
-    const char *strs[5] = {"#version 330 core\n", "#line 1 1\n", common, "#line 1 2\n", body};
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 5, strs, NULL);
-    glCompileShader(s);
-    if (own_c) free((void *)common);
-    if (own_b) free((void *)body);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[3000] = "";
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        glDeleteShader(s);
-        return texla__fail(ctx, TEXLA_ERR_SHADER,
-                           "glsl/%s failed to compile (source 1 = glsl/" COMMON_FILE
-                           ", source 2 = glsl/%s):\n%s", name, name, log);
-    }
-    *out = s;
-    return TEXLA_OK;
+    for (int i = 0; i < 3; i++)
+        if (own[i]) free((void *)src[i]);
+    return r;
 }
 
-static texla_result build(texla_ctx *ctx, texla__prog_id id, texla__prog *p) {
-    GLuint vs = 0, fs = 0;
-    texla_result r = compile(ctx, GL_VERTEX_SHADER, prog_files[id].vert, &vs);
-    if (!r) r = compile(ctx, GL_FRAGMENT_SHADER, prog_files[id].frag, &fs);
-    if (r) {
-        if (vs) glDeleteShader(vs);
-        return r;
-    }
+/* Links shaders into a program and finds its uniforms. */
+static texla_result link(texla_ctx *ctx, texla__prog_id id, GLuint a, GLuint b, texla__prog *p) {
     GLuint prog = glCreateProgram();
-    glAttachShader(prog, vs);
-    glAttachShader(prog, fs);
-    glBindFragDataLocation(prog, 0, "o");
+    glAttachShader(prog, a);
+    if (b) glAttachShader(prog, b);
+    if (b) glBindFragDataLocation(prog, 0, "o");
     glLinkProgram(prog);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
+    glDeleteShader(a);
+    if (b) glDeleteShader(b);
     GLint ok = 0;
     glGetProgramiv(prog, GL_LINK_STATUS, &ok);
     if (!ok) {
         char log[3000] = "";
         glGetProgramInfoLog(prog, sizeof log, NULL, log);
         glDeleteProgram(prog);
-        return texla__fail(ctx, TEXLA_ERR_SHADER, "glsl/%s + glsl/%s failed to link:\n%s",
-                           prog_files[id].vert, prog_files[id].frag, log);
+        return texla__fail(ctx, TEXLA_ERR_SHADER, "glsl/%s (%s) failed to link:\n%s",
+                           prog_files[id].frag, b ? "fragment program" : "compute", log);
     }
     /* samplers u_src0.. read units 0..; set once, the runner binds textures to units */
     glUseProgram(prog);
@@ -141,16 +150,36 @@ static texla_result build(texla_ctx *ctx, texla__prog_id id, texla__prog *p) {
     p->u_f0 = glGetUniformLocation(prog, "u_f0");
     p->u_f1 = glGetUniformLocation(prog, "u_f1");
     p->u_shape = glGetUniformLocation(prog, "u_shape");
+    p->u_rect = glGetUniformLocation(prog, "u_rect");
+    p->u_blend = glGetUniformLocation(prog, "u_blend");
+    p->u_blend_scale = glGetUniformLocation(prog, "u_blend_scale");
     ctx->stats.programs++;
     return TEXLA_OK;
 }
 
+static texla_result build(texla_ctx *ctx, texla__prog_id id, int compute, texla__prog *p) {
+    GLuint a = 0, b = 0;
+    texla_result r;
+    if (compute) {
+        r = compile(ctx, GL_COMPUTE_SHADER, prog_files[id].frag, COMP_MAIN, &a);
+    } else {
+        r = compile(ctx, GL_VERTEX_SHADER, prog_files[id].vert, NULL, &a);
+        if (!r)
+            r = compile(ctx, GL_FRAGMENT_SHADER, prog_files[id].frag,
+                        prog_files[id].own_main ? NULL : FRAG_MAIN, &b);
+        if (r && a) glDeleteShader(a);
+    }
+    return r ? r : link(ctx, id, a, b, p);
+}
+
+int texla__prog_has_compute(texla__prog_id id) { return !prog_files[id].own_main; }
+
 const char *texla__prog_name(texla__prog_id id) { return prog_files[id].frag; }
 
-texla_result texla__prog_get(texla_ctx *ctx, texla__prog_id id, texla__prog **out) {
-    texla__prog *p = &ctx->progs[id];
+texla_result texla__prog_get(texla_ctx *ctx, texla__prog_id id, int compute, texla__prog **out) {
+    texla__prog *p = compute ? &ctx->cprogs[id] : &ctx->progs[id];
     if (!p->id) {
-        texla_result r = build(ctx, id, p);
+        texla_result r = build(ctx, id, compute, p);
         if (r) return r;
     }
     *out = p;
@@ -158,7 +187,10 @@ texla_result texla__prog_get(texla_ctx *ctx, texla__prog_id id, texla__prog **ou
 }
 
 void texla__progs_destroy(texla_ctx *ctx) {
-    for (int i = 0; i < TEXLA__P_COUNT; i++)
+    for (int i = 0; i < TEXLA__P_COUNT; i++) {
         if (ctx->progs[i].id) glDeleteProgram(ctx->progs[i].id);
+        if (ctx->cprogs[i].id) glDeleteProgram(ctx->cprogs[i].id);
+    }
     memset(ctx->progs, 0, sizeof ctx->progs);
+    memset(ctx->cprogs, 0, sizeof ctx->cprogs);
 }

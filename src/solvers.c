@@ -64,7 +64,8 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
     int tolmode = desc.tol > 0, it = 0, converged = 0, reading = 0;
     texla_scalar rd = {0}; /* the scalar whose read is pending (rr is swapped every iteration) */
     int verifying = 0;     /* the pending read is of a recomputed (true) residual */
-    float bb = -1, rr_seen = -1;
+    float bb = -1, true_best = INFINITY;
+    int stalls = 0;
     if (!r && tolmode) r = texla_scalar_read_start(ctx, s.bb);
     for (; it < max_iter && !r && !converged; it++) {
         /* tolerance mode: look at the residual read started earlier, start the next one */
@@ -73,16 +74,24 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
             if (bb < 0 && texla_scalar_read_poll(ctx, s.bb, &v) == TEXLA_OK) bb = v;
             if (reading && texla_scalar_read_poll(ctx, rd, &v) == TEXLA_OK) {
                 reading = 0;
-                rr_seen = v;
+                if (v != v) break; /* NaN: A is not SPD (or not finite); reported below */
                 int below = bb >= 0 && (v <= desc.tol * desc.tol * bb || v == 0);
-                if (below && verifying) { /* the true residual b - A x was below tol */
-                    converged = 1;
-                    break;
-                }
-                verifying = 0;
-                if (below) {
-                    /* In float the recurrence residual drifts from the true one: replace it by
-                     * b - A x (a restart: p = r) and stop only when that one is below tol too. */
+                if (verifying) { /* v is a true residual ||b - A x||^2 */
+                    verifying = 0;
+                    if (below) {
+                        converged = 1;
+                        break;
+                    }
+                    /* float32 bounds the attainable accuracy: give up after two replacements
+                     * that did not halve the true residual */
+                    stalls = v > 0.25f * true_best ? stalls + 1 : 0;
+                    if (v < true_best) true_best = v;
+                    if (stalls >= 2) break;
+                } else if (below) {
+                    /* In float the recurrence residual drifts from the true one (here by up to
+                     * 100x): replace it by b - A x and restart from it (p = r; keeping p with a
+                     * residual that far off diverges), and stop only when the true residual is
+                     * below tol too. */
                     r = texla_op_apply(ctx, a, x, s.q);
                     if (!r) r = texla_vec_sub(ctx, b, s.q, s.r);
                     if (!r) r = texla_vec_copy(ctx, s.r, s.p);
@@ -118,13 +127,15 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
         out->converged = converged;
         out->rel_residual = -1.0f;
         if (tolmode) {
-            float v = rr_seen;
-            if (!converged) r = texla_scalar_read(ctx, s.rr, &v);
+            /* the true relative residual of the x returned (one more product and a read: the
+             * call's result) */
+            float v = 0;
+            r = texla_op_apply(ctx, a, x, s.q);
+            if (!r) r = texla_vec_sub(ctx, b, s.q, s.p2);
+            if (!r) r = texla_vec_norm2(ctx, s.p2, s.rr_new);
+            if (!r) r = texla_scalar_read(ctx, s.rr_new, &v);
             if (!r && bb < 0) r = texla_scalar_read(ctx, s.bb, &bb);
-            if (!r) {
-                out->rel_residual = bb > 0 ? sqrtf(v / bb) : sqrtf(v);
-                if (!converged) out->converged = out->rel_residual <= desc.tol;
-            }
+            if (!r) out->rel_residual = bb > 0 ? sqrtf(v / bb) : sqrtf(v);
         }
     }
     cg_free(ctx, &s);

@@ -437,8 +437,14 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--sections") && i + 1 < argc) sections = argv[++i];
         else if (!strcmp(argv[i], "--glsl") && i + 1 < argc) desc.glsl_dir = argv[++i];
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
+            const char *b = argv[++i];
+            desc.backend = !strcmp(b, "compute") ? TEXLA_BACKEND_COMPUTE
+                           : !strcmp(b, "fragment") ? TEXLA_BACKEND_FRAGMENT : TEXLA_BACKEND_AUTO;
+        }
         else {
             fprintf(stderr, "usage: %s [--sizes N,..] [--mm N,..] [--ks K,..] [--quick] [--glsl DIR]\n"
+                            "          [--backend auto|fragment|compute]\n"
                             "          [--sections ew,dot,mm,vec,banded,sparse,cg,lcp]\n", argv[0]);
             return 2;
         }
@@ -467,6 +473,9 @@ int main(int argc, char **argv) {
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     printf("texla %s benchmark, %s\nGPU: %s | %s | GL %s | %s\n", TEXLA_VERSION_STRING, date,
            info.renderer, info.vendor, info.version, info.platform);
+    printf("backend: %s (calibration copy 512x512: fragment %.3f ms, compute %.3f ms)\n",
+           info.backend == TEXLA_BACKEND_COMPUTE ? "compute shaders" : "fragment programs",
+           (double)info.calib_fragment_ms, (double)info.calib_compute_ms);
     printf("median of %d batches after warm-up; batch >= 20 ms of back-to-back calls, glFinish "
            "around it\n\n", batches);
     printf("| operation | size | median ms | rate | of ceiling | limited by |\n");

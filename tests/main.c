@@ -2,11 +2,23 @@
  * solvers png wave cubes; default all) */
 #include "suites.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-texla_ctx *suite_ctx(const texla_ctx_desc *desc) {
+/* TEXLA_TEST_BACKEND=fragment|compute runs the suites on one backend (default: AUTO) */
+texla_backend suite_backend(void) {
+    const char *b = getenv("TEXLA_TEST_BACKEND");
+    if (b && !strcmp(b, "compute")) return TEXLA_BACKEND_COMPUTE;
+    if (b && !strcmp(b, "fragment")) return TEXLA_BACKEND_FRAGMENT;
+    return TEXLA_BACKEND_AUTO;
+}
+
+texla_ctx *suite_ctx(const texla_ctx_desc *desc_in) {
     texla_ctx *ctx = NULL;
-    texla_result r = texla_ctx_make(desc, &ctx);
+    texla_ctx_desc desc = {0};
+    if (desc_in) desc = *desc_in;
+    if (!desc.backend) desc.backend = suite_backend();
+    texla_result r = texla_ctx_make(&desc, &ctx);
     CHECK(r == TEXLA_OK, "texla_ctx_make: %s: %s", texla_result_name(r), texla_error_message(NULL));
     return ctx;
 }
@@ -22,6 +34,10 @@ static const struct {
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     check_srand(check_seed());
+    texla_backend be = suite_backend();
+    printf("backend: %s\n", be == TEXLA_BACKEND_COMPUTE ? "compute (TEXLA_TEST_BACKEND)"
+                             : be == TEXLA_BACKEND_FRAGMENT ? "fragment (TEXLA_TEST_BACKEND)"
+                                                            : "auto");
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
         int want = argc < 2;
         for (int a = 1; a < argc; a++) want |= !strcmp(argv[a], suites[i].name);

@@ -15,6 +15,9 @@ log=$(mktemp); trap 'rm -f "$log"' EXIT
 echo "== test-texla"
 "$B/bin/test-texla" 2>&1 | tee "$log"
 add "$log" test-texla
+echo "== test-texla on the compute backend (TEXLA_TEST_BACKEND=compute)"
+TEXLA_TEST_BACKEND=compute "$B/bin/test-texla" dense state vec banded solvers png wave 2>&1 | tee "$log"
+add "$log" "test-texla (compute)"
 echo "== test-window"
 if [ -n "$DISPLAY" ]; then
     "$B/bin/test-window" 2>&1 | tee "$log"; add "$log" test-window

@@ -5,6 +5,8 @@
 
 /* a headless texla context for a suite; NULL (and a failed check) when none can be made */
 texla_ctx *suite_ctx(const texla_ctx_desc *desc);
+/* the backend asked for by TEXLA_TEST_BACKEND (suite_ctx applies it when desc leaves it 0) */
+texla_backend suite_backend(void);
 
 void suite_dense(void);  /* tests/test_dense.c: every operation against float64 CPU references */
 void suite_errors(void); /* tests/test_errors.c: exact error codes for bad calls */

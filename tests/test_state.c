@@ -292,6 +292,18 @@ static void take(snap *s) {
         for (int i = 0; i < 4; i++) put(s, m[i], "GL_COLOR_WRITEMASK (draw buffer %u)[%d]", b, i);
     }
     GETI(s, GL_POLYGON_MODE, 2);
+    { /* image units 0 and 1 (the compute backend binds unit 0 and must restore it) */
+        static const GLenum iq[6] = {GL_IMAGE_BINDING_NAME,  GL_IMAGE_BINDING_LEVEL,
+                                     GL_IMAGE_BINDING_LAYERED, GL_IMAGE_BINDING_LAYER,
+                                     GL_IMAGE_BINDING_ACCESS, GL_IMAGE_BINDING_FORMAT};
+        static const char *const iqn[6] = {"NAME", "LEVEL", "LAYERED", "LAYER", "ACCESS", "FORMAT"};
+        for (GLuint u = 0; u < 2; u++)
+            for (int k = 0; k < 6; k++) {
+                GLint v = -1;
+                glGetIntegeri_v(iq[k], u, &v);
+                put(s, v, "image unit %u GL_IMAGE_BINDING_%s", u, iqn[k]);
+            }
+    }
     static const GLenum caps[] = {
         GL_DEPTH_TEST,     GL_STENCIL_TEST,        GL_SCISSOR_TEST,
         GL_CULL_FACE,      GL_RASTERIZER_DISCARD,  GL_FRAMEBUFFER_SRGB,
@@ -616,6 +628,8 @@ static void set_sentinel(host_objs *o) {
     glColorMaski(0, GL_TRUE, GL_FALSE, GL_TRUE, GL_FALSE);
     glColorMaski(1, GL_FALSE, GL_TRUE, GL_TRUE, GL_FALSE);
     glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+    /* image unit 0 holds one of the host's textures, read-only */
+    glBindImageTexture(0, o->unit_tex[0], 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
     /* every listed enable on, each with settings that would drop all fragments */
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_NEVER);
@@ -1424,6 +1438,7 @@ static void run_mm(texla_ctx *ctx) {
 static void run_sequence(host *h) {
     texla_ctx_desc desc = {0};
     desc.host_getproc = (texla_getproc_fn)eglGetProcAddress;
+    desc.backend = suite_backend(); /* the state guard of the compute backend too */
     texla_ctx *ctx = NULL;
     STEP(ctx, "texla_ctx_make (host mode)", texla_ctx_make(&desc, &ctx));
     if (!ctx) return;

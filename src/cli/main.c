@@ -85,8 +85,13 @@ static int cmd_info(void) {
     printf("float render:   %s (RGBA32F render targets, probed)\n", i.float_render ? "yes" : "no");
     printf("float blend:    %s (unclamped additive blending of RGBA32F, probed)\n",
            i.float_blend ? "yes" : "no");
-    printf("backends:       fragment programs (render-to-texture, every operation)%s\n",
-           i.compute ? "; GL 4.3 compute shaders available" : "; no compute shaders");
+    printf("backends:       fragment programs (render-to-texture)%s\n",
+           i.compute ? ", GL 4.3 compute shaders" : "; no compute shaders (GL < 4.3)");
+    printf("in use:         %s", i.backend == TEXLA_BACKEND_COMPUTE ? "compute shaders" : "fragment programs");
+    if (i.calib_fragment_ms > 0)
+        printf(" (measured on a 512x512 copy: fragment %.3f ms, compute %.3f ms)",
+               (double)i.calib_fragment_ms, (double)i.calib_compute_ms);
+    printf("; sparse products always draw points\n");
     printf("matmul k:       %d MOPs per product pass\n", i.matmul_k);
     texla_ctx_destroy(ctx);
     return 0;
