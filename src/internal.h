@@ -6,6 +6,7 @@
 #include <glad/gl.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define TEXLA__MAX_SRC 7      /* texture units a pass may sample (units 0..6) */
 #define TEXLA__COEF_UNIT 7    /* the unit of a GPU scalar coefficient (u_coef_src) */
@@ -230,6 +231,18 @@ enum {
 };
 texla_result texla__reduce(texla_ctx *ctx, const texla__tex *a, const int32_t shape[4],
                            const texla__tex *b, int fold, int map, texla__tex *dst);
+
+/* ---- atomic file writes (afile.c): write to a->f, then commit (rename over path) ---- */
+typedef struct texla__afile {
+    FILE *f;
+    char *tmp;
+    const char *path;
+} texla__afile;
+texla_result texla__afile_open(texla_ctx *ctx, const char *fn, const char *path, texla__afile *a);
+/* err/what: an earlier write's errno and a word for it (what NULL: all went well); always
+ * closes; on failure removes the temporary file and leaves path untouched */
+texla_result texla__afile_commit(texla_ctx *ctx, const char *fn, texla__afile *a, int err,
+                                 const char *what);
 
 /* ---- errors (context.c) ---- */
 texla_result texla__fail(texla_ctx *ctx, texla_result code, const char *fmt, ...)

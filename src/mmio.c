@@ -597,54 +597,16 @@ void texla_mm_free(texla_mm *m) {
 typedef struct writer {
     texla_ctx *ctx;
     const char *fn, *path;
-    char *tmp;    /* temporary file's name */
-    FILE *f;
+    texla__afile af; /* the temporary file and its commit */
+    FILE *f;         /* af.f */
     int err;      /* first errno seen, 0: none */
     char dp[8];   /* the locale's decimal point, to turn back into '.' */
 } writer;
 
-/* Creates PATH.tmpXXXXXX exclusively with mode 0666 & ~umask (mkstemp would give 0600), or
- * the mode of an existing PATH, so the replaced file keeps its permissions. */
 static texla_result w_open(writer *w) {
-    static _Thread_local unsigned long counter; /* only varies the names; EEXIST retries */
-    size_t n = strlen(w->path);
-    w->tmp = malloc(n + 16);
-    if (!w->tmp) return fail(w->ctx, TEXLA_ERR_MEMORY, "%s: %s: out of memory", w->fn, w->path);
-    uint64_t s = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ (uint64_t)time(NULL) ^
-                 (uint64_t)(uintptr_t)w ^ ((uint64_t)clock() << 20) ^ ((uint64_t)++counter << 40);
-    static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    int fd = -1, err = 0;
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        s += 0x9E3779B97F4A7C15ull;
-        uint64_t z = s;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
-        memcpy(w->tmp, w->path, n);
-        memcpy(w->tmp + n, ".tmp", 4);
-        for (int i = 0; i < 6; i++, z /= 62) w->tmp[n + 4 + i] = chars[z % 62];
-        w->tmp[n + 10] = '\0';
-        fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        err = errno;
-        if (fd < 0 && err != EEXIST) break;
-    }
-    if (fd < 0) {
-        free(w->tmp);
-        w->tmp = NULL;
-        return fail(w->ctx, TEXLA_ERR_IO, "%s: %s: cannot create a temporary file beside it: %s",
-                    w->fn, w->path, strerror(err));
-    }
-    struct stat st;
-    if (stat(w->path, &st) == 0 && S_ISREG(st.st_mode)) (void)fchmod(fd, st.st_mode & 07777);
-    w->f = fdopen(fd, "wb");
-    if (!w->f) {
-        err = errno;
-        close(fd);
-        unlink(w->tmp);
-        free(w->tmp);
-        w->tmp = NULL;
-        return fail(w->ctx, TEXLA_ERR_IO, "%s: %s: %s", w->fn, w->path, strerror(err));
-    }
+    texla_result r = texla__afile_open(w->ctx, w->fn, w->path, &w->af);
+    w->f = w->af.f;
+    if (r) return r;
     const char *dp = localeconv()->decimal_point;
     snprintf(w->dp, sizeof w->dp, "%s", dp && *dp ? dp : ".");
     return TEXLA_OK;
@@ -670,39 +632,11 @@ static void w_float(writer *w, float v, const char *end) {
     if (!w->err) w_check(w, fputs(end, w->f));
 }
 
-/* Flushes, syncs and renames over PATH; on any failure (here or in an earlier write) removes
- * the temporary file and leaves PATH as it was. */
+/* Commits the file atomically; an earlier failed write makes it fail and leave PATH as it was. */
 static texla_result w_close(writer *w) {
-    if (!w->err && fflush(w->f) != 0) w_check(w, -1);
-    if (!w->err && fsync(fileno(w->f)) != 0) w_check(w, -1);
-    if (fclose(w->f) != 0) w_check(w, -1);
+    texla_result r = texla__afile_commit(w->ctx, w->fn, &w->af, w->err, w->err ? "write" : NULL);
     w->f = NULL;
-    if (!w->err && rename(w->tmp, w->path) != 0) w_check(w, -1);
-    if (w->err) {
-        unlink(w->tmp);
-        free(w->tmp);
-        return fail(w->ctx, TEXLA_ERR_IO, "%s: %s: cannot write: %s", w->fn, w->path,
-                    strerror(w->err));
-    }
-    /* make the rename itself durable; a failure here loses nothing already written */
-    const char *slash = strrchr(w->path, '/');
-    char *dir = NULL;
-    if (slash) {
-        size_t k = slash == w->path ? 1 : (size_t)(slash - w->path);
-        dir = malloc(k + 1);
-        if (dir) {
-            memcpy(dir, w->path, k);
-            dir[k] = '\0';
-        }
-    }
-    int dfd = open(slash ? (dir ? dir : "/") : ".", O_RDONLY);
-    if (dfd >= 0) {
-        (void)fsync(dfd);
-        close(dfd);
-    }
-    free(dir);
-    free(w->tmp);
-    return TEXLA_OK;
+    return r;
 }
 
 static texla_result check_path(texla_ctx *ctx, const char *fn, const char *path) {

@@ -366,51 +366,6 @@ static int write_body(wjob *j) {
     return 0;
 }
 
-/* Creates PATH.tmpXXXXXX beside PATH exclusively, with mode 0666 & ~umask (mkstemp would give
- * 0600) or the mode of an existing PATH, so that a replaced file keeps its permissions. */
-static texla_result open_temp(texla_ctx *ctx, const char *fn, const char *path, char **tmp,
-                              FILE **f) {
-    static unsigned long counter;
-    static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    size_t n = strlen(path);
-    char *t = malloc(n + 11);
-    if (!t) return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: %s: out of host memory", fn, path);
-    uint64_t s = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ (uint64_t)time(NULL) ^
-                 (uint64_t)(uintptr_t)t ^ ((uint64_t)clock() << 20) ^ ((uint64_t)++counter << 40);
-    int fd = -1, err = 0;
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        s += 0x9E3779B97F4A7C15ull;
-        uint64_t z = s;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
-        memcpy(t, path, n);
-        memcpy(t + n, ".tmp", 4);
-        for (int i = 0; i < 6; i++, z /= 62) t[n + 4 + i] = chars[z % 62];
-        t[n + 10] = '\0';
-        fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        err = errno;
-        if (fd < 0 && err != EEXIST) break;
-    }
-    if (fd < 0) {
-        free(t);
-        return texla__fail(ctx, TEXLA_ERR_IO, "%s: %s: cannot create a temporary file beside it: %s",
-                           fn, path, strerror(err));
-    }
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) (void)fchmod(fd, st.st_mode & 07777);
-    *f = fdopen(fd, "wb");
-    if (!*f) {
-        err = errno;
-        close(fd);
-        unlink(t);
-        free(t);
-        return texla__fail(ctx, TEXLA_ERR_IO, "%s: %s: %s", fn, path, strerror(err));
-    }
-    *tmp = t;
-    return TEXLA_OK;
-}
-
 /* Resolves the range and the map, encodes g and writes it to path atomically. Frees g. */
 static texla_result write_image(texla_ctx *ctx, const char *fn, const char *path, const opts *o,
                                 grid *g) {
@@ -479,9 +434,10 @@ static texla_result write_image(texla_ctx *ctx, const char *fn, const char *path
                                        .text = (png_charp)(uintptr_t)vals[i]};
     }
 
-    char *tmp = NULL;
-    texla_result r = open_temp(ctx, fn, path, &tmp, &j.f);
+    texla__afile af;
+    texla_result r = texla__afile_open(ctx, fn, path, &af);
     if (!r) {
+        j.f = af.f;
         j.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &j.e, on_error, on_warning);
         if (j.png) j.info = png_create_info_struct(j.png);
         int err = 0;
@@ -497,32 +453,7 @@ static texla_result write_image(texla_ctx *ctx, const char *fn, const char *path
             }
         }
         png_destroy_write_struct(j.png ? &j.png : NULL, j.info ? &j.info : NULL);
-        if (!what && fflush(j.f) != 0) what = "flush", err = errno;
-        if (!what && fsync(fileno(j.f)) != 0) what = "fsync", err = errno;
-        if (fclose(j.f) != 0 && !what) what = "close", err = errno;
-        if (!what && rename(tmp, path) != 0) what = "rename", err = errno;
-        if (what) {
-            unlink(tmp);
-            if (err)
-                r = texla__fail(ctx, TEXLA_ERR_IO, "%s: %s: cannot write: %s (%s)", fn, path,
-                                strerror(err), what);
-            else
-                r = texla__fail(ctx, TEXLA_ERR_IO, "%s: %s: cannot write: %s", fn, path, what);
-        } else {
-            /* make the rename durable; a failure here loses nothing already written */
-            const char *slash = strrchr(path, '/');
-            if (slash) {
-                size_t k = slash == path ? 1 : (size_t)(slash - path);
-                memcpy(tmp, path, k); /* tmp is longer than path */
-                tmp[k] = '\0';
-            }
-            int dfd = open(slash ? tmp : ".", O_RDONLY);
-            if (dfd >= 0) {
-                (void)fsync(dfd);
-                close(dfd);
-            }
-        }
-        free(tmp);
+        r = texla__afile_commit(ctx, fn, &af, err, what);
     }
     free(px), free(j.row), grid_free(g);
     return r;
