@@ -179,7 +179,9 @@ TEXLA_API texla_result texla_ctx_info(texla_ctx *ctx, texla_info *out);
 TEXLA_API texla_result texla_ctx_stats(texla_ctx *ctx, texla_stats *out);
 /* Waits until the GPU has finished all work issued so far (for timing). */
 TEXLA_API texla_result texla_ctx_finish(texla_ctx *ctx);
-/* MOPs per product pass, k >= 1 (k >= ceil(K/4) gives one pass); 0 restores the default. */
+/* MOPs per product pass, k >= 1 (k >= ceil(K/4) gives one pass); 0 restores the default.
+ * The fragment path's setting: the compute backend does the whole inner dimension in one
+ * dispatch. */
 TEXLA_API texla_result texla_set_matmul_k(texla_ctx *ctx, int k);
 
 /* ---- dense matrices ---- */
@@ -225,7 +227,7 @@ TEXLA_API texla_result texla_diag(texla_ctx *ctx, texla_mat a, texla_mat dst);
 /* ---- products ---- */
 
 /* dot(a, b) = a' * b of two n x 1 vectors, computed by the transposed product on the GPU
- * and returned to the host (one read-back). */
+ * (the compute backend: by a log-pass reduction) and returned to the host (one read-back). */
 TEXLA_API texla_result texla_dot(texla_ctx *ctx, texla_mat a, texla_mat b, float *out);
 TEXLA_API texla_result texla_norm2(texla_ctx *ctx, texla_mat a, float *out); /* a' * a */
 /* C = A * B (n x K times K x m), multi-pass with additive blending. */

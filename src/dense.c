@@ -293,7 +293,9 @@ texla_result texla_lcp_project(texla_ctx *ctx, texla_mat v, texla_mat index, tex
  * after the first are added by blending. */
 texla_result texla__multipass(texla_ctx *ctx, texla__prog_id prog, const texla__tex *a,
                               const texla__tex *b, texla__tex *dst, int blocks, int iz) {
-    int k = ctx->matmul_k < blocks ? ctx->matmul_k : blocks;
+    /* the fragment path adds passes by blending (the seed's design, k MOPs each); the compute
+     * backend does the whole inner dimension in one dispatch (measured fastest there) */
+    int k = ctx->use_compute || ctx->matmul_k > blocks ? blocks : ctx->matmul_k;
     texla__pass p = {.prog = prog, .dst = dst, .src = {a, b}};
     p.shape[0] = -1;
     texla_result r = TEXLA_OK;
@@ -369,8 +371,17 @@ static texla_result dot_common(texla_ctx *ctx, const char *fn, texla_mat a, texl
     texla__tex t;
     texla_result r = texla__pool_take(ctx, 1, 1, &t);
     if (!r) {
-        r = texla__multipass(ctx, TEXLA__P_MATMUL_TN, &ops[0].o->t, &ops[1].o->t, &t,
-                      blocks_of(ops[0].o->rows), 1);
+        if (ctx->use_compute) {
+            /* compute backend: a log-pass reduction of a .* b (one serial invocation over the
+             * whole transposed product is slow there); the fragment path keeps the seed's way */
+            int32_t shape[4];
+            texla__shape_of(ops[0].o, shape);
+            r = texla__reduce(ctx, &ops[0].o->t, shape, &ops[1].o->t, TEXLA__FOLD_SUM,
+                              TEXLA__MAP_MUL, &t);
+        } else {
+            r = texla__multipass(ctx, TEXLA__P_MATMUL_TN, &ops[0].o->t, &ops[1].o->t, &t,
+                                 blocks_of(ops[0].o->rows), 1);
+        }
         float px[4];
         if (!r) r = texla__tex_download(ctx, &t, px);
         if (!r) *out = px[0];

@@ -450,6 +450,25 @@ static double abs_err(const float *got, const double *ref, size_t n) {
     return isnan(e) ? INFINITY : sqrt(e);
 }
 
+/* Passes a product or dot makes: the fragment path ceil(blocks/k) (blending adds the rest),
+ * the compute backend one dispatch for a product and a log-pass reduction (one pass per
+ * halving of the 1 x blocks texture, at least one) for a dot. */
+static int on_compute(void) {
+    texla_info i;
+    return texla_ctx_info(ctx, &i) == TEXLA_OK && i.backend == TEXLA_BACKEND_COMPUTE;
+}
+
+static uint64_t product_passes(int blocks, int kk) {
+    return on_compute() ? 1 : (uint64_t)((blocks + kk - 1) / kk);
+}
+
+static uint64_t dot_passes(int blocks, int kk) {
+    if (!on_compute()) return (uint64_t)((blocks + kk - 1) / kk);
+    uint64_t n = 1;
+    for (int h = blocks; h > 2; h = (h + 1) / 2) n++;
+    return n;
+}
+
 static uint64_t passes_now(void) {
     texla_stats st = {0};
     texla_ctx_stats(ctx, &st);
@@ -508,7 +527,7 @@ static void product_shape(int n, int K, int m, const int *ks, int nks) {
             uint64_t passes = passes_now() - p0;
             expect_ok(r, what);
             int kk = keff < blocks ? keff : blocks;
-            uint64_t want_passes = (uint64_t)((blocks + kk - 1) / kk);
+            uint64_t want_passes = product_passes(blocks, kk);
             CHECK(passes == want_passes, "%s: %llu passes, expected ceil(ceil(K/4)/k) = %llu",
                   what, (unsigned long long)passes, (unsigned long long)want_passes);
             if (r || fetch(c, n, m, got, what)) continue;
@@ -577,7 +596,7 @@ static void dot_size(int n, const int *ks, int nks) {
     double worst = 0, worst2 = 0;
     for (int ki = 0; ki < nks; ki++) {
         int k = ks[ki], keff = k ? k : TEXLA_MATMUL_K_DEFAULT, kk = keff < blocks ? keff : blocks;
-        uint64_t want_passes = (uint64_t)((blocks + kk - 1) / kk);
+        uint64_t want_passes = dot_passes(blocks, kk);
         snprintf(what, sizeof what, "texla_dot n=%d k=%d", n, keff);
         set_k(k, what);
         float d = NAN;
