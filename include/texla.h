@@ -419,8 +419,8 @@ typedef struct texla_cg_result {
     float rel_residual; /* true ||b - A x|| / ||b|| of the x returned; -1 in fixed-iteration
                            mode (not read back) */
     int converged;      /* 1: a true residual below tol was seen. 0: max_iter reached, or
-                           float32 could not get there (two residual replacements in a row
-                           without halving it), or NaN (A not SPD) */
+                           float32 could not get there (eight residual replacements in a
+                           row without lowering it by 10%), or NaN (A not SPD) */
 } texla_cg_result;
 /* Conjugate gradients for symmetric positive definite A, warm-started from x. */
 TEXLA_API texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_desc *desc,

@@ -82,11 +82,11 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
                         converged = 1;
                         break;
                     }
-                    /* float32 bounds the attainable accuracy: give up after two replacements
-                     * that did not halve the true residual */
-                    stalls = v > 0.25f * true_best ? stalls + 1 : 0;
+                    /* float32 bounds the attainable accuracy: give up after eight replacements
+                     * in a row that did not lower the true residual by 10% */
+                    stalls = v > 0.81f * true_best ? stalls + 1 : 0;
                     if (v < true_best) true_best = v;
-                    if (stalls >= 2) break;
+                    if (stalls >= 8) break;
                 } else if (below) {
                     /* In float the recurrence residual drifts from the true one (here by up to
                      * 100x): replace it by b - A x and restart from it (p = r; keeping p with a

@@ -1,9 +1,13 @@
 #include "check.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int check_passed, check_failed, check_skipped;
 
@@ -79,4 +83,91 @@ double check_relerr(const float *x, const double *ref, size_t n) {
     }
     if (isnan(e)) return INFINITY;
     return r > 0 ? sqrt(e / r) : sqrt(e);
+}
+
+double check_gamma(double k) { return k * CHECK_U / (1.0 - k * CHECK_U); }
+
+double check_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void *check_alloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size);
+    if (!p) {
+        printf("test-texla: out of host memory (%zu x %zu bytes)\n", n, size);
+        exit(2);
+    }
+    return p;
+}
+
+float *check_rnd(size_t n) {
+    float *x = check_alloc(n, sizeof *x);
+    check_fill(x, n);
+    return x;
+}
+
+int check_ok_at(const char *file, int line, texla_ctx *ctx, texla_result r, const char *what) {
+    check_report(r == TEXLA_OK, file, line, "r == TEXLA_OK", "%s: %s: %s", what,
+                 texla_result_name(r), texla_error_message(ctx));
+    return r == TEXLA_OK;
+}
+
+void check_code_at(const char *file, int line, texla_ctx *ctx, texla_result r, texla_result want,
+                   const char *what) {
+    check_report(r == want, file, line, "r == want",
+                 "%s: returned %s, expected %s (message: \"%s\")", what, texla_result_name(r),
+                 texla_result_name(want), r != TEXLA_OK ? texla_error_message(ctx) : "");
+}
+
+static long negzero_lanes;
+static char negzero_first[160];
+
+void check_negzero(const char *what) {
+    if (!negzero_lanes++) snprintf(negzero_first, sizeof negzero_first, "%.150s", what);
+}
+
+void check_negzero_reset(void) { negzero_lanes = 0; }
+
+void check_negzero_report(void) {
+    if (negzero_lanes)
+        printf("note: %ld padding lanes held -0.0 (equal to 0, accepted); first after %s\n",
+               negzero_lanes, negzero_first);
+}
+
+int check_mkdtemp(char *dir, size_t cap, const char *templ) {
+    snprintf(dir, cap, "%s", templ);
+    if (mkdtemp(dir)) return 1;
+    CHECK(0, "mkdtemp: %s", strerror(errno));
+    return 0;
+}
+
+const char *check_path(const char *dir, const char *name) {
+    static char buf[16][512];
+    static int k;
+    k = (k + 1) % 16;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}
+
+int check_count_tmp(const char *dir) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    if (!d) return -1;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (strstr(e->d_name, ".tmp")) n++;
+    closedir(d);
+    return n;
+}
+
+int check_rmdir_all(const char *dir) {
+    DIR *d = opendir(dir);
+    if (d) {
+        for (struct dirent *e; (e = readdir(d)) != NULL;)
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+                unlink(check_path(dir, e->d_name));
+        closedir(d);
+    }
+    return rmdir(dir);
 }

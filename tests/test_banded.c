@@ -35,209 +35,15 @@
  * |alpha||x_k| + |beta| (4|x_k| + sum |x_nb|) (g_7 with s b).
  */
 #include "suites.h"
+#include "testutil.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static texla_ctx *ctx;
 
 #define U CHECK_U
-#define REF_EPS 8.8817841970012523e-16 /* 2^-50: error of a float64 reference of <= 3 ops */
-
-/* padding lanes that held -0.0 (== 0: reported, not failed), and the first op that left one */
-static long padding_negzero;
-static char padding_negzero_first[160];
-
-static double gamma_k(double k) { return k * U / (1.0 - k * U); }
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void *xalloc(size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        printf("test_banded: out of host memory (%zu x %zu bytes)\n", n, size);
-        exit(2);
-    }
-    return p;
-}
-
-static float *rnd(size_t n) {
-    float *x = xalloc(n, sizeof *x);
-    check_fill(x, n);
-    return x;
-}
-
-static void expect_ok(texla_result r, const char *what) {
-    CHECK(r == TEXLA_OK, "%s: %s: %s", what, texla_result_name(r), texla_error_message(ctx));
-}
-
-static void expect_code(texla_result r, texla_result want, const char *what) {
-    CHECK(r == want, "%s: returned %s, expected %s (message: \"%s\")", what,
-          texla_result_name(r), texla_result_name(want),
-          r != TEXLA_OK ? texla_error_message(ctx) : "");
-}
-
-/* ---- vector shapes, making, fetching ---- */
-
-typedef struct vshape {
-    int grid;      /* 1: nx x ny PDE grid vector; 0: plain vector of length n */
-    int n, nx, ny;
-} vshape;
-typedef struct sname_buf { char s[48]; } sname_buf;
-
-static vshape plain_shape(int n) {
-    vshape s = {0, n, 0, 0};
-    return s;
-}
-static vshape grid_shape(int nx, int ny) {
-    vshape s = {1, nx * ny, nx, ny};
-    return s;
-}
-static sname_buf sname(vshape s) {
-    sname_buf b;
-    if (s.grid) snprintf(b.s, sizeof b.s, "grid %dx%d", s.nx, s.ny);
-    else snprintf(b.s, sizeof b.s, "plain n=%d", s.n);
-    return b;
-}
-
-static texla_vec mkv(vshape s, const float *data, const char *what) {
-    texla_vec v = {0};
-    texla_result r = s.grid ? texla_vec_make_grid(ctx, s.nx, s.ny, data, &v)
-                            : texla_vec_make(ctx, s.n, data, &v);
-    CHECK(r == TEXLA_OK && v.id != 0, "%s: texla_vec_make%s(%s, %s): %s: %s", what,
-          s.grid ? "_grid" : "", sname(s).s, data ? "data" : "NULL", texla_result_name(r),
-          texla_error_message(ctx));
-    return v;
-}
-
-/* texla_vec_info_get against the contract; returns 0 when it held. */
-static int vinfo(texla_vec v, vshape s, texla_vec_info *inf, const char *what) {
-    memset(inf, 0, sizeof *inf);
-    texla_result r = texla_vec_info_get(ctx, v, inf);
-    expect_ok(r, what);
-    if (r) return 1;
-    int ok = inf->n == s.n && inf->gx > 0 && inf->gy > 0 && inf->gx % 2 == 0 &&
-             inf->gy % 2 == 0 && (long long)inf->gx * inf->gy >= s.n &&
-             inf->tex_width == inf->gx / 2 && inf->tex_height == inf->gy / 2 && inf->texture != 0;
-    if (s.grid)
-        ok = ok && inf->nx == s.nx && inf->ny == s.ny && inf->gx == s.nx + (s.nx & 1) &&
-             inf->gy >= s.ny;
-    else
-        ok = ok && inf->nx == inf->gx && (long long)inf->nx * inf->ny >= s.n;
-    CHECK(ok, "%s: texla_vec_info_get of %s: n %d, nx x ny %d x %d, gx x gy %d x %d, texture "
-          "%d x %d (GL name %u); expected n %d and %s", what, sname(s).s, inf->n, inf->nx,
-          inf->ny, inf->gx, inf->gy, inf->tex_width, inf->tex_height, inf->texture, s.n,
-          s.grid ? "nx x ny as made, gx = nx rounded up to even, gy even >= ny, texture "
-                   "gx/2 x gy/2"
-                 : "gx, gy even, gx*gy >= n, nx = gx, nx*ny >= n, texture gx/2 x gy/2");
-    return !ok;
-}
-
-/* the element held by grid cell (cx, cy), or -1 for a padding cell */
-static long cell_elem(const texla_vec_info *inf, int grid, int cx, int cy) {
-    if (grid) return cx < inf->nx && cy < inf->ny ? (long)cy * inf->nx + cx : -1;
-    long k = (long)cy * inf->gx + cx;
-    return k < inf->n ? k : -1;
-}
-
-/* Reads v back raw and through texla_vec_read (see the top comment); out gets n floats
- * unpacked from the raw texels. Returns 0 when every check held. */
-static int vfetch(texla_vec v, vshape s, float *out, const char *what) {
-    int fails = check_failed;
-    texla_vec_info inf;
-    if (vinfo(v, s, &inf, what)) return 1;
-    size_t nt = (size_t)inf.tex_width * (size_t)inf.tex_height * 4, n = (size_t)s.n;
-    float *raw = xalloc(nt, sizeof *raw), *rd = xalloc(n, sizeof *rd);
-    texla_result r = texla_vec_read_raw(ctx, v, raw);
-    expect_ok(r, what);
-    if (r) {
-        free(raw), free(rd);
-        return 1;
-    }
-    size_t bad = 0, lanes = 0;
-    int bcx = 0, bcy = 0, bc = 0;
-    float bv = 0;
-    for (int ty = 0; ty < inf.tex_height; ty++)
-        for (int tx = 0; tx < inf.tex_width; tx++)
-            for (int c = 0; c < 4; c++) {
-                int cx = 2 * tx + (c & 1), cy = 2 * ty + (c >> 1);
-                float val = raw[((size_t)ty * (size_t)inf.tex_width + (size_t)tx) * 4 + (size_t)c];
-                long k = cell_elem(&inf, s.grid, cx, cy);
-                if (k >= 0) {
-                    out[k] = val;
-                    continue;
-                }
-                lanes++;
-                if (val == 0.0f) {
-                    if (signbit(val) && !padding_negzero++)
-                        snprintf(padding_negzero_first, sizeof padding_negzero_first, "%.150s",
-                                 what);
-                } else if (!bad++) {
-                    bcx = cx, bcy = cy, bc = c, bv = val;
-                }
-            }
-    CHECK(bad == 0,
-          "%s: padding invariant (%s, grid %dx%d): %zu of %zu padding lanes are not 0 (first: "
-          "cell (%d, %d) = texel (%d, %d) channel %d = %.9g)", what, sname(s).s, inf.gx, inf.gy,
-          bad, lanes, bcx, bcy, bcx / 2, bcy / 2, bc, (double)bv);
-    r = texla_vec_read(ctx, v, rd);
-    expect_ok(r, what);
-    size_t diff = 0, first = 0;
-    for (size_t i = 0; i < n && !r; i++)
-        if (memcmp(&rd[i], &out[i], sizeof(float)) != 0 && !diff++) first = i;
-    int w = s.grid ? inf.nx : inf.gx;
-    CHECK(diff == 0,
-          "%s: texla_vec_read disagrees with read_raw unpacked by the documented layout (%s) in "
-          "%zu of %zu elements (first element %zu: read %.9g, raw cell (%zu, %zu) = texel (%zu, "
-          "%zu) channel %zu holds %.9g)", what, sname(s).s, diff, n, first, (double)rd[first],
-          first % (size_t)w, first / (size_t)w, first % (size_t)w / 2, first / (size_t)w / 2,
-          first % (size_t)w % 2 + 2 * (first / (size_t)w % 2), (double)out[first]);
-    free(raw);
-    free(rd);
-    return check_failed != fails;
-}
-
-/* got must equal want bit for bit */
-static void expect_exact(const float *got, const float *want, size_t n, const char *what) {
-    size_t diff = 0, first = 0;
-    for (size_t i = 0; i < n; i++)
-        if (memcmp(&got[i], &want[i], sizeof(float)) != 0 && !diff++) first = i;
-    CHECK(diff == 0, "%s: must be exact; %zu of %zu elements differ (first element %zu = %.9g, "
-          "expected %.9g)", what, diff, n, first, (double)got[first], (double)want[first]);
-}
-
-/* v must still hold data exactly (padding 0) */
-static void expect_holds(texla_vec v, vshape s, const float *data, const char *what) {
-    float *got = xalloc((size_t)s.n, sizeof *got);
-    if (!vfetch(v, s, got, what)) expect_exact(got, data, (size_t)s.n, what);
-    free(got);
-}
-
-/* |got_i - ref_i| <= bnd_i for every i; returns the worst err/bound ratio (0/0 counts 0) */
-static double expect_bound(const float *got, const double *ref, const double *bnd, size_t n,
-                           const char *what, const char *bound_name) {
-    size_t bad = 0, first = 0;
-    double worst = 0;
-    for (size_t i = 0; i < n; i++) {
-        double e = fabs((double)got[i] - ref[i]);
-        if (isnan(e)) e = INFINITY;
-        double ratio = e == 0 ? 0 : bnd[i] > 0 ? e / bnd[i] : INFINITY;
-        if (ratio > worst) worst = ratio;
-        if (!(e <= bnd[i]) && !bad++) first = i;
-    }
-    CHECK(bad == 0, "%s: %zu of %zu elements out of bound %s (first element %zu: got %.9g, ref "
-          "%.17g, |err| %.3g = %.3f u|ref| > bound %.3g)", what, bad, n, bound_name, first,
-          (double)got[first], ref[first], fabs((double)got[first] - ref[first]),
-          ref[first] != 0 ? fabs((double)got[first] - ref[first]) / (U * fabs(ref[first])) : 0.0,
-          bnd[first]);
-    return worst;
-}
 
 /* ---- banded ---- */
 
@@ -261,9 +67,10 @@ static void band_case(vshape s, int nd, const int *offs, int nan_garbage, int b_
     size_t n = (size_t)s.n;
     char sets[160], what[320];
     set_str(sets, sizeof sets, nd, offs);
-    float *diags = xalloc((size_t)nd * n, sizeof *diags), *X = rnd(n), *Bv = rnd(n),
-          *Y0 = rnd(n), *got = xalloc(n, sizeof *got);
-    double *ref = xalloc(n, sizeof *ref), *bnd = xalloc(n, sizeof *bnd);
+    float *diags = check_alloc((size_t)nd * n, sizeof *diags), *X = check_rnd(n),
+          *Bv = check_rnd(n),
+          *Y0 = check_rnd(n), *got = check_alloc(n, sizeof *got);
+    double *ref = check_alloc(n, sizeof *ref), *bnd = check_alloc(n, sizeof *bnd);
     for (size_t k = 0; k < n; k++) Y0[k] *= 1e6f;
     for (int i = 0; i < nd; i++)
         for (size_t k = 0; k < n; k++) {
@@ -300,15 +107,15 @@ static void band_case(vshape s, int nd, const int *offs, int nan_garbage, int b_
                 double t = (double)S_ADD * bb[e];
                 acc += t, mag += fabs(t);
             }
-            ref[e] = acc, bnd[e] = 1.01 * gamma_k(k) * mag;
+            ref[e] = acc, bnd[e] = 1.01 * check_gamma(k) * mag;
         }
         snprintf(what, sizeof what, "%s %s offsets %s%s", form ? "texla_banded_mul_add" :
                  "texla_banded_mul", sname(s).s, sets, nan_garbage ? " (NaN/Inf garbage out of "
                  "range)" : form && b_is_x ? " (b = x)" : "");
-        expect_ok(texla_vec_write(ctx, Y0, y), what);
+        CHECK_OK(ctx, texla_vec_write(ctx, Y0, y), what);
         r = form ? texla_banded_mul_add(ctx, a, x, S_ADD, b_is_x ? x : b, y)
                  : texla_banded_mul(ctx, a, x, y);
-        expect_ok(r, what);
+        CHECK_OK(ctx, r, what);
         if (r || vfetch(y, s, got, what)) continue;
         double w = expect_bound(got, ref, bnd, n, what, form ? "1.01 g_(nd+1) sum|terms|"
                                                              : "1.01 g_nd sum|terms|");
@@ -396,8 +203,9 @@ static void poisson_case(int nx, int ny, float alpha, float beta) {
     vshape s = grid_shape(nx, ny);
     size_t n = (size_t)s.n;
     char what[200];
-    float *X = rnd(n), *Bv = rnd(n), *Y0 = rnd(n), *got = xalloc(n, sizeof *got);
-    double *ref = xalloc(n, sizeof *ref), *bnd = xalloc(n, sizeof *bnd);
+    float *X = check_rnd(n), *Bv = check_rnd(n), *Y0 = check_rnd(n),
+          *got = check_alloc(n, sizeof *got);
+    double *ref = check_alloc(n, sizeof *ref), *bnd = check_alloc(n, sizeof *bnd);
     texla_banded p = {0};
     snprintf(what, sizeof what, "texla_banded_poisson(%d, %d, %g, %g)", nx, ny, (double)alpha,
              (double)beta);
@@ -418,14 +226,14 @@ static void poisson_case(int nx, int ny, float alpha, float beta) {
                 double mag =
                     fabs((double)alpha * xk) + fabs((double)beta) * (4.0 * fabs(xk) + nbabs);
                 if (form) v += (double)S_ADD * Bv[k], mag += fabs((double)S_ADD * Bv[k]);
-                ref[k] = v, bnd[k] = 1.01 * gamma_k(6 + form) * mag;
+                ref[k] = v, bnd[k] = 1.01 * check_gamma(6 + form) * mag;
             }
         char w2[240];
         snprintf(w2, sizeof w2, "%s: %s", what, form ? "y = P x + s b" : "y = P x");
-        expect_ok(texla_vec_write(ctx, Y0, y), w2);
+        CHECK_OK(ctx, texla_vec_write(ctx, Y0, y), w2);
         texla_result rr = form ? texla_banded_mul_add(ctx, p, x, S_ADD, b, y)
                                : texla_banded_mul(ctx, p, x, y);
-        expect_ok(rr, w2);
+        CHECK_OK(ctx, rr, w2);
         if (rr || vfetch(y, s, got, w2)) continue;
         double w = expect_bound(got, ref, bnd, n, w2, form ? "1.01 g_7 sum|terms|"
                                                            : "1.01 g_6 sum|terms|");
@@ -464,7 +272,7 @@ typedef struct spm {
  * with probability 1/5 (a duplicate, summed). */
 static spm gen_sparse(int rows, int cols, int big) {
     spm m = {rows, cols, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
-    int *cnt = xalloc((size_t)rows, sizeof *cnt);
+    int *cnt = check_alloc((size_t)rows, sizeof *cnt);
     for (int i = 0; i < rows; i++) {
         cnt[i] = big ? (int)((check_rand() + 1.0) * 10.5) : (7 * i + 3) % 10;
         if (big && i == rows / 2) cnt[i] = 37;
@@ -472,9 +280,9 @@ static spm gen_sparse(int rows, int cols, int big) {
         m.nnz += cnt[i];
         if (cnt[i] > m.maxrow) m.maxrow = cnt[i];
     }
-    m.ptr = xalloc((size_t)rows + 1, sizeof *m.ptr);
-    m.col = xalloc((size_t)m.nnz, sizeof *m.col);
-    m.val = xalloc((size_t)m.nnz, sizeof *m.val);
+    m.ptr = check_alloc((size_t)rows + 1, sizeof *m.ptr);
+    m.col = check_alloc((size_t)m.nnz, sizeof *m.col);
+    m.val = check_alloc((size_t)m.nnz, sizeof *m.val);
     int e = 0;
     for (int i = 0; i < rows; i++) {
         m.ptr[i] = e;
@@ -487,9 +295,9 @@ static spm gen_sparse(int rows, int cols, int big) {
         }
     }
     m.ptr[rows] = e;
-    m.crow = xalloc((size_t)m.nnz, sizeof *m.crow);
-    m.ccol = xalloc((size_t)m.nnz, sizeof *m.ccol);
-    m.cval = xalloc((size_t)m.nnz, sizeof *m.cval);
+    m.crow = check_alloc((size_t)m.nnz, sizeof *m.crow);
+    m.ccol = check_alloc((size_t)m.nnz, sizeof *m.ccol);
+    m.cval = check_alloc((size_t)m.nnz, sizeof *m.cval);
     for (int i = 0; i < rows; i++)
         for (int q = m.ptr[i]; q < m.ptr[i + 1]; q++)
             m.crow[q] = i, m.ccol[q] = m.col[q], m.cval[q] = m.val[q];
@@ -515,8 +323,8 @@ static int sparse_cases;
 static void sparse_case(vshape sr, vshape sc, int big) {
     spm m = gen_sparse(sr.n, sc.n, big);
     size_t nr = (size_t)sr.n, ncl = (size_t)sc.n;
-    float *X = rnd(ncl), *Y0 = rnd(nr), *got = xalloc(nr, sizeof *got);
-    double *ref = xalloc(nr, sizeof *ref), *bnd = xalloc(nr, sizeof *bnd);
+    float *X = check_rnd(ncl), *Y0 = check_rnd(nr), *got = check_alloc(nr, sizeof *got);
+    double *ref = check_alloc(nr, sizeof *ref), *bnd = check_alloc(nr, sizeof *bnd);
     int hist[10] = {0}, dups = 0;
     for (int i = 0; i < m.rows; i++) {
         double acc = 0, mag = 0;
@@ -531,7 +339,7 @@ static void sparse_case(vshape sr, vshape sc, int big) {
         }
         int k = m.ptr[i + 1] - m.ptr[i];
         if (k < 10) hist[k]++;
-        ref[i] = acc, bnd[i] = 1.01 * gamma_k(k) * mag;
+        ref[i] = acc, bnd[i] = 1.01 * check_gamma(k) * mag;
     }
     for (size_t i = 0; i < nr; i++) Y0[i] *= 1e6f;
     texla_vec rl = mkv(sr, NULL, "sparse: row_like"), cl = mkv(sc, NULL, "sparse: col_like"),
@@ -550,9 +358,9 @@ static void sparse_case(vshape sr, vshape sc, int big) {
         if (r) continue;
         char w2[300];
         snprintf(w2, sizeof w2, "texla_sparse_mul of %s", what);
-        expect_ok(texla_vec_write(ctx, Y0, y), w2);
+        CHECK_OK(ctx, texla_vec_write(ctx, Y0, y), w2);
         r = texla_sparse_mul(ctx, a, x, y);
-        expect_ok(r, w2);
+        CHECK_OK(ctx, r, w2);
         if (!r && !vfetch(y, sr, got, w2)) {
             double w = expect_bound(got, ref, bnd, nr, w2, "1.01 g_(row entries) sum|a x|");
             if (w > sparse_worst) sparse_worst = w;
@@ -586,23 +394,23 @@ static void test_sparse(void) {
 
     /* a matrix with no entries at all: y = 0 */
     vshape s = plain_shape(13);
-    float *Y0 = rnd(13), *X = rnd(13), got[13], zeros[13] = {0};
+    float *Y0 = check_rnd(13), *X = check_rnd(13), got[13], zeros[13] = {0};
     texla_vec l = mkv(s, NULL, "sparse: empty: like"), x = mkv(s, X, "sparse: empty: x"),
               y = mkv(s, Y0, "sparse: empty: y");
     int ptr[14] = {0}, dummy_i[1] = {0};
     float dummy_f[1] = {0};
     texla_sparse e = {0};
-    expect_ok(texla_sparse_make_csr(ctx, l, l, ptr, dummy_i, dummy_f, &e),
-              "texla_sparse_make_csr 13x13 with no entries");
-    expect_ok(texla_sparse_mul(ctx, e, x, y), "texla_sparse_mul of a matrix with no entries");
+    CHECK_OK(ctx, texla_sparse_make_csr(ctx, l, l, ptr, dummy_i, dummy_f, &e),
+             "texla_sparse_make_csr 13x13 with no entries");
+    CHECK_OK(ctx, texla_sparse_mul(ctx, e, x, y), "texla_sparse_mul of a matrix with no entries");
     if (!vfetch(y, s, got, "sparse: no entries"))
         expect_exact(got, zeros, 13, "texla_sparse_mul of a matrix with no entries: y = 0");
     texla_sparse_destroy(ctx, e);
     texla_sparse e2 = {0};
-    expect_ok(texla_vec_write(ctx, Y0, y), "sparse: empty COO: y");
-    expect_ok(texla_sparse_make_coo(ctx, l, l, 0, dummy_i, dummy_i, dummy_f, &e2),
-              "texla_sparse_make_coo 13x13 with nnz = 0");
-    expect_ok(texla_sparse_mul(ctx, e2, x, y), "texla_sparse_mul of a COO matrix with nnz = 0");
+    CHECK_OK(ctx, texla_vec_write(ctx, Y0, y), "sparse: empty COO: y");
+    CHECK_OK(ctx, texla_sparse_make_coo(ctx, l, l, 0, dummy_i, dummy_i, dummy_f, &e2),
+             "texla_sparse_make_coo 13x13 with nnz = 0");
+    CHECK_OK(ctx, texla_sparse_mul(ctx, e2, x, y), "texla_sparse_mul of a COO matrix with nnz = 0");
     if (!vfetch(y, s, got, "sparse: nnz 0"))
         expect_exact(got, zeros, 13, "texla_sparse_mul of a COO matrix with nnz = 0: y = 0");
     texla_sparse_destroy(ctx, e2);
@@ -616,52 +424,53 @@ static void test_sparse(void) {
 
 static void test_errors(void) {
     vshape s = plain_shape(29), s2 = plain_shape(31), g = grid_shape(7, 5), gp = plain_shape(35);
-    float *D = rnd(29), *X = rnd(29);
+    float *D = check_rnd(29), *X = check_rnd(29);
     texla_vec l = mkv(s, NULL, "errors: like"), x = mkv(s, X, "errors: x"),
               y = mkv(s, D, "errors: y"), w = mkv(s2, NULL, "errors: n=31"),
               gv = mkv(g, NULL, "errors: grid 7x5"), pv = mkv(gp, NULL, "errors: plain 35");
     int offs[3] = {0, 1, -1};
-    float *diags = rnd(3 * 29);
+    float *diags = check_rnd(3 * 29);
     texla_banded a = {0};
-    expect_ok(texla_banded_make(ctx, l, 3, offs, diags, &a), "errors: banded");
+    CHECK_OK(ctx, texla_banded_make(ctx, l, 3, offs, diags, &a), "errors: banded");
     /* banded shapes, aliasing, arguments, handles */
-    expect_code(texla_banded_mul(ctx, a, w, y), TEXLA_ERR_SHAPE,
-                "texla_banded_mul x of n=31 (A n=29)");
-    expect_code(texla_banded_mul(ctx, a, x, w), TEXLA_ERR_SHAPE,
-                "texla_banded_mul y of n=31 (A n=29)");
-    expect_code(texla_banded_mul_add(ctx, a, x, 1, w, y), TEXLA_ERR_SHAPE,
-                "texla_banded_mul_add b of n=31 (A n=29)");
-    expect_code(texla_banded_mul(ctx, a, x, x), TEXLA_ERR_ALIAS, "texla_banded_mul y = x");
-    expect_code(texla_banded_mul_add(ctx, a, x, 1, y, y), TEXLA_ERR_ALIAS,
-                "texla_banded_mul_add y = b");
-    expect_code(texla_banded_mul_add(ctx, a, x, NAN, x, y), TEXLA_ERR_ARGUMENT,
-                "texla_banded_mul_add s = NaN");
+    CHECK_CODE(ctx, texla_banded_mul(ctx, a, w, y), TEXLA_ERR_SHAPE,
+               "texla_banded_mul x of n=31 (A n=29)");
+    CHECK_CODE(ctx, texla_banded_mul(ctx, a, x, w), TEXLA_ERR_SHAPE,
+               "texla_banded_mul y of n=31 (A n=29)");
+    CHECK_CODE(ctx, texla_banded_mul_add(ctx, a, x, 1, w, y), TEXLA_ERR_SHAPE,
+               "texla_banded_mul_add b of n=31 (A n=29)");
+    CHECK_CODE(ctx, texla_banded_mul(ctx, a, x, x), TEXLA_ERR_ALIAS, "texla_banded_mul y = x");
+    CHECK_CODE(ctx, texla_banded_mul_add(ctx, a, x, 1, y, y), TEXLA_ERR_ALIAS,
+               "texla_banded_mul_add y = b");
+    CHECK_CODE(ctx, texla_banded_mul_add(ctx, a, x, NAN, x, y), TEXLA_ERR_ARGUMENT,
+               "texla_banded_mul_add s = NaN");
     expect_holds(y, s, D, "errors: y unchanged after the failed banded products");
     texla_banded p = {0};
-    expect_ok(texla_banded_poisson(ctx, 7, 5, 0, 1, &p), "errors: poisson 7x5");
+    CHECK_OK(ctx, texla_banded_poisson(ctx, 7, 5, 0, 1, &p), "errors: poisson 7x5");
     texla_vec gy = mkv(g, NULL, "errors: grid 7x5 y");
-    expect_code(texla_banded_mul(ctx, p, pv, gy), TEXLA_ERR_SHAPE,
-                "texla_banded_mul poisson 7x5 with x a plain vector of 35");
-    expect_code(texla_banded_poisson(ctx, 0, 5, 0, 1, &(texla_banded){0}), TEXLA_ERR_ARGUMENT,
-                "texla_banded_poisson 0 x 5");
-    expect_code(texla_banded_poisson(ctx, 4, -2, 0, 1, &(texla_banded){0}), TEXLA_ERR_ARGUMENT,
-                "texla_banded_poisson 4 x -2");
-    expect_code(texla_banded_poisson(ctx, 4, 4, NAN, 1, &(texla_banded){0}), TEXLA_ERR_ARGUMENT,
-                "texla_banded_poisson alpha NaN");
-    expect_code(texla_banded_make(ctx, l, -1, offs, diags, &(texla_banded){0}), TEXLA_ERR_ARGUMENT,
-                "texla_banded_make ndiag -1");
-    expect_code(texla_banded_make(ctx, l, 3, NULL, diags, &(texla_banded){0}), TEXLA_ERR_ARGUMENT,
-                "texla_banded_make offsets NULL");
-    expect_code(texla_banded_make(ctx, l, 3, offs, NULL, &(texla_banded){0}), TEXLA_ERR_ARGUMENT,
-                "texla_banded_make diags NULL");
+    CHECK_CODE(ctx, texla_banded_mul(ctx, p, pv, gy), TEXLA_ERR_SHAPE,
+               "texla_banded_mul poisson 7x5 with x a plain vector of 35");
+    CHECK_CODE(ctx, texla_banded_poisson(ctx, 0, 5, 0, 1, &(texla_banded){0}), TEXLA_ERR_ARGUMENT,
+               "texla_banded_poisson 0 x 5");
+    CHECK_CODE(ctx, texla_banded_poisson(ctx, 4, -2, 0, 1, &(texla_banded){0}), TEXLA_ERR_ARGUMENT,
+               "texla_banded_poisson 4 x -2");
+    CHECK_CODE(ctx, texla_banded_poisson(ctx, 4, 4, NAN, 1, &(texla_banded){0}), TEXLA_ERR_ARGUMENT,
+               "texla_banded_poisson alpha NaN");
+    CHECK_CODE(ctx, texla_banded_make(ctx, l, -1, offs, diags, &(texla_banded){0}),
+               TEXLA_ERR_ARGUMENT, "texla_banded_make ndiag -1");
+    CHECK_CODE(ctx, texla_banded_make(ctx, l, 3, NULL, diags, &(texla_banded){0}),
+               TEXLA_ERR_ARGUMENT, "texla_banded_make offsets NULL");
+    CHECK_CODE(ctx, texla_banded_make(ctx, l, 3, offs, NULL, &(texla_banded){0}),
+               TEXLA_ERR_ARGUMENT, "texla_banded_make diags NULL");
     texla_vec dead = mkv(s, NULL, "errors: dead");
     texla_vec_destroy(ctx, dead);
-    expect_code(texla_banded_make(ctx, dead, 3, offs, diags, &(texla_banded){0}), TEXLA_ERR_HANDLE,
-                "texla_banded_make like stale");
+    CHECK_CODE(ctx, texla_banded_make(ctx, dead, 3, offs, diags, &(texla_banded){0}),
+               TEXLA_ERR_HANDLE, "texla_banded_make like stale");
     texla_banded adead = {0};
-    expect_ok(texla_banded_make(ctx, l, 3, offs, diags, &adead), "errors: banded to destroy");
+    CHECK_OK(ctx, texla_banded_make(ctx, l, 3, offs, diags, &adead), "errors: banded to destroy");
     texla_banded_destroy(ctx, adead);
-    expect_code(texla_banded_mul(ctx, adead, x, y), TEXLA_ERR_HANDLE, "texla_banded_mul stale A");
+    CHECK_CODE(ctx, texla_banded_mul(ctx, adead, x, y), TEXLA_ERR_HANDLE,
+               "texla_banded_mul stale A");
     texla_banded_destroy(ctx, adead); /* no-op */
 
     /* sparse: 29 x 31 */
@@ -670,40 +479,41 @@ static void test_errors(void) {
     for (int i = 0; i < 30; i++) ptr[i] = i == 0 ? 0 : i <= 5 ? 1 : i <= 28 ? 2 : 3;
     int csr_cols[3] = {30, 2, 0};
     texla_sparse sp = {0};
-    expect_ok(texla_sparse_make_coo(ctx, l, w, 3, rows, cols, vals, &sp), "errors: sparse 29x31");
-    expect_code(texla_sparse_mul(ctx, sp, x, y), TEXLA_ERR_SHAPE,
-                "texla_sparse_mul 29x31 with x of n=29");
+    CHECK_OK(ctx, texla_sparse_make_coo(ctx, l, w, 3, rows, cols, vals, &sp),
+             "errors: sparse 29x31");
+    CHECK_CODE(ctx, texla_sparse_mul(ctx, sp, x, y), TEXLA_ERR_SHAPE,
+               "texla_sparse_mul 29x31 with x of n=29");
     texla_vec w2 = mkv(s2, NULL, "errors: second n=31");
-    expect_code(texla_sparse_mul(ctx, sp, w, w2), TEXLA_ERR_SHAPE,
-                "texla_sparse_mul 29x31 with y of n=31");
+    CHECK_CODE(ctx, texla_sparse_mul(ctx, sp, w, w2), TEXLA_ERR_SHAPE,
+               "texla_sparse_mul 29x31 with y of n=31");
     texla_vec_destroy(ctx, w2);
     expect_holds(y, s, D, "errors: y unchanged after the failed sparse products");
     texla_sparse sq = {0};
     int rs[2] = {3, 7}, cs[2] = {7, 3};
     float vs[2] = {1, -1};
-    expect_ok(texla_sparse_make_coo(ctx, l, l, 2, rs, cs, vs, &sq), "errors: sparse 29x29");
-    expect_code(texla_sparse_mul(ctx, sq, x, x), TEXLA_ERR_ALIAS, "texla_sparse_mul y = x");
+    CHECK_OK(ctx, texla_sparse_make_coo(ctx, l, l, 2, rs, cs, vs, &sq), "errors: sparse 29x29");
+    CHECK_CODE(ctx, texla_sparse_mul(ctx, sq, x, x), TEXLA_ERR_ALIAS, "texla_sparse_mul y = x");
     texla_sparse tmp = {0};
     int bad_row[3] = {0, 29, 1}, bad_col_neg[3] = {0, -1, 1}, bad_col[3] = {0, 31, 1};
-    expect_code(texla_sparse_make_coo(ctx, l, w, 3, bad_row, cols, vals, &tmp), TEXLA_ERR_ARGUMENT,
-                "texla_sparse_make_coo 29x31 with row index 29");
-    expect_code(texla_sparse_make_coo(ctx, l, w, 3, rows, bad_col_neg, vals, &tmp),
-                TEXLA_ERR_ARGUMENT, "texla_sparse_make_coo 29x31 with column index -1");
-    expect_code(texla_sparse_make_coo(ctx, l, w, 3, rows, bad_col, vals, &tmp), TEXLA_ERR_ARGUMENT,
-                "texla_sparse_make_coo 29x31 with column index 31");
-    expect_code(texla_sparse_make_coo(ctx, l, w, -1, rows, cols, vals, &tmp), TEXLA_ERR_ARGUMENT,
-                "texla_sparse_make_coo nnz -1");
-    expect_code(texla_sparse_make_coo(ctx, l, w, 3, NULL, cols, vals, &tmp), TEXLA_ERR_ARGUMENT,
-                "texla_sparse_make_coo rows NULL");
+    CHECK_CODE(ctx, texla_sparse_make_coo(ctx, l, w, 3, bad_row, cols, vals, &tmp),
+               TEXLA_ERR_ARGUMENT, "texla_sparse_make_coo 29x31 with row index 29");
+    CHECK_CODE(ctx, texla_sparse_make_coo(ctx, l, w, 3, rows, bad_col_neg, vals, &tmp),
+               TEXLA_ERR_ARGUMENT, "texla_sparse_make_coo 29x31 with column index -1");
+    CHECK_CODE(ctx, texla_sparse_make_coo(ctx, l, w, 3, rows, bad_col, vals, &tmp),
+               TEXLA_ERR_ARGUMENT, "texla_sparse_make_coo 29x31 with column index 31");
+    CHECK_CODE(ctx, texla_sparse_make_coo(ctx, l, w, -1, rows, cols, vals, &tmp),
+               TEXLA_ERR_ARGUMENT, "texla_sparse_make_coo nnz -1");
+    CHECK_CODE(ctx, texla_sparse_make_coo(ctx, l, w, 3, NULL, cols, vals, &tmp), TEXLA_ERR_ARGUMENT,
+               "texla_sparse_make_coo rows NULL");
     csr_cols[1] = 31;
-    expect_code(texla_sparse_make_csr(ctx, l, w, ptr, csr_cols, vals, &tmp), TEXLA_ERR_ARGUMENT,
-                "texla_sparse_make_csr 29x31 with column index 31");
+    CHECK_CODE(ctx, texla_sparse_make_csr(ctx, l, w, ptr, csr_cols, vals, &tmp), TEXLA_ERR_ARGUMENT,
+               "texla_sparse_make_csr 29x31 with column index 31");
     csr_cols[1] = 2;
     ptr[10] = 0; /* row_ptr decreasing */
-    expect_code(texla_sparse_make_csr(ctx, l, w, ptr, csr_cols, vals, &tmp), TEXLA_ERR_ARGUMENT,
-                "texla_sparse_make_csr with a decreasing row_ptr");
+    CHECK_CODE(ctx, texla_sparse_make_csr(ctx, l, w, ptr, csr_cols, vals, &tmp), TEXLA_ERR_ARGUMENT,
+               "texla_sparse_make_csr with a decreasing row_ptr");
     texla_sparse_destroy(ctx, sp);
-    expect_code(texla_sparse_mul(ctx, sp, w, y), TEXLA_ERR_HANDLE, "texla_sparse_mul stale A");
+    CHECK_CODE(ctx, texla_sparse_mul(ctx, sp, w, y), TEXLA_ERR_HANDLE, "texla_sparse_mul stale A");
     texla_sparse_destroy(ctx, sp); /* no-op */
     texla_sparse_destroy(ctx, sq);
     texla_banded_destroy(ctx, a);
@@ -719,22 +529,20 @@ static void test_errors(void) {
 }
 
 void suite_banded(void) {
-    double t0 = now_s();
+    double t0 = check_now();
     ctx = suite_ctx(NULL);
     if (!ctx) return;
-    padding_negzero = 0;
-    double t = now_s();
+    tu_begin(ctx);
+    double t = check_now();
     test_banded();
-    printf("  (banded: %.1f s)\n", now_s() - t), t = now_s();
+    printf("  (banded: %.1f s)\n", check_now() - t), t = check_now();
     test_poisson();
-    printf("  (poisson: %.1f s)\n", now_s() - t), t = now_s();
+    printf("  (poisson: %.1f s)\n", check_now() - t), t = check_now();
     test_sparse();
-    printf("  (sparse: %.1f s)\n", now_s() - t), t = now_s();
+    printf("  (sparse: %.1f s)\n", check_now() - t), t = check_now();
     test_errors();
-    if (padding_negzero)
-        printf("note: %ld padding lanes held -0.0 (equal to 0, accepted); first after %s\n",
-               padding_negzero, padding_negzero_first);
+    tu_end();
     texla_ctx_destroy(ctx);
     ctx = NULL;
-    printf("banded suite: %.1f s\n", now_s() - t0);
+    printf("banded suite: %.1f s\n", check_now() - t0);
 }

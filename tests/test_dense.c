@@ -33,46 +33,18 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static texla_ctx *ctx;
 
 #define U CHECK_U
-#define REF_EPS 8.8817841970012523e-16 /* 2^-50: error of a float64 reference of <= 3 ops */
-#define BIG_K (1 << 20)               /* a k larger than any block count: one pass */
+#define REF_EPS CHECK_REF_EPS
+#define BIG_K (1 << 20) /* a k larger than any block count: one pass */
 
 static const int matmul_ks[] = {1, 2, 3, 7, 16, BIG_K};
 #define N_MATMUL_KS ((int)(sizeof matmul_ks / sizeof matmul_ks[0]))
 
-/* padding lanes that held -0.0 (== 0: reported, not failed), and the first op that left one */
-static long padding_negzero;
-static char padding_negzero_first[160];
-
-static double gamma_k(double k) { return k * U / (1.0 - k * U); }
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void *xalloc(size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        printf("test_dense: out of host memory (%zu x %zu bytes)\n", n, size);
-        exit(2);
-    }
-    return p;
-}
-
-static float *rnd(size_t n) {
-    float *x = xalloc(n, sizeof *x);
-    check_fill(x, n);
-    return x;
-}
-
 static float *transpose(const float *a, int rows, int cols) {
-    float *t = xalloc((size_t)rows * (size_t)cols, sizeof *t);
+    float *t = check_alloc((size_t)rows * (size_t)cols, sizeof *t);
     for (int i = 0; i < rows; i++)
         for (int j = 0; j < cols; j++)
             t[(size_t)j * (size_t)rows + (size_t)i] = a[(size_t)i * (size_t)cols + (size_t)j];
@@ -85,10 +57,6 @@ static texla_mat mk(int rows, int cols, const float *data, const char *what) {
     CHECK(r == TEXLA_OK && m.id != 0, "%s: texla_mat_make(%d x %d, %s): %s: %s", what, rows, cols,
           data ? "data" : "NULL", texla_result_name(r), texla_error_message(ctx));
     return m;
-}
-
-static void expect_ok(texla_result r, const char *what) {
-    CHECK(r == TEXLA_OK, "%s: %s: %s", what, texla_result_name(r), texla_error_message(ctx));
 }
 
 /* Reads m back raw and through texla_mat_read (see the top comment); out gets rows*cols
@@ -104,9 +72,9 @@ static int fetch(texla_mat m, int rows, int cols, float *out, const char *what) 
           cols, h);
     if (r) return 1;
     size_t nt = (size_t)cols * (size_t)h * 4, n = (size_t)rows * (size_t)cols;
-    float *raw = xalloc(nt, sizeof *raw), *rd = xalloc(n, sizeof *rd);
+    float *raw = check_alloc(nt, sizeof *raw), *rd = check_alloc(n, sizeof *rd);
     r = texla_mat_read_raw(ctx, m, raw);
-    expect_ok(r, what);
+    CHECK_OK(ctx, r, what);
     size_t bad = 0, lanes = 0;
     int bx = 0, by = 0, bc = 0;
     float bv = 0;
@@ -121,8 +89,7 @@ static int fetch(texla_mat m, int rows, int cols, float *out, const char *what) 
                 }
                 lanes++;
                 if (v == 0.0f) {
-                    if (signbit(v) && !padding_negzero++)
-                        snprintf(padding_negzero_first, sizeof padding_negzero_first, "%s", what);
+                    if (signbit(v)) check_negzero(what);
                 } else if (!bad++) {
                     bx = x, by = y, bc = c, bv = v;
                 }
@@ -131,7 +98,7 @@ static int fetch(texla_mat m, int rows, int cols, float *out, const char *what) 
           "%s: padding invariant: %zu of %zu padding lanes are not 0 (first: texel (x=%d, y=%d) "
           "channel %d = %.9g)", what, bad, lanes, bx, by, bc, (double)bv);
     r = texla_mat_read(ctx, m, rd);
-    expect_ok(r, what);
+    CHECK_OK(ctx, r, what);
     size_t diff = 0, first = 0;
     for (size_t i = 0; i < n; i++)
         if (memcmp(&rd[i], &out[i], sizeof(float)) != 0 && !diff++) first = i;
@@ -159,9 +126,16 @@ static void expect_exact(const float *got, const float *want, int rows, int cols
 
 /* m (rows x cols) must still hold data exactly, padding still 0. */
 static void expect_holds(texla_mat m, int rows, int cols, const float *data, const char *what) {
-    float *got = xalloc((size_t)rows * (size_t)cols, sizeof *got);
+    float *got = check_alloc((size_t)rows * (size_t)cols, sizeof *got);
     if (!fetch(m, rows, cols, got, what)) expect_exact(got, data, rows, cols, what);
     free(got);
+}
+
+/* m (rows x cols), a source that was only read, still holds data; then it is destroyed. */
+static void holds_then_destroy(texla_mat m, int rows, int cols, const float *data,
+                               const char *what) {
+    expect_holds(m, rows, cols, data, what);
+    texla_mat_destroy(ctx, m);
 }
 
 /* ---- making, writing, reading, layout ---- */
@@ -170,9 +144,9 @@ static void expect_holds(texla_mat m, int rows, int cols, const float *data, con
  * holds A(4y + c, x) for 4y + c < rows, and 0 past the last row. */
 static void check_layout(texla_mat m, int rows, int cols, const float *data) {
     int h = (rows + 3) / 4;
-    float *raw = xalloc((size_t)cols * (size_t)h * 4, sizeof *raw);
+    float *raw = check_alloc((size_t)cols * (size_t)h * 4, sizeof *raw);
     texla_result r = texla_mat_read_raw(ctx, m, raw);
-    expect_ok(r, "texla_mat_read_raw");
+    CHECK_OK(ctx, r, "texla_mat_read_raw");
     size_t bad = 0;
     int bx = 0, by = 0, bc = 0;
     float bv = 0, bw = 0;
@@ -201,8 +175,8 @@ static void test_make(void) {
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         int rows = shapes[s][0], cols = shapes[s][1];
         size_t n = (size_t)rows * (size_t)cols;
-        float *data = rnd(n), *data2 = rnd(n), *got = xalloc(n, sizeof *got),
-              *want = xalloc(n, sizeof *want);
+        float *data = check_rnd(n), *data2 = check_rnd(n), *got = check_alloc(n, sizeof *got),
+              *want = check_alloc(n, sizeof *want);
 
         snprintf(what, sizeof what, "texla_mat_make %dx%d from data", rows, cols);
         texla_mat a = mk(rows, cols, data, what);
@@ -217,12 +191,12 @@ static void test_make(void) {
         float v = (float)(100.0 * check_rand());
         snprintf(what, sizeof what, "texla_mat_make_const %dx%d value %.9g", rows, cols, (double)v);
         texla_mat k = {0};
-        expect_ok(texla_mat_make_const(ctx, rows, cols, v, &k), what);
+        CHECK_OK(ctx, texla_mat_make_const(ctx, rows, cols, v, &k), what);
         for (size_t i = 0; i < n; i++) want[i] = v;
         if (!fetch(k, rows, cols, got, what)) expect_exact(got, want, rows, cols, what);
 
         snprintf(what, sizeof what, "texla_mat_write %dx%d", rows, cols);
-        expect_ok(texla_mat_write(ctx, data2, a), what);
+        CHECK_OK(ctx, texla_mat_write(ctx, data2, a), what);
         check_layout(a, rows, cols, data2);
         if (!fetch(a, rows, cols, got, what)) expect_exact(got, data2, rows, cols, what);
 
@@ -238,11 +212,11 @@ static void test_make(void) {
     for (size_t s = 0; s < sizeof ids / sizeof ids[0]; s++) {
         int m = ids[s];
         size_t mm = (size_t)m * (size_t)m;
-        float *id = xalloc(mm, sizeof *id), *ig = xalloc(mm, sizeof *ig);
+        float *id = check_alloc(mm, sizeof *id), *ig = check_alloc(mm, sizeof *ig);
         for (int i = 0; i < m; i++) id[(size_t)i * (size_t)m + (size_t)i] = 1.0f;
         snprintf(what, sizeof what, "texla_mat_make_identity %d", m);
         texla_mat e = {0};
-        expect_ok(texla_mat_make_identity(ctx, m, &e), what);
+        CHECK_OK(ctx, texla_mat_make_identity(ctx, m, &e), what);
         if (!fetch(e, m, m, ig, what)) expect_exact(ig, id, m, m, what);
         texla_mat_destroy(ctx, e);
         free(id);
@@ -255,8 +229,9 @@ static void test_handles(void) {
     const int rows = 13, cols = 17;
     size_t n = (size_t)rows * (size_t)cols;
     /* got is large enough for a raw read too (cols x ceil(rows/4) texels) */
-    float *data = rnd(n), *got = xalloc((size_t)cols * (size_t)((rows + 3) / 4) * 4, sizeof *got),
-          *zeros = xalloc(n, sizeof *zeros);
+    float *data = check_rnd(n),
+          *got = check_alloc((size_t)cols * (size_t)((rows + 3) / 4) * 4, sizeof *got),
+          *zeros = check_alloc(n, sizeof *zeros);
     texla_mat old = mk(rows, cols, data, "handles: first matrix");
     texla_mat_destroy(ctx, old);
     texla_mat fresh = mk(rows, cols, NULL, "handles: matrix made after destroying the first");
@@ -274,7 +249,7 @@ static void test_handles(void) {
     /* destroying the stale handle again must not destroy its successor */
     texla_mat_destroy(ctx, old);
     r = texla_mat_write(ctx, data, fresh);
-    expect_ok(r, "handles: write to the new matrix after destroying the stale handle twice");
+    CHECK_OK(ctx, r, "handles: write to the new matrix after destroying the stale handle twice");
     expect_holds(fresh, rows, cols, data, "handles: new matrix after a stale destroy");
     texla_mat_destroy(ctx, fresh);
     free(data);
@@ -319,9 +294,10 @@ static double ew_worst[E_COUNT], ew_worst_tol[E_COUNT], ew_worst_ratio[E_COUNT];
 
 static void ew_shape(int rows, int cols) {
     size_t n = (size_t)rows * (size_t)cols;
-    float *A = rnd(n), *B = rnd(n), *D = rnd(n), *E = rnd(n), *C0 = rnd(n),
-          *got = xalloc(n, sizeof *got), *want = xalloc(n, sizeof *want);
-    double *ref = xalloc(n, sizeof *ref), *bnd = xalloc(n, sizeof *bnd);
+    float *A = check_rnd(n), *B = check_rnd(n), *D = check_rnd(n), *E = check_rnd(n),
+          *C0 = check_rnd(n),
+          *got = check_alloc(n, sizeof *got), *want = check_alloc(n, sizeof *want);
+    double *ref = check_alloc(n, sizeof *ref), *bnd = check_alloc(n, sizeof *bnd);
     char what[160];
     texla_mat a = mk(rows, cols, A, "element-wise: A"), b = mk(rows, cols, B, "element-wise: B"),
               d = mk(rows, cols, D, "element-wise: D"), e = mk(rows, cols, E, "element-wise: E"),
@@ -330,7 +306,7 @@ static void ew_shape(int rows, int cols) {
         snprintf(what, sizeof what, "%s %dx%d", ew[op].name, rows, cols);
         /* the destination starts with random contents: the accumulating ops add to them and
          * the others must overwrite them */
-        expect_ok(texla_mat_write(ctx, C0, c), what);
+        CHECK_OK(ctx, texla_mat_write(ctx, C0, c), what);
         texla_result r = TEXLA_OK;
         switch (op) {
         case E_COPY: r = texla_copy(ctx, a, c); break;
@@ -347,7 +323,7 @@ static void ew_shape(int rows, int cols) {
         case E_MAX_POS: r = texla_max(ctx, a, S_MAXP, c); break;
         case E_MAX_NEG: r = texla_max(ctx, a, S_MAXN, c); break;
         }
-        expect_ok(r, what);
+        CHECK_OK(ctx, r, what);
         if (r || fetch(c, rows, cols, got, what)) continue;
         for (size_t i = 0; i < n; i++) {
             double x = A[i], y = B[i], z = D[i], w = E[i], c0 = C0[i], t = 0, mag = 0;
@@ -375,7 +351,7 @@ static void ew_shape(int rows, int cols) {
             double r1 = U * fabs(ref[i]) + REF_EPS * mag;
             if (op == E_ACC_SCALED || op == E_ACC_MUL || op == E_ADD_SCALED)
                 r1 += U * (1.0 + U) * fabs(t);
-            if (op == E_MADAD) r1 += (1.0 + U) * gamma_k(2) * fabs(t);
+            if (op == E_MADAD) r1 += (1.0 + U) * check_gamma(2) * fabs(t);
             bnd[i] = ew[op].exact ? 0.0 : r1;
         }
         if (ew[op].exact) {
@@ -391,14 +367,10 @@ static void ew_shape(int rows, int cols) {
         if (!(rel / tol <= ew_worst_ratio[op])) ew_worst_ratio[op] = rel / tol;
     }
     /* the sources were only read */
-    expect_holds(a, rows, cols, A, "element-wise: source A unchanged");
-    expect_holds(b, rows, cols, B, "element-wise: source B unchanged");
-    expect_holds(d, rows, cols, D, "element-wise: source D unchanged");
-    expect_holds(e, rows, cols, E, "element-wise: source E unchanged");
-    texla_mat_destroy(ctx, a);
-    texla_mat_destroy(ctx, b);
-    texla_mat_destroy(ctx, d);
-    texla_mat_destroy(ctx, e);
+    holds_then_destroy(a, rows, cols, A, "element-wise: source A unchanged");
+    holds_then_destroy(b, rows, cols, B, "element-wise: source B unchanged");
+    holds_then_destroy(d, rows, cols, D, "element-wise: source D unchanged");
+    holds_then_destroy(e, rows, cols, E, "element-wise: source E unchanged");
     texla_mat_destroy(ctx, c);
     free(A), free(B), free(D), free(E), free(C0), free(got), free(want), free(ref), free(bnd);
 }
@@ -476,9 +448,9 @@ static uint64_t passes_now(void) {
 }
 
 static void set_k(int k, const char *what) {
-    expect_ok(texla_set_matmul_k(ctx, k), what);
+    CHECK_OK(ctx, texla_set_matmul_k(ctx, k), what);
     texla_info info = {0};
-    expect_ok(texla_ctx_info(ctx, &info), what);
+    CHECK_OK(ctx, texla_ctx_info(ctx, &info), what);
     int want = k ? k : TEXLA_MATMUL_K_DEFAULT;
     CHECK(info.matmul_k == want, "%s: texla_ctx_info says matmul_k %d after texla_set_matmul_k(%d)",
           what, info.matmul_k, k);
@@ -491,14 +463,15 @@ static const char *const kind_name[3] = {"texla_matmul", "texla_matmul_tn", "tex
  * reference serves all three. */
 static void product_shape(int n, int K, int m, const int *ks, int nks) {
     size_t na = (size_t)n * (size_t)K, nb = (size_t)K * (size_t)m, nc = (size_t)n * (size_t)m;
-    float *A = rnd(na), *B = rnd(nb), *At = transpose(A, n, K), *Bt = transpose(B, K, m),
-          *garbage = rnd(nc), *got = xalloc(nc, sizeof *got);
-    double *ref = xalloc(nc, sizeof *ref), *absref = xalloc(nc, sizeof *absref);
+    float *A = check_rnd(na), *B = check_rnd(nb), *At = transpose(A, n, K),
+          *Bt = transpose(B, K, m),
+          *garbage = check_rnd(nc), *got = check_alloc(nc, sizeof *got);
+    double *ref = check_alloc(nc, sizeof *ref), *absref = check_alloc(nc, sizeof *absref);
     int big = n >= 1000;
-    double t0 = now_s();
+    double t0 = check_now();
     ref_matmul(n, K, m, A, B, ref, absref);
-    double t_ref = now_s() - t0;
-    double gK = gamma_k(K);
+    double t_ref = check_now() - t0;
+    double gK = check_gamma(K);
     double bnd_norm = 1.01 * gK * check_norm_f(A, na) * check_norm_f(B, nb);
     double bnd_comp = 1.01 * gK * check_norm_d(absref, nc);
     char what[200];
@@ -515,17 +488,17 @@ static void product_shape(int n, int K, int m, const int *ks, int nks) {
                      m, K, keff);
             set_k(k, what);
             /* random destination contents: the first pass must overwrite, not blend */
-            expect_ok(texla_mat_write(ctx, garbage, c), what);
+            CHECK_OK(ctx, texla_mat_write(ctx, garbage, c), what);
             texla_ctx_finish(ctx);
             uint64_t p0 = passes_now();
-            t0 = now_s();
+            t0 = check_now();
             texla_result r = kind == 0   ? texla_matmul(ctx, a, b, c)
                              : kind == 1 ? texla_matmul_tn(ctx, at, b, c)
                                          : texla_matmul_nt(ctx, a, bt, c);
             texla_ctx_finish(ctx);
-            t_gpu = now_s() - t0;
+            t_gpu = check_now() - t0;
             uint64_t passes = passes_now() - p0;
-            expect_ok(r, what);
+            CHECK_OK(ctx, r, what);
             int kk = keff < blocks ? keff : blocks;
             uint64_t want_passes = product_passes(blocks, kk);
             CHECK(passes == want_passes, "%s: %llu passes, expected ceil(ceil(K/4)/k) = %llu",
@@ -548,14 +521,10 @@ static void product_shape(int n, int K, int m, const int *ks, int nks) {
                    "float64 CPU reference %.2f s\n", n, K, K, m, t_gpu, TEXLA_MATMUL_K_DEFAULT,
                    (blocks + TEXLA_MATMUL_K_DEFAULT - 1) / TEXLA_MATMUL_K_DEFAULT, t_ref);
     }
-    expect_holds(a, n, K, A, "products: source A unchanged");
-    expect_holds(at, K, n, At, "products: source A' unchanged");
-    expect_holds(b, K, m, B, "products: source B unchanged");
-    expect_holds(bt, m, K, Bt, "products: source B' unchanged");
-    texla_mat_destroy(ctx, a);
-    texla_mat_destroy(ctx, at);
-    texla_mat_destroy(ctx, b);
-    texla_mat_destroy(ctx, bt);
+    holds_then_destroy(a, n, K, A, "products: source A unchanged");
+    holds_then_destroy(at, K, n, At, "products: source A' unchanged");
+    holds_then_destroy(b, K, m, B, "products: source B unchanged");
+    holds_then_destroy(bt, m, K, Bt, "products: source B' unchanged");
     texla_mat_destroy(ctx, c);
     free(A), free(B), free(At), free(Bt), free(garbage), free(got), free(ref), free(absref);
 }
@@ -579,14 +548,14 @@ static void test_products(void) {
 
 /* dot and norm2 of n x 1 vectors for every k in ks. */
 static void dot_size(int n, const int *ks, int nks) {
-    float *a = rnd((size_t)n), *b = rnd((size_t)n);
+    float *a = check_rnd((size_t)n), *b = check_rnd((size_t)n);
     double ref = 0, absref = 0, aa = 0;
     for (int i = 0; i < n; i++) {
         ref += (double)a[i] * b[i];
         absref += fabs((double)a[i] * b[i]);
         aa += (double)a[i] * a[i];
     }
-    double gn = gamma_k(n);
+    double gn = check_gamma(n);
     double bnd_comp = 1.01 * gn * absref;
     double bnd_norm = 1.01 * gn * check_norm_f(a, (size_t)n) * check_norm_f(b, (size_t)n);
     double bnd_n2 = 1.01 * gn * aa; /* |a|'|a| = ||a||^2: both bounds coincide */
@@ -603,7 +572,7 @@ static void dot_size(int n, const int *ks, int nks) {
         uint64_t p0 = passes_now();
         texla_result r = texla_dot(ctx, va, vb, &d);
         uint64_t passes = passes_now() - p0;
-        expect_ok(r, what);
+        CHECK_OK(ctx, r, what);
         CHECK(passes == want_passes, "%s: %llu passes, expected %llu", what,
               (unsigned long long)passes, (unsigned long long)want_passes);
         double err = fabs((double)d - ref);
@@ -619,7 +588,7 @@ static void dot_size(int n, const int *ks, int nks) {
         p0 = passes_now();
         r = texla_norm2(ctx, va, &q);
         passes = passes_now() - p0;
-        expect_ok(r, what);
+        CHECK_OK(ctx, r, what);
         CHECK(passes == want_passes, "%s: %llu passes, expected %llu", what,
               (unsigned long long)passes, (unsigned long long)want_passes);
         err = fabs((double)q - aa);
@@ -631,10 +600,8 @@ static void dot_size(int n, const int *ks, int nks) {
     printf("  n=%-6d dot err %.3e  bound gn*sum|ab| %.3e (%.2f%%), gn*||a||||b|| %.3e;   "
            "norm2 err %.3e  bound %.3e (%.2f%%)\n", n, worst, bnd_comp, 100.0 * worst / bnd_comp,
            bnd_norm, worst2, bnd_n2, 100.0 * worst2 / bnd_n2);
-    expect_holds(va, n, 1, a, "dot: a unchanged");
-    expect_holds(vb, n, 1, b, "dot: b unchanged");
-    texla_mat_destroy(ctx, va);
-    texla_mat_destroy(ctx, vb);
+    holds_then_destroy(va, n, 1, a, "dot: a unchanged");
+    holds_then_destroy(vb, n, 1, b, "dot: b unchanged");
     free(a);
     free(b);
 }
@@ -647,7 +614,7 @@ static void test_dots(void) {
     for (size_t s = 0; s < sizeof ns / sizeof ns[0]; s++) dot_size(ns[s], ks, 4);
     /* a long vector: the tallest prime-length one that fits the texture limit */
     texla_info info = {0};
-    expect_ok(texla_ctx_info(ctx, &info), "texla_ctx_info");
+    CHECK_OK(ctx, texla_ctx_info(ctx, &info), "texla_ctx_info");
     int n = 65521; /* prime; ceil(n/4) = 16381 texels */
     if ((n + 3) / 4 > info.max_texture_size) n = 4 * info.max_texture_size - 3;
     static const int kbig[] = {16, BIG_K};
@@ -656,22 +623,20 @@ static void test_dots(void) {
 }
 
 void suite_dense(void) {
-    double t0 = now_s();
+    double t0 = check_now();
     ctx = suite_ctx(NULL);
     if (!ctx) return;
     texla_info info = {0};
-    expect_ok(texla_ctx_info(ctx, &info), "texla_ctx_info");
+    CHECK_OK(ctx, texla_ctx_info(ctx, &info), "texla_ctx_info");
     printf("GL: %s | %s | %s\n", info.renderer, info.version, info.platform);
-    padding_negzero = 0;
+    check_negzero_reset();
     test_make();
     test_handles();
     test_elementwise();
     test_products();
     test_dots();
-    if (padding_negzero)
-        printf("note: %ld padding lanes held -0.0 (equal to 0, accepted); first after %s\n",
-               padding_negzero, padding_negzero_first);
+    check_negzero_report();
     texla_ctx_destroy(ctx);
     ctx = NULL;
-    printf("dense suite: %.1f s\n", now_s() - t0);
+    printf("dense suite: %.1f s\n", check_now() - t0);
 }

@@ -90,11 +90,13 @@ static void expect_at(texla_ctx *ctx, int cb_expected, texla_result got, texla_r
 #define NEEDLES(...) ((const char *const[]){__VA_ARGS__, NULL})
 /* EXPECT(ctx, want, call, needle...): the call returns want; see expect_at. Pass NULL as the
  * only needle when the message has nothing specific to check. */
-#define EXPECT(ctx, want, call, ...)                                                            \
+#define EXPECT(ctx, want, call, ...) EXPECT_LABEL(ctx, #call, want, call, __VA_ARGS__)
+/* the same with a label of its own for the messages instead of the call's text */
+#define EXPECT_LABEL(ctx, label, want, call, ...)                                              \
     do {                                                                                       \
         cb_reset();                                                                            \
         texla_result r_ = (call);                                                              \
-        expect_at((ctx), 1, r_, (want), __FILE__, __LINE__, #call, NEEDLES(__VA_ARGS__));      \
+        expect_at((ctx), 1, r_, (want), __FILE__, __LINE__, (label), NEEDLES(__VA_ARGS__));    \
     } while (0)
 /* the same for calls that have no context to report through (ctx argument NULL) */
 #define EXPECT_NOCTX(want, call)                                                               \
@@ -427,31 +429,23 @@ static void test_product(texla_ctx *ctx, product_fn fn, const char *name, int tn
     hmat c_wide = hmat_make(ctx, 6, 4), c_t = hmat_make(ctx, 3, 6);
     char what[160];
 
-    cb_reset();
-    texla_result r = fn(ctx, a.m, b.m, c.m);
     snprintf(what, sizeof what, "%s with fitting shapes", name);
-    expect_at(ctx, 1, r, TEXLA_OK, __FILE__, __LINE__, what, NULL);
+    EXPECT_LABEL(ctx, what, TEXLA_OK, fn(ctx, a.m, b.m, c.m), NULL);
     float *cur = malloc(sizeof(float) * 18);
     texla_mat_read(ctx, c.m, cur);
     memcpy(c.data, cur, sizeof(float) * 18); /* c's contents now */
     free(cur);
 
     snprintf(what, sizeof what, "%s: inner dimensions 5 and 4", name);
-    cb_reset();
-    r = fn(ctx, a.m, b4.m, c.m);
-    expect_at(ctx, 1, r, TEXLA_ERR_SHAPE, __FILE__, __LINE__, what, NEEDLES("5", "4"));
+    EXPECT_LABEL(ctx, what, TEXLA_ERR_SHAPE, fn(ctx, a.m, b4.m, c.m), "5", "4");
     UNCHANGED(ctx, &c, what);
 
     snprintf(what, sizeof what, "%s: dst 6 x 4 for a 6 x 3 product", name);
-    cb_reset();
-    r = fn(ctx, a.m, b.m, c_wide.m);
-    expect_at(ctx, 1, r, TEXLA_ERR_SHAPE, __FILE__, __LINE__, what, NEEDLES("dst", "4"));
+    EXPECT_LABEL(ctx, what, TEXLA_ERR_SHAPE, fn(ctx, a.m, b.m, c_wide.m), "dst", "4");
     UNCHANGED(ctx, &c_wide, what);
 
     snprintf(what, sizeof what, "%s: dst 3 x 6 (transposed) for a 6 x 3 product", name);
-    cb_reset();
-    r = fn(ctx, a.m, b.m, c_t.m);
-    expect_at(ctx, 1, r, TEXLA_ERR_SHAPE, __FILE__, __LINE__, what, NEEDLES("dst"));
+    EXPECT_LABEL(ctx, what, TEXLA_ERR_SHAPE, fn(ctx, a.m, b.m, c_t.m), "dst");
     UNCHANGED(ctx, &c_t, what);
 
     /* handles */
@@ -466,38 +460,27 @@ static void test_product(texla_ctx *ctx, product_fn fn, const char *name, int tn
             m[pos] = k ? stale : (texla_mat){0};
             snprintf(what, sizeof what, "%s: %s handle as %s", name, k ? "stale" : "0",
                      opname[pos]);
-            cb_reset();
-            r = fn(ctx, m[0], m[1], m[2]);
-            expect_at(ctx, 1, r, TEXLA_ERR_HANDLE, __FILE__, __LINE__, what,
-                      NEEDLES(opname[pos]));
+            EXPECT_LABEL(ctx, what, TEXLA_ERR_HANDLE, fn(ctx, m[0], m[1], m[2]), opname[pos]);
             if (pos < 2) UNCHANGED(ctx, &c, what);
         }
 
     /* aliasing, with square operands so that every shape fits */
     hmat s1 = hmat_make(ctx, 5, 5), s2 = hmat_make(ctx, 5, 5);
     snprintf(what, sizeof what, "%s: dst == a", name);
-    cb_reset();
-    r = fn(ctx, s1.m, s2.m, s1.m);
-    expect_at(ctx, 1, r, TEXLA_ERR_ALIAS, __FILE__, __LINE__, what, NEEDLES("dst", "a"));
+    EXPECT_LABEL(ctx, what, TEXLA_ERR_ALIAS, fn(ctx, s1.m, s2.m, s1.m), "dst", "a");
     UNCHANGED(ctx, &s1, what);
     snprintf(what, sizeof what, "%s: dst == b", name);
-    cb_reset();
-    r = fn(ctx, s1.m, s2.m, s2.m);
-    expect_at(ctx, 1, r, TEXLA_ERR_ALIAS, __FILE__, __LINE__, what, NEEDLES("dst", "b"));
+    EXPECT_LABEL(ctx, what, TEXLA_ERR_ALIAS, fn(ctx, s1.m, s2.m, s2.m), "dst", "b");
     UNCHANGED(ctx, &s2, what);
     snprintf(what, sizeof what, "%s: dst == a == b", name);
-    cb_reset();
-    r = fn(ctx, s1.m, s1.m, s1.m);
-    expect_at(ctx, 1, r, TEXLA_ERR_ALIAS, __FILE__, __LINE__, what, NEEDLES("dst"));
+    EXPECT_LABEL(ctx, what, TEXLA_ERR_ALIAS, fn(ctx, s1.m, s1.m, s1.m), "dst");
     UNCHANGED(ctx, &s1, what);
     /* a == b is a legitimate product (A*A, A'*A, A*A') */
     hmat s3 = hmat_make(ctx, 5, 5);
     snprintf(what, sizeof what, "%s: a == b (allowed)", name);
-    cb_reset();
-    r = fn(ctx, s1.m, s1.m, s3.m);
-    expect_at(ctx, 1, r, TEXLA_OK, __FILE__, __LINE__, what, NULL);
+    EXPECT_LABEL(ctx, what, TEXLA_OK, fn(ctx, s1.m, s1.m, s3.m), NULL);
 
-    r = fn(NULL, a.m, b.m, c.m);
+    texla_result r = fn(NULL, a.m, b.m, c.m);
     CHECK(r == TEXLA_ERR_ARGUMENT, "%s with ctx NULL returned %s", name, texla_result_name(r));
 
     hmat *all[] = {&a, &b, &c, &b4, &c_wide, &c_t, &s1, &s2, &s3};
@@ -581,15 +564,12 @@ static void test_make_and_io(texla_ctx *ctx) {
         snprintf(cs, sizeof cs, "%d", c0);
         snprintf(what, sizeof what, "texla_mat_make(%d x %d)", r0, c0);
         m.id = 0xdeadbeefu;
-        cb_reset();
-        texla_result r = texla_mat_make(ctx, r0, c0, NULL, &m);
-        expect_at(ctx, 1, r, TEXLA_ERR_ARGUMENT, __FILE__, __LINE__, what, NEEDLES(rs, cs));
+        EXPECT_LABEL(ctx, what, TEXLA_ERR_ARGUMENT, texla_mat_make(ctx, r0, c0, NULL, &m), rs, cs);
         CHECK(m.id == 0, "%s failed but *out is 0x%08x, not the 0 handle", what, m.id);
         snprintf(what, sizeof what, "texla_mat_make_const(%d x %d)", r0, c0);
         m.id = 0xdeadbeefu;
-        cb_reset();
-        r = texla_mat_make_const(ctx, r0, c0, 1.0f, &m);
-        expect_at(ctx, 1, r, TEXLA_ERR_ARGUMENT, __FILE__, __LINE__, what, NEEDLES(rs, cs));
+        EXPECT_LABEL(ctx, what, TEXLA_ERR_ARGUMENT, texla_mat_make_const(ctx, r0, c0, 1.0f, &m),
+                     rs, cs);
         CHECK(m.id == 0, "%s failed but *out is 0x%08x, not the 0 handle", what, m.id);
     }
     EXPECT(ctx, TEXLA_ERR_ARGUMENT, texla_mat_make_identity(ctx, 0, &m), "0");
@@ -607,9 +587,8 @@ static void test_make_and_io(texla_ctx *ctx) {
         char what[96];
         snprintf(what, sizeof what, "texla_mat_make_const(3 x 3, %g)", (double)nonfinite[v]);
         m.id = 0xdeadbeefu;
-        cb_reset();
-        texla_result r = texla_mat_make_const(ctx, 3, 3, nonfinite[v], &m);
-        expect_at(ctx, 1, r, TEXLA_ERR_ARGUMENT, __FILE__, __LINE__, what, NEEDLES("value"));
+        EXPECT_LABEL(ctx, what, TEXLA_ERR_ARGUMENT,
+                     texla_mat_make_const(ctx, 3, 3, nonfinite[v], &m), "value");
         CHECK(m.id == 0, "%s failed but *out is 0x%08x, not the 0 handle", what, m.id);
     }
     CHECK(textures_alive(ctx) == t0, "failed makes left %llu textures alive (before: %llu)",
@@ -708,9 +687,8 @@ static void test_limits(texla_ctx *ctx) {
         CHECK(m.id == 0, "%s failed but *out is 0x%08x", what, m.id);
         snprintf(what, sizeof what, "texla_mat_make_const(%d x %d), GL_MAX_TEXTURE_SIZE %d",
                  over[i].rows, over[i].cols, max);
-        cb_reset();
-        r = texla_mat_make_const(ctx, over[i].rows, over[i].cols, 1.0f, &m);
-        expect_at(ctx, 1, r, TEXLA_ERR_LIMIT, __FILE__, __LINE__, what, NEEDLES(maxs));
+        EXPECT_LABEL(ctx, what, TEXLA_ERR_LIMIT,
+                     texla_mat_make_const(ctx, over[i].rows, over[i].cols, 1.0f, &m), maxs);
     }
     EXPECT(ctx, TEXLA_ERR_LIMIT, texla_mat_make_identity(ctx, max + 1, &m), maxs, max1s);
     EXPECT(ctx, TEXLA_ERR_LIMIT, texla_mat_make_identity(ctx, INT_MAX, &m), maxs);

@@ -15,7 +15,6 @@
  * that is removed at the end. */
 #include "suites.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <float.h>
 #include <locale.h>
@@ -32,13 +31,7 @@
 static char dir[64];
 
 /* DIR/name in one of a few rotating buffers */
-static const char *at(const char *name) {
-    static char buf[16][512];
-    static int k;
-    k = (k + 1) % 16;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
+static const char *at(const char *name) { return check_path(dir, name); }
 
 static const char *put_n(const char *name, const char *text, size_t n) {
     const char *p = at(name);
@@ -81,15 +74,7 @@ static int exists(const char *path) {
 }
 
 /* files in dir whose name contains ".tmp" (left-over temporaries) */
-static int temporaries(void) {
-    DIR *d = opendir(dir);
-    int n = 0;
-    if (!d) return -1;
-    for (struct dirent *e; (e = readdir(d)) != NULL;)
-        if (strstr(e->d_name, ".tmp")) n++;
-    closedir(d);
-    return n;
-}
+static int temporaries(void) { return check_count_tmp(dir); }
 
 static int is_zero(const texla_mm *m) {
     texla_mm z;
@@ -767,22 +752,8 @@ static void test_with_ctx(void) {
     texla_ctx_destroy(ctx);
 }
 
-static void remove_dir(void) {
-    DIR *d = opendir(dir);
-    if (d) {
-        for (struct dirent *e; (e = readdir(d)) != NULL;)
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) unlink(at(e->d_name));
-        closedir(d);
-    }
-    CHECK(rmdir(dir) == 0, "cannot remove %s: %s", dir, strerror(errno));
-}
-
 void suite_mm(void) {
-    snprintf(dir, sizeof dir, "/tmp/texla-mm-XXXXXX");
-    if (!mkdtemp(dir)) {
-        CHECK(0, "mkdtemp: %s", strerror(errno));
-        return;
-    }
+    if (!check_mkdtemp(dir, sizeof dir, "/tmp/texla-mm-XXXXXX")) return;
     test_banner();
     test_size_line();
     test_counts();
@@ -800,5 +771,5 @@ void suite_mm(void) {
     test_speed();
     test_with_ctx();
     CHECK(temporaries() == 0, "temporary files left at the end: %d", temporaries());
-    remove_dir();
+    CHECK(check_rmdir_all(dir) == 0, "cannot remove %s: %s", dir, strerror(errno));
 }

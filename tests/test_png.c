@@ -15,8 +15,6 @@
  * Files live in a mkdtemp folder under /tmp, removed at the end. */
 #include "suites.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <png.h>
 #include <signal.h>
@@ -29,13 +27,7 @@
 static char dir[64];
 static texla_ctx *ctx;
 
-static const char *at(const char *name) {
-    static char buf[16][512];
-    static int k;
-    k = (k + 1) % 16;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
+static const char *at(const char *name) { return check_path(dir, name); }
 
 static const char *msg(void) { return texla_error_message(ctx); }
 
@@ -815,14 +807,7 @@ static unsigned char *slurp(const char *path, size_t *n) {
     return s;
 }
 
-static int temporaries(void) {
-    DIR *d = opendir(dir);
-    int n = 0;
-    if (!d) return -1;
-    for (struct dirent *e; (e = readdir(d)) != NULL;) n += strstr(e->d_name, ".tmp") != NULL;
-    closedir(d);
-    return n;
-}
+static int temporaries(void) { return check_count_tmp(dir); }
 
 static int unchanged(const char *path, const unsigned char *old, size_t n) {
     size_t m = 0;
@@ -954,22 +939,8 @@ static void test_errors(void) {
     texla_mat_destroy(ctx, m);
 }
 
-static void cleanup(void) {
-    DIR *d = opendir(dir);
-    if (d) {
-        for (struct dirent *e; (e = readdir(d)) != NULL;)
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) unlink(at(e->d_name));
-        closedir(d);
-    }
-    rmdir(dir);
-}
-
 void suite_png(void) {
-    snprintf(dir, sizeof dir, "/tmp/texla-png-XXXXXX");
-    if (!mkdtemp(dir)) {
-        CHECK(0, "mkdtemp: %s", strerror(errno));
-        return;
-    }
+    if (!check_mkdtemp(dir, sizeof dir, "/tmp/texla-png-XXXXXX")) return;
     ctx = suite_ctx(NULL);
     if (ctx) {
         test_dense();
@@ -985,5 +956,5 @@ void suite_png(void) {
         ctx = NULL;
     }
     if (getenv("TEXLA_PNG_KEEP")) printf("png: files kept in %s\n", dir);
-    else cleanup();
+    else check_rmdir_all(dir);
 }

@@ -42,209 +42,15 @@
  * on A = 2I) the solution for the original b.
  */
 #include "suites.h"
+#include "testutil.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static texla_ctx *ctx;
 
 #define U CHECK_U
-#define REF_EPS 8.8817841970012523e-16 /* 2^-50: error of a float64 reference of <= 3 ops */
-
-/* padding lanes that held -0.0 (== 0: reported, not failed), and the first op that left one */
-static long padding_negzero;
-static char padding_negzero_first[160];
-
-static double gamma_k(double k) { return k * U / (1.0 - k * U); }
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void *xalloc(size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        printf("test_solvers: out of host memory (%zu x %zu bytes)\n", n, size);
-        exit(2);
-    }
-    return p;
-}
-
-static float *rnd(size_t n) {
-    float *x = xalloc(n, sizeof *x);
-    check_fill(x, n);
-    return x;
-}
-
-static void expect_ok(texla_result r, const char *what) {
-    CHECK(r == TEXLA_OK, "%s: %s: %s", what, texla_result_name(r), texla_error_message(ctx));
-}
-
-static void expect_code(texla_result r, texla_result want, const char *what) {
-    CHECK(r == want, "%s: returned %s, expected %s (message: \"%s\")", what,
-          texla_result_name(r), texla_result_name(want),
-          r != TEXLA_OK ? texla_error_message(ctx) : "");
-}
-
-/* ---- vector shapes, making, fetching ---- */
-
-typedef struct vshape {
-    int grid;      /* 1: nx x ny PDE grid vector; 0: plain vector of length n */
-    int n, nx, ny;
-} vshape;
-typedef struct sname_buf { char s[48]; } sname_buf;
-
-static vshape plain_shape(int n) {
-    vshape s = {0, n, 0, 0};
-    return s;
-}
-static vshape grid_shape(int nx, int ny) {
-    vshape s = {1, nx * ny, nx, ny};
-    return s;
-}
-static sname_buf sname(vshape s) {
-    sname_buf b;
-    if (s.grid) snprintf(b.s, sizeof b.s, "grid %dx%d", s.nx, s.ny);
-    else snprintf(b.s, sizeof b.s, "plain n=%d", s.n);
-    return b;
-}
-
-static texla_vec mkv(vshape s, const float *data, const char *what) {
-    texla_vec v = {0};
-    texla_result r = s.grid ? texla_vec_make_grid(ctx, s.nx, s.ny, data, &v)
-                            : texla_vec_make(ctx, s.n, data, &v);
-    CHECK(r == TEXLA_OK && v.id != 0, "%s: texla_vec_make%s(%s, %s): %s: %s", what,
-          s.grid ? "_grid" : "", sname(s).s, data ? "data" : "NULL", texla_result_name(r),
-          texla_error_message(ctx));
-    return v;
-}
-
-/* texla_vec_info_get against the contract; returns 0 when it held. */
-static int vinfo(texla_vec v, vshape s, texla_vec_info *inf, const char *what) {
-    memset(inf, 0, sizeof *inf);
-    texla_result r = texla_vec_info_get(ctx, v, inf);
-    expect_ok(r, what);
-    if (r) return 1;
-    int ok = inf->n == s.n && inf->gx > 0 && inf->gy > 0 && inf->gx % 2 == 0 &&
-             inf->gy % 2 == 0 && (long long)inf->gx * inf->gy >= s.n &&
-             inf->tex_width == inf->gx / 2 && inf->tex_height == inf->gy / 2 && inf->texture != 0;
-    if (s.grid)
-        ok = ok && inf->nx == s.nx && inf->ny == s.ny && inf->gx == s.nx + (s.nx & 1) &&
-             inf->gy >= s.ny;
-    else
-        ok = ok && inf->nx == inf->gx && (long long)inf->nx * inf->ny >= s.n;
-    CHECK(ok, "%s: texla_vec_info_get of %s: n %d, nx x ny %d x %d, gx x gy %d x %d, texture "
-          "%d x %d (GL name %u); expected n %d and %s", what, sname(s).s, inf->n, inf->nx,
-          inf->ny, inf->gx, inf->gy, inf->tex_width, inf->tex_height, inf->texture, s.n,
-          s.grid ? "nx x ny as made, gx = nx rounded up to even, gy even >= ny, texture "
-                   "gx/2 x gy/2"
-                 : "gx, gy even, gx*gy >= n, nx = gx, nx*ny >= n, texture gx/2 x gy/2");
-    return !ok;
-}
-
-/* the element held by grid cell (cx, cy), or -1 for a padding cell */
-static long cell_elem(const texla_vec_info *inf, int grid, int cx, int cy) {
-    if (grid) return cx < inf->nx && cy < inf->ny ? (long)cy * inf->nx + cx : -1;
-    long k = (long)cy * inf->gx + cx;
-    return k < inf->n ? k : -1;
-}
-
-/* Reads v back raw and through texla_vec_read (see the top comment); out gets n floats
- * unpacked from the raw texels. Returns 0 when every check held. */
-static int vfetch(texla_vec v, vshape s, float *out, const char *what) {
-    int fails = check_failed;
-    texla_vec_info inf;
-    if (vinfo(v, s, &inf, what)) return 1;
-    size_t nt = (size_t)inf.tex_width * (size_t)inf.tex_height * 4, n = (size_t)s.n;
-    float *raw = xalloc(nt, sizeof *raw), *rd = xalloc(n, sizeof *rd);
-    texla_result r = texla_vec_read_raw(ctx, v, raw);
-    expect_ok(r, what);
-    if (r) {
-        free(raw), free(rd);
-        return 1;
-    }
-    size_t bad = 0, lanes = 0;
-    int bcx = 0, bcy = 0, bc = 0;
-    float bv = 0;
-    for (int ty = 0; ty < inf.tex_height; ty++)
-        for (int tx = 0; tx < inf.tex_width; tx++)
-            for (int c = 0; c < 4; c++) {
-                int cx = 2 * tx + (c & 1), cy = 2 * ty + (c >> 1);
-                float val = raw[((size_t)ty * (size_t)inf.tex_width + (size_t)tx) * 4 + (size_t)c];
-                long k = cell_elem(&inf, s.grid, cx, cy);
-                if (k >= 0) {
-                    out[k] = val;
-                    continue;
-                }
-                lanes++;
-                if (val == 0.0f) {
-                    if (signbit(val) && !padding_negzero++)
-                        snprintf(padding_negzero_first, sizeof padding_negzero_first, "%.150s",
-                                 what);
-                } else if (!bad++) {
-                    bcx = cx, bcy = cy, bc = c, bv = val;
-                }
-            }
-    CHECK(bad == 0,
-          "%s: padding invariant (%s, grid %dx%d): %zu of %zu padding lanes are not 0 (first: "
-          "cell (%d, %d) = texel (%d, %d) channel %d = %.9g)", what, sname(s).s, inf.gx, inf.gy,
-          bad, lanes, bcx, bcy, bcx / 2, bcy / 2, bc, (double)bv);
-    r = texla_vec_read(ctx, v, rd);
-    expect_ok(r, what);
-    size_t diff = 0, first = 0;
-    for (size_t i = 0; i < n && !r; i++)
-        if (memcmp(&rd[i], &out[i], sizeof(float)) != 0 && !diff++) first = i;
-    int w = s.grid ? inf.nx : inf.gx;
-    CHECK(diff == 0,
-          "%s: texla_vec_read disagrees with read_raw unpacked by the documented layout (%s) in "
-          "%zu of %zu elements (first element %zu: read %.9g, raw cell (%zu, %zu) = texel (%zu, "
-          "%zu) channel %zu holds %.9g)", what, sname(s).s, diff, n, first, (double)rd[first],
-          first % (size_t)w, first / (size_t)w, first % (size_t)w / 2, first / (size_t)w / 2,
-          first % (size_t)w % 2 + 2 * (first / (size_t)w % 2), (double)out[first]);
-    free(raw);
-    free(rd);
-    return check_failed != fails;
-}
-
-/* got must equal want bit for bit */
-static void expect_exact(const float *got, const float *want, size_t n, const char *what) {
-    size_t diff = 0, first = 0;
-    for (size_t i = 0; i < n; i++)
-        if (memcmp(&got[i], &want[i], sizeof(float)) != 0 && !diff++) first = i;
-    CHECK(diff == 0, "%s: must be exact; %zu of %zu elements differ (first element %zu = %.9g, "
-          "expected %.9g)", what, diff, n, first, (double)got[first], (double)want[first]);
-}
-
-/* v must still hold data exactly (padding 0) */
-static void expect_holds(texla_vec v, vshape s, const float *data, const char *what) {
-    float *got = xalloc((size_t)s.n, sizeof *got);
-    if (!vfetch(v, s, got, what)) expect_exact(got, data, (size_t)s.n, what);
-    free(got);
-}
-
-/* |got_i - ref_i| <= bnd_i for every i; returns the worst err/bound ratio (0/0 counts 0) */
-static double expect_bound(const float *got, const double *ref, const double *bnd, size_t n,
-                           const char *what, const char *bound_name) {
-    size_t bad = 0, first = 0;
-    double worst = 0;
-    for (size_t i = 0; i < n; i++) {
-        double e = fabs((double)got[i] - ref[i]);
-        if (isnan(e)) e = INFINITY;
-        double ratio = e == 0 ? 0 : bnd[i] > 0 ? e / bnd[i] : INFINITY;
-        if (ratio > worst) worst = ratio;
-        if (!(e <= bnd[i]) && !bad++) first = i;
-    }
-    CHECK(bad == 0, "%s: %zu of %zu elements out of bound %s (first element %zu: got %.9g, ref "
-          "%.17g, |err| %.3g = %.3f u|ref| > bound %.3g)", what, bad, n, bound_name, first,
-          (double)got[first], ref[first], fabs((double)got[first] - ref[first]),
-          ref[first] != 0 ? fabs((double)got[first] - ref[first]) / (U * fabs(ref[first])) : 0.0,
-          bnd[first]);
-    return worst;
-}
 
 static uint64_t readbacks_now(void) {
     texla_stats st = {0};
@@ -326,12 +132,12 @@ static texla_cg_result run_cg(texla_op op, texla_vec b, texla_cg_desc d, texla_v
     texla_cg_result out = {.iterations = -7, .rel_residual = -7.0f, .converged = -7};
     texla_ctx_finish(ctx);
     uint64_t r0 = readbacks_now();
-    double t0 = now_s();
+    double t0 = check_now();
     texla_result r = texla_cg(ctx, op, b, &d, x, &out);
     texla_ctx_finish(ctx);
-    *secs = now_s() - t0;
+    *secs = check_now() - t0;
     *rb = readbacks_now() - r0;
-    expect_ok(r, what);
+    CHECK_OK(ctx, r, what);
     return out;
 }
 
@@ -359,15 +165,29 @@ static void check_tol_solve(const char *what, texla_cg_result out, int max_iter,
            CG_FACTOR * CG_TOL, fl, (unsigned long long)rb);
 }
 
+/* fixed-iteration mode (tol 0, 10 iterations) of op ("dense", "sparse"): no read-backs */
+static void check_fixed10(texla_op op, texla_vec b, texla_vec x, const char *kind) {
+    char what[64];
+    uint64_t rb;
+    double secs;
+    snprintf(what, sizeof what, "cg %s fixed 10", kind);
+    texla_cg_desc df = {.max_iter = 10, .tol = 0, .check_every = 0};
+    texla_cg_result out = run_cg(op, b, df, x, what, &rb, &secs);
+    CHECK(rb == 0 && out.rel_residual == -1.0f && out.iterations == 10,
+          "cg %s fixed-iteration mode: %llu read-backs (expected 0), rel_residual %g, %d "
+          "iterations", kind, (unsigned long long)rb, (double)out.rel_residual, out.iterations);
+}
+
 static void test_cg_poisson(void) {
     const int nx = 256, ny = 256, every = 8;
     vshape s = grid_shape(nx, ny);
     size_t n = (size_t)s.n;
-    float *B = rnd(n), *X = xalloc(n, sizeof *X), *X50 = xalloc(n, sizeof *X50),
-          *X50t = xalloc(n, sizeof *X50t), *XT = rnd(n), *B2 = xalloc(n, sizeof *B2);
-    double *ax = xalloc(n, sizeof *ax), *absax = xalloc(n, sizeof *absax);
+    float *B = check_rnd(n), *X = check_alloc(n, sizeof *X), *X50 = check_alloc(n, sizeof *X50),
+          *X50t = check_alloc(n, sizeof *X50t), *XT = check_rnd(n),
+          *B2 = check_alloc(n, sizeof *B2);
+    double *ax = check_alloc(n, sizeof *ax), *absax = check_alloc(n, sizeof *absax);
     texla_banded p = {0};
-    expect_ok(texla_banded_poisson(ctx, nx, ny, 0, 1, &p), "cg: texla_banded_poisson 256x256");
+    CHECK_OK(ctx, texla_banded_poisson(ctx, nx, ny, 0, 1, &p), "cg: texla_banded_poisson 256x256");
     texla_op op = texla_op_banded(p);
     texla_vec b = mkv(s, B, "cg poisson: b"), x = mkv(s, NULL, "cg poisson: x");
     uint64_t rb;
@@ -406,7 +226,7 @@ static void test_cg_poisson(void) {
     }
 
     /* fixed-iteration mode: 50 iterations from 0, zero read-backs */
-    expect_ok(texla_vec_fill(ctx, texla_host(0), x), "cg fixed: x = 0");
+    CHECK_OK(ctx, texla_vec_fill(ctx, texla_host(0), x), "cg fixed: x = 0");
     texla_cg_desc df = {.max_iter = 50, .tol = 0, .check_every = 0};
     out = run_cg(op, b, df, x, "cg fixed 50", &rb, &secs);
     CHECK(out.rel_residual == -1.0f && out.iterations == 50,
@@ -425,7 +245,7 @@ static void test_cg_poisson(void) {
            "(start 1)\n", "cg fixed-iteration (tol 0)", out.iterations, 1e3 * secs,
            1e3 * secs / 50, (double)out.rel_residual, (unsigned long long)rb, r50);
     /* the same 50 iterations in tolerance mode (a tol never reached) */
-    expect_ok(texla_vec_fill(ctx, texla_host(0), x), "cg tol-50: x = 0");
+    CHECK_OK(ctx, texla_vec_fill(ctx, texla_host(0), x), "cg tol-50: x = 0");
     texla_cg_desc dt = {.max_iter = 50, .tol = 1e-30f, .check_every = 10};
     out = run_cg(op, b, dt, x, "cg tol 1e-30 max 50", &rb, &secs);
     CHECK(out.iterations == 50 && out.converged == 0,
@@ -436,7 +256,7 @@ static void test_cg_poisson(void) {
         r50t = relres(B, ax, n);
     }
     /* and 51 fixed iterations: how much one iteration moves x */
-    expect_ok(texla_vec_fill(ctx, texla_host(0), x), "cg fixed 51: x = 0");
+    CHECK_OK(ctx, texla_vec_fill(ctx, texla_host(0), x), "cg fixed 51: x = 0");
     texla_cg_desc d51 = {.max_iter = 51, .tol = 0, .check_every = 0};
     out = run_cg(op, b, d51, x, "cg fixed 51", &rb, &secs);
     double diff = INFINITY, diff51 = INFINITY, nx50 = check_norm_f(X50t, n);
@@ -460,8 +280,8 @@ static void test_cg_poisson(void) {
     /* r0 = 0 exactly: A = I (alpha 1, beta 0), x0 = b */
     texla_banded id = {0};
     vshape s16 = grid_shape(16, 16);
-    float *B16 = rnd(256), X16[256];
-    expect_ok(texla_banded_poisson(ctx, 16, 16, 1, 0, &id), "cg r0 = 0: identity");
+    float *B16 = check_rnd(256), X16[256];
+    CHECK_OK(ctx, texla_banded_poisson(ctx, 16, 16, 1, 0, &id), "cg r0 = 0: identity");
     texla_vec b16 = mkv(s16, B16, "cg r0 = 0: b"), x16 = mkv(s16, B16, "cg r0 = 0: x0 = b");
     for (int mode = 0; mode < 2; mode++) {
         texla_cg_desc dz = {.max_iter = mode ? 10 : 100, .tol = mode ? 0 : CG_TOL,
@@ -498,8 +318,9 @@ static void test_cg_poisson(void) {
 static void test_cg_dense(void) {
     const int n = 100;
     size_t nn = (size_t)n * (size_t)n;
-    float *M = rnd(nn), *A = xalloc(nn, sizeof *A), *B = rnd((size_t)n), *X = xalloc((size_t)n, 4);
-    double *ax = xalloc((size_t)n, sizeof *ax), *absax = xalloc((size_t)n, sizeof *absax);
+    float *M = check_rnd(nn), *A = check_alloc(nn, sizeof *A), *B = check_rnd((size_t)n),
+          *X = check_alloc((size_t)n, 4);
+    double *ax = check_alloc((size_t)n, sizeof *ax), *absax = check_alloc((size_t)n, sizeof *absax);
     for (int i = 0; i < n; i++)
         for (int j = 0; j <= i; j++) {
             double s = i == j ? n : 0;
@@ -509,7 +330,7 @@ static void test_cg_dense(void) {
             A[(size_t)i * (size_t)n + (size_t)j] = A[(size_t)j * (size_t)n + (size_t)i] = (float)s;
         }
     texla_mat a = {0};
-    expect_ok(texla_mat_make(ctx, n, n, A, &a), "cg dense: A");
+    CHECK_OK(ctx, texla_mat_make(ctx, n, n, A, &a), "cg dense: A");
     vshape s = plain_shape(n);
     texla_vec b = mkv(s, B, "cg dense: b"), x = mkv(s, NULL, "cg dense: x");
     uint64_t rb;
@@ -522,11 +343,7 @@ static void test_cg_dense(void) {
                         (size_t)n);
     }
     /* fixed mode: zero read-backs for this operator too */
-    texla_cg_desc df = {.max_iter = 10, .tol = 0, .check_every = 0};
-    out = run_cg(texla_op_dense(a), b, df, x, "cg dense fixed 10", &rb, &secs);
-    CHECK(rb == 0 && out.rel_residual == -1.0f && out.iterations == 10,
-          "cg dense fixed-iteration mode: %llu read-backs (expected 0), rel_residual %g, %d "
-          "iterations", (unsigned long long)rb, (double)out.rel_residual, out.iterations);
+    check_fixed10(texla_op_dense(a), b, x, "dense");
     texla_mat_destroy(ctx, a);
     texla_vec_destroy(ctx, b);
     texla_vec_destroy(ctx, x);
@@ -536,10 +353,11 @@ static void test_cg_dense(void) {
 static void test_cg_sparse(void) {
     const int n = 2000, per = 4;
     int cap = 2 * per * n + n, nnz = 0;
-    int *r = xalloc((size_t)cap, sizeof *r), *c = xalloc((size_t)cap, sizeof *c);
-    float *v = xalloc((size_t)cap, sizeof *v), *B = rnd((size_t)n), *X = xalloc((size_t)n, 4);
-    double *rowabs = xalloc((size_t)n, sizeof *rowabs), *ax = xalloc((size_t)n, sizeof *ax),
-           *absax = xalloc((size_t)n, sizeof *absax);
+    int *r = check_alloc((size_t)cap, sizeof *r), *c = check_alloc((size_t)cap, sizeof *c);
+    float *v = check_alloc((size_t)cap, sizeof *v), *B = check_rnd((size_t)n),
+          *X = check_alloc((size_t)n, 4);
+    double *rowabs = check_alloc((size_t)n, sizeof *rowabs),
+           *ax = check_alloc((size_t)n, sizeof *ax), *absax = check_alloc((size_t)n, sizeof *absax);
     for (int i = 0; i < n; i++)
         for (int k = 0; k < per; k++) {
             int j = (int)((check_rand() + 1.0) * 0.5 * n);
@@ -563,7 +381,7 @@ static void test_cg_sparse(void) {
     texla_vec l = mkv(s, NULL, "cg sparse: like"), b = mkv(s, B, "cg sparse: b"),
               x = mkv(s, NULL, "cg sparse: x");
     texla_sparse a = {0};
-    expect_ok(texla_sparse_make_coo(ctx, l, l, nnz, r, c, v, &a), "cg sparse: A");
+    CHECK_OK(ctx, texla_sparse_make_coo(ctx, l, l, nnz, r, c, v, &a), "cg sparse: A");
     uint64_t rb;
     double secs;
     texla_cg_desc d = {.max_iter = 2000, .tol = CG_TOL, .check_every = 0};
@@ -574,11 +392,7 @@ static void test_cg_sparse(void) {
         cpu_coo(n, nnz, r, c, v, X, ax, absax);
         check_tol_solve(what, out, 2000, 8, rb, secs, B, ax, absax, (size_t)n);
     }
-    texla_cg_desc df = {.max_iter = 10, .tol = 0, .check_every = 0};
-    out = run_cg(texla_op_sparse(a), b, df, x, "cg sparse fixed 10", &rb, &secs);
-    CHECK(rb == 0 && out.rel_residual == -1.0f && out.iterations == 10,
-          "cg sparse fixed-iteration mode: %llu read-backs (expected 0), rel_residual %g, %d "
-          "iterations", (unsigned long long)rb, (double)out.rel_residual, out.iterations);
+    check_fixed10(texla_op_sparse(a), b, x, "sparse");
     texla_sparse_destroy(ctx, a);
     texla_vec_destroy(ctx, l);
     texla_vec_destroy(ctx, b);
@@ -593,24 +407,27 @@ static void test_op_apply(void) {
     for (int kind = 0; kind < 3; kind++) {
         int n = kind == 0 ? 35 : kind == 1 ? 37 : 50, k = kind == 0 ? 5 : kind == 1 ? 37 : 0;
         vshape s = kind == 0 ? grid_shape(7, 5) : plain_shape(n);
-        float *X = rnd((size_t)n), *Y0 = rnd((size_t)n), *got = xalloc((size_t)n, 4),
-              *A = rnd((size_t)n * (size_t)n);
-        double *ref = xalloc((size_t)n, sizeof *ref), *absr = xalloc((size_t)n, sizeof *absr),
-               *bnd = xalloc((size_t)n, sizeof *bnd);
-        int *rr = xalloc((size_t)n * 3, sizeof *rr), *cc = xalloc((size_t)n * 3, sizeof *cc);
-        float *vv = rnd((size_t)n * 3);
-        int *cnt = xalloc((size_t)n, sizeof *cnt);
+        float *X = check_rnd((size_t)n), *Y0 = check_rnd((size_t)n),
+              *got = check_alloc((size_t)n, 4),
+              *A = check_rnd((size_t)n * (size_t)n);
+        double *ref = check_alloc((size_t)n, sizeof *ref),
+               *absr = check_alloc((size_t)n, sizeof *absr),
+               *bnd = check_alloc((size_t)n, sizeof *bnd);
+        int *rr = check_alloc((size_t)n * 3, sizeof *rr),
+            *cc = check_alloc((size_t)n * 3, sizeof *cc);
+        float *vv = check_rnd((size_t)n * 3);
+        int *cnt = check_alloc((size_t)n, sizeof *cnt);
         texla_vec x = mkv(s, X, "op_apply: x"), y = mkv(s, Y0, "op_apply: y");
         texla_op op = {TEXLA_OP_DENSE, 0};
         texla_banded pb = {0};
         texla_mat am = {0};
         texla_sparse as = {0};
         if (kind == 0) {
-            expect_ok(texla_banded_poisson(ctx, 7, 5, 2, -0.3f, &pb), "op_apply: poisson");
+            CHECK_OK(ctx, texla_banded_poisson(ctx, 7, 5, 2, -0.3f, &pb), "op_apply: poisson");
             op = texla_op_banded(pb);
             cpu_poisson(7, 5, 2, -0.3, X, ref, absr);
         } else if (kind == 1) {
-            expect_ok(texla_mat_make(ctx, n, n, A, &am), "op_apply: dense");
+            CHECK_OK(ctx, texla_mat_make(ctx, n, n, A, &am), "op_apply: dense");
             op = texla_op_dense(am);
             cpu_dense(n, n, A, X, ref, absr);
         } else {
@@ -622,17 +439,18 @@ static void test_op_apply(void) {
                 cnt[rr[e]]++;
             }
             texla_vec l = mkv(s, NULL, "op_apply: like");
-            expect_ok(texla_sparse_make_coo(ctx, l, l, 3 * n, rr, cc, vv, &as), "op_apply: sparse");
+            CHECK_OK(ctx, texla_sparse_make_coo(ctx, l, l, 3 * n, rr, cc, vv, &as),
+                     "op_apply: sparse");
             texla_vec_destroy(ctx, l);
             op = texla_op_sparse(as);
             cpu_coo(n, 3 * n, rr, cc, vv, X, ref, absr);
         }
         for (int i = 0; i < n; i++)
-            bnd[i] = 1.01 * gamma_k(kind == 2 ? cnt[i] : kind == 0 ? 6 : k) * absr[i];
+            bnd[i] = 1.01 * check_gamma(kind == 2 ? cnt[i] : kind == 0 ? 6 : k) * absr[i];
         snprintf(what, sizeof what, "texla_op_apply %s n=%d", kind == 0 ? "banded (poisson 7x5, "
                  "2, -0.3)" : kind == 1 ? "dense" : "sparse", n);
         texla_result r = texla_op_apply(ctx, op, x, y);
-        expect_ok(r, what);
+        CHECK_OK(ctx, r, what);
         if (!r && !vfetch(y, s, got, what)) {
             double w = expect_bound(got, ref, bnd, (size_t)n, what, "1.01 g_k (|A||x|)_i");
             if (w > worst) worst = w;
@@ -651,24 +469,24 @@ static void test_op_apply(void) {
 static void test_cg_errors(void) {
     vshape s = plain_shape(37), s2 = plain_shape(38);
     texla_mat a = {0}, wide = {0};
-    float *A = rnd(37 * 37);
-    expect_ok(texla_mat_make(ctx, 37, 37, A, &a), "cg errors: A");
-    expect_ok(texla_mat_make(ctx, 37, 38, NULL, &wide), "cg errors: 37x38");
+    float *A = check_rnd(37 * 37);
+    CHECK_OK(ctx, texla_mat_make(ctx, 37, 37, A, &a), "cg errors: A");
+    CHECK_OK(ctx, texla_mat_make(ctx, 37, 38, NULL, &wide), "cg errors: 37x38");
     texla_vec b = mkv(s, NULL, "cg errors: b"), x = mkv(s, NULL, "cg errors: x"),
               w = mkv(s2, NULL, "cg errors: n=38");
     texla_cg_desc d = {.max_iter = 10, .tol = CG_TOL, .check_every = 0};
     texla_cg_result out;
-    expect_code(texla_cg(ctx, texla_op_dense(a), w, &d, x, &out), TEXLA_ERR_SHAPE,
-                "texla_cg 37x37 with b of n=38");
-    expect_code(texla_cg(ctx, texla_op_dense(a), b, &d, w, &out), TEXLA_ERR_SHAPE,
-                "texla_cg 37x37 with x of n=38");
-    expect_code(texla_cg(ctx, texla_op_dense(wide), b, &d, x, &out), TEXLA_ERR_SHAPE,
-                "texla_cg with a 37x38 dense operator");
+    CHECK_CODE(ctx, texla_cg(ctx, texla_op_dense(a), w, &d, x, &out), TEXLA_ERR_SHAPE,
+               "texla_cg 37x37 with b of n=38");
+    CHECK_CODE(ctx, texla_cg(ctx, texla_op_dense(a), b, &d, w, &out), TEXLA_ERR_SHAPE,
+               "texla_cg 37x37 with x of n=38");
+    CHECK_CODE(ctx, texla_cg(ctx, texla_op_dense(wide), b, &d, x, &out), TEXLA_ERR_SHAPE,
+               "texla_cg with a 37x38 dense operator");
     /* x = b: no pass of CG renders into a texture it samples, and b is needed only before x
      * is first written, so either TEXLA_ERR_ALIAS or the solution for the original b is right */
     {
         const int m = 37;
-        float *S = xalloc((size_t)m * m, sizeof *S), *B0 = rnd((size_t)m), X[37];
+        float *S = check_alloc((size_t)m * m, sizeof *S), *B0 = check_rnd((size_t)m), X[37];
         double ax[37];
         for (int i = 0; i < m; i++)
             for (int j = 0; j < i; j++) S[i * m + j] = S[j * m + i] = (float)check_rand();
@@ -678,12 +496,12 @@ static void test_cg_errors(void) {
             S[i * m + i] = (float)(off + 1.0);
         }
         texla_mat sa = {0};
-        expect_ok(texla_mat_make(ctx, m, m, S, &sa), "cg x = b: A");
+        CHECK_OK(ctx, texla_mat_make(ctx, m, m, S, &sa), "cg x = b: A");
         texla_vec xb = mkv(s, B0, "cg x = b: b and x");
         texla_cg_desc dd = {.max_iter = 200, .tol = CG_TOL, .check_every = 4};
         texla_result r = texla_cg(ctx, texla_op_dense(sa), xb, &dd, xb, &out);
         if (r == TEXLA_OK) {
-            expect_ok(texla_vec_read(ctx, xb, X), "cg x = b: read x");
+            CHECK_OK(ctx, texla_vec_read(ctx, xb, X), "cg x = b: read x");
             cpu_dense(m, m, S, X, ax, NULL);
             double rr = relres(B0, ax, (size_t)m);
             CHECK(rr <= CG_FACTOR * CG_TOL, "texla_cg with x = b (SPD 37x37) returned TEXLA_OK "
@@ -692,7 +510,7 @@ static void test_cg_errors(void) {
             printf("  texla_cg with x = b: accepted, solution for the original b (true residual "
                    "%.2e)\n", rr);
         } else {
-            expect_code(r, TEXLA_ERR_ALIAS, "texla_cg with x = b");
+            CHECK_CODE(ctx, r, TEXLA_ERR_ALIAS, "texla_cg with x = b");
         }
         texla_mat_destroy(ctx, sa);
         texla_vec_destroy(ctx, xb);
@@ -701,26 +519,26 @@ static void test_cg_errors(void) {
     texla_cg_desc bad1 = {.max_iter = -1, .tol = CG_TOL}, bad2 = {.max_iter = 10, .tol = NAN},
                   bad3 = {.max_iter = 10, .tol = -1e-5f},
                   bad4 = {.max_iter = 10, .tol = CG_TOL, .check_every = -2};
-    expect_code(texla_cg(ctx, texla_op_dense(a), b, &bad1, x, &out), TEXLA_ERR_ARGUMENT,
-                "texla_cg max_iter -1");
-    expect_code(texla_cg(ctx, texla_op_dense(a), b, &bad2, x, &out), TEXLA_ERR_ARGUMENT,
-                "texla_cg tol NaN");
-    expect_code(texla_cg(ctx, texla_op_dense(a), b, &bad3, x, &out), TEXLA_ERR_ARGUMENT,
-                "texla_cg tol -1e-5");
-    expect_code(texla_cg(ctx, texla_op_dense(a), b, &bad4, x, &out), TEXLA_ERR_ARGUMENT,
-                "texla_cg check_every -2");
+    CHECK_CODE(ctx, texla_cg(ctx, texla_op_dense(a), b, &bad1, x, &out), TEXLA_ERR_ARGUMENT,
+               "texla_cg max_iter -1");
+    CHECK_CODE(ctx, texla_cg(ctx, texla_op_dense(a), b, &bad2, x, &out), TEXLA_ERR_ARGUMENT,
+               "texla_cg tol NaN");
+    CHECK_CODE(ctx, texla_cg(ctx, texla_op_dense(a), b, &bad3, x, &out), TEXLA_ERR_ARGUMENT,
+               "texla_cg tol -1e-5");
+    CHECK_CODE(ctx, texla_cg(ctx, texla_op_dense(a), b, &bad4, x, &out), TEXLA_ERR_ARGUMENT,
+               "texla_cg check_every -2");
     texla_mat dead = {0};
-    expect_ok(texla_mat_make(ctx, 37, 37, NULL, &dead), "cg errors: dead");
+    CHECK_OK(ctx, texla_mat_make(ctx, 37, 37, NULL, &dead), "cg errors: dead");
     texla_mat_destroy(ctx, dead);
-    expect_code(texla_cg(ctx, texla_op_dense(dead), b, &d, x, &out), TEXLA_ERR_HANDLE,
-                "texla_cg with a destroyed matrix");
+    CHECK_CODE(ctx, texla_cg(ctx, texla_op_dense(dead), b, &d, x, &out), TEXLA_ERR_HANDLE,
+               "texla_cg with a destroyed matrix");
     texla_op wrong = {TEXLA_OP_BANDED, a.id};
-    expect_code(texla_cg(ctx, wrong, b, &d, x, &out), TEXLA_ERR_HANDLE,
-                "texla_cg with a dense matrix's id passed as a banded operator");
-    expect_code(texla_op_apply(ctx, texla_op_dense(a), w, x), TEXLA_ERR_SHAPE,
-                "texla_op_apply 37x37 with x of n=38");
-    expect_code(texla_op_apply(ctx, texla_op_dense(a), x, x), TEXLA_ERR_ALIAS,
-                "texla_op_apply with y = x");
+    CHECK_CODE(ctx, texla_cg(ctx, wrong, b, &d, x, &out), TEXLA_ERR_HANDLE,
+               "texla_cg with a dense matrix's id passed as a banded operator");
+    CHECK_CODE(ctx, texla_op_apply(ctx, texla_op_dense(a), w, x), TEXLA_ERR_SHAPE,
+               "texla_op_apply 37x37 with x of n=38");
+    CHECK_CODE(ctx, texla_op_apply(ctx, texla_op_dense(a), x, x), TEXLA_ERR_ALIAS,
+               "texla_op_apply with y = x");
     texla_mat_destroy(ctx, a);
     texla_mat_destroy(ctx, wide);
     texla_vec_destroy(ctx, b);
@@ -733,10 +551,11 @@ static void test_cg_errors(void) {
 
 static void lcp_case(int n, float omega, int iters, int warm) {
     size_t nn = (size_t)n * (size_t)n;
-    float *A = xalloc(nn, sizeof *A), *B = rnd((size_t)n), *X0 = xalloc((size_t)n, 4),
-          *X = xalloc((size_t)n, 4);
-    double *xr = xalloc((size_t)n, sizeof *xr), *wv = xalloc((size_t)n, sizeof *wv),
-           *absw = xalloc((size_t)n, sizeof *absw);
+    float *A = check_alloc(nn, sizeof *A), *B = check_rnd((size_t)n),
+          *X0 = check_alloc((size_t)n, 4),
+          *X = check_alloc((size_t)n, 4);
+    double *xr = check_alloc((size_t)n, sizeof *xr), *wv = check_alloc((size_t)n, sizeof *wv),
+           *absw = check_alloc((size_t)n, sizeof *absw);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++)
             A[(size_t)i * (size_t)n + (size_t)j] = A[(size_t)j * (size_t)n + (size_t)i] =
@@ -765,9 +584,9 @@ static void lcp_case(int n, float omega, int iters, int warm) {
         if (change <= 1e-15 * fmax(big, 1e-300) && sweeps > 2) break;
     }
     texla_mat a = {0}, b = {0}, x = {0};
-    expect_ok(texla_mat_make(ctx, n, n, A, &a), "lcp: A");
-    expect_ok(texla_mat_make(ctx, n, 1, B, &b), "lcp: b");
-    expect_ok(texla_mat_make(ctx, n, 1, X0, &x), "lcp: x");
+    CHECK_OK(ctx, texla_mat_make(ctx, n, n, A, &a), "lcp: A");
+    CHECK_OK(ctx, texla_mat_make(ctx, n, 1, B, &b), "lcp: b");
+    CHECK_OK(ctx, texla_mat_make(ctx, n, 1, X0, &x), "lcp: x");
     char what[160];
     snprintf(what, sizeof what, "texla_lcp_jacobi n=%d omega=%.2f %d iterations, %s start", n,
              (double)omega, iters, warm ? "warm" : "cold");
@@ -775,20 +594,20 @@ static void lcp_case(int n, float omega, int iters, int warm) {
     texla_lcp_result out = {.min_x = NAN, .min_w = NAN, .xw = NAN, .max_abs_xw = NAN};
     texla_ctx_finish(ctx);
     uint64_t rb0 = readbacks_now();
-    double t0 = now_s();
+    double t0 = check_now();
     texla_result r = texla_lcp_jacobi(ctx, a, b, &d, x, &out);
     texla_ctx_finish(ctx);
-    double secs = now_s() - t0;
+    double secs = check_now() - t0;
     uint64_t rb = readbacks_now() - rb0;
-    expect_ok(r, what);
+    CHECK_OK(ctx, r, what);
     CHECK(rb == 2, "%s: %llu read-backs, expected 2 (texla.h: \"no read-back inside the "
           "loop; at the end x and w are read back for the measures\")", what,
           (unsigned long long)rb);
     if (r) goto done;
-    expect_ok(texla_mat_read(ctx, x, X), what);
+    CHECK_OK(ctx, texla_mat_read(ctx, x, X), what);
     /* CPU measures in float64 */
     double min_x = INFINITY, min_w = INFINITY, xw = 0, maxxw = 0, m_xw = 0, e_minw = 0, e_maxxw = 0;
-    double gn2 = 1.01 * gamma_k(n + 2), g2n = 1.01 * gamma_k(2 * n + 1);
+    double gn2 = 1.01 * check_gamma(n + 2), g2n = 1.01 * check_gamma(2 * n + 1);
     double E = 0, dx = 0, x0d = 0;
     for (int i = 0; i < n; i++) {
         double s = B[i], sa = fabs((double)B[i]), sar = fabs((double)B[i]);
@@ -803,7 +622,7 @@ static void lcp_case(int n, float omega, int iters, int warm) {
         e_minw = fmax(e_minw, gn2 * sa);
         e_maxxw = fmax(e_maxxw, gn2 * fabs((double)X[i]) * sa);
         double aii = A[(size_t)i * (size_t)n + (size_t)i];
-        E = fmax(E, (omega / aii) * gamma_k(n + 7) * sar + U * fabs(xr[i]));
+        E = fmax(E, (omega / aii) * check_gamma(n + 7) * sar + U * fabs(xr[i]));
         dx = fmax(dx, fabs((double)X[i] - xr[i]));
         x0d = fmax(x0d, fabs((double)X0[i] - xr[i]));
     }
@@ -853,43 +672,43 @@ static void test_lcp(void) {
     }
     /* out = NULL: no read-back at all */
     const int n = 16;
-    float *A = xalloc(256, sizeof *A), *B = rnd(16);
+    float *A = check_alloc(256, sizeof *A), *B = check_rnd(16);
     for (int i = 0; i < n; i++) A[i * n + i] = 2.0f;
     texla_mat a = {0}, b = {0}, x = {0}, w = {0}, b2 = {0};
-    expect_ok(texla_mat_make(ctx, n, n, A, &a), "lcp NULL out: A");
-    expect_ok(texla_mat_make(ctx, n, 1, B, &b), "lcp NULL out: b");
-    expect_ok(texla_mat_make(ctx, n, 1, NULL, &x), "lcp NULL out: x");
+    CHECK_OK(ctx, texla_mat_make(ctx, n, n, A, &a), "lcp NULL out: A");
+    CHECK_OK(ctx, texla_mat_make(ctx, n, 1, B, &b), "lcp NULL out: b");
+    CHECK_OK(ctx, texla_mat_make(ctx, n, 1, NULL, &x), "lcp NULL out: x");
     texla_lcp_desc d = {.iterations = 20, .omega = 1.0f};
     uint64_t rb0 = readbacks_now();
-    expect_ok(texla_lcp_jacobi(ctx, a, b, &d, x, NULL), "texla_lcp_jacobi out NULL");
+    CHECK_OK(ctx, texla_lcp_jacobi(ctx, a, b, &d, x, NULL), "texla_lcp_jacobi out NULL");
     uint64_t rb = readbacks_now() - rb0;
     CHECK(rb == 0, "texla_lcp_jacobi with out = NULL: %llu read-backs, expected 0",
           (unsigned long long)rb);
     /* A = 2I: x = max(0, -b/2) exactly after one step, whatever follows */
     float X[16];
-    expect_ok(texla_mat_read(ctx, x, X), "lcp 2I: read x");
+    CHECK_OK(ctx, texla_mat_read(ctx, x, X), "lcp 2I: read x");
     size_t bad = 0;
     for (int i = 0; i < n; i++) bad += X[i] != fmaxf(0.0f, -B[i] / 2.0f);
     CHECK(bad == 0, "texla_lcp_jacobi A = 2I: %zu of 16 elements differ from max(0, -b/2)", bad);
     /* error codes */
-    expect_ok(texla_mat_make(ctx, n, n + 1, NULL, &w), "lcp errors: 16x17");
-    expect_ok(texla_mat_make(ctx, n + 1, 1, NULL, &b2), "lcp errors: 17x1");
+    CHECK_OK(ctx, texla_mat_make(ctx, n, n + 1, NULL, &w), "lcp errors: 16x17");
+    CHECK_OK(ctx, texla_mat_make(ctx, n + 1, 1, NULL, &b2), "lcp errors: 17x1");
     texla_lcp_result out;
-    expect_code(texla_lcp_jacobi(ctx, w, b, &d, x, &out), TEXLA_ERR_SHAPE,
-                "texla_lcp_jacobi with a 16x17 A");
-    expect_code(texla_lcp_jacobi(ctx, a, b2, &d, x, &out), TEXLA_ERR_SHAPE,
-                "texla_lcp_jacobi 16x16 with b 17x1");
-    expect_code(texla_lcp_jacobi(ctx, a, b, &d, b2, &out), TEXLA_ERR_SHAPE,
-                "texla_lcp_jacobi 16x16 with x 17x1");
+    CHECK_CODE(ctx, texla_lcp_jacobi(ctx, w, b, &d, x, &out), TEXLA_ERR_SHAPE,
+               "texla_lcp_jacobi with a 16x17 A");
+    CHECK_CODE(ctx, texla_lcp_jacobi(ctx, a, b2, &d, x, &out), TEXLA_ERR_SHAPE,
+               "texla_lcp_jacobi 16x16 with b 17x1");
+    CHECK_CODE(ctx, texla_lcp_jacobi(ctx, a, b, &d, b2, &out), TEXLA_ERR_SHAPE,
+               "texla_lcp_jacobi 16x16 with x 17x1");
     /* x = b: every iteration overwrites x, so b would change under the iteration; either
      * TEXLA_ERR_ALIAS or the solution for the original b, max(0, -b/2) for A = 2I */
     {
         texla_mat xb = {0};
-        expect_ok(texla_mat_make(ctx, n, 1, B, &xb), "lcp x = b: b and x");
+        CHECK_OK(ctx, texla_mat_make(ctx, n, 1, B, &xb), "lcp x = b: b and x");
         texla_result r = texla_lcp_jacobi(ctx, a, xb, &d, xb, &out);
         if (r == TEXLA_OK) {
             float XB[16];
-            expect_ok(texla_mat_read(ctx, xb, XB), "lcp x = b: read x");
+            CHECK_OK(ctx, texla_mat_read(ctx, xb, XB), "lcp x = b: read x");
             size_t nbad = 0;
             int first = -1;
             for (int i = 0; i < n; i++)
@@ -900,19 +719,19 @@ static void test_lcp(void) {
                   "TEXLA_ERR_ALIAS or the solution", nbad, first, first >= 0 ? (double)XB[first]
                   : 0.0, first >= 0 ? (double)fmaxf(0.0f, -B[first] / 2.0f) : 0.0);
         } else {
-            expect_code(r, TEXLA_ERR_ALIAS, "texla_lcp_jacobi with x = b");
+            CHECK_CODE(ctx, r, TEXLA_ERR_ALIAS, "texla_lcp_jacobi with x = b");
         }
         texla_mat_destroy(ctx, xb);
     }
     texla_lcp_desc bad1 = {.iterations = -5, .omega = 1.0f},
                    bad2 = {.iterations = 10, .omega = NAN};
-    expect_code(texla_lcp_jacobi(ctx, a, b, &bad1, x, &out), TEXLA_ERR_ARGUMENT,
-                "texla_lcp_jacobi iterations -5");
-    expect_code(texla_lcp_jacobi(ctx, a, b, &bad2, x, &out), TEXLA_ERR_ARGUMENT,
-                "texla_lcp_jacobi omega NaN");
+    CHECK_CODE(ctx, texla_lcp_jacobi(ctx, a, b, &bad1, x, &out), TEXLA_ERR_ARGUMENT,
+               "texla_lcp_jacobi iterations -5");
+    CHECK_CODE(ctx, texla_lcp_jacobi(ctx, a, b, &bad2, x, &out), TEXLA_ERR_ARGUMENT,
+               "texla_lcp_jacobi omega NaN");
     texla_mat_destroy(ctx, w);
-    expect_code(texla_lcp_jacobi(ctx, w, b, &d, x, &out), TEXLA_ERR_HANDLE,
-                "texla_lcp_jacobi with a destroyed A");
+    CHECK_CODE(ctx, texla_lcp_jacobi(ctx, w, b, &d, x, &out), TEXLA_ERR_HANDLE,
+               "texla_lcp_jacobi with a destroyed A");
     texla_mat_destroy(ctx, a);
     texla_mat_destroy(ctx, b);
     texla_mat_destroy(ctx, x);
@@ -921,25 +740,23 @@ static void test_lcp(void) {
 }
 
 void suite_solvers(void) {
-    double t0 = now_s();
+    double t0 = check_now();
     ctx = suite_ctx(NULL);
     if (!ctx) return;
-    padding_negzero = 0;
-    double t = now_s();
+    tu_begin(ctx);
+    double t = check_now();
     test_op_apply();
     printf("CG (tol %.0e; true residual bound %.0f tol):\n", (double)CG_TOL, CG_FACTOR);
     test_cg_poisson();
-    printf("  (cg poisson: %.1f s)\n", now_s() - t), t = now_s();
+    printf("  (cg poisson: %.1f s)\n", check_now() - t), t = check_now();
     test_cg_dense();
     test_cg_sparse();
     test_cg_errors();
-    printf("  (cg dense, sparse, errors: %.1f s)\n", now_s() - t), t = now_s();
+    printf("  (cg dense, sparse, errors: %.1f s)\n", check_now() - t), t = check_now();
     test_lcp();
-    printf("  (lcp: %.1f s)\n", now_s() - t);
-    if (padding_negzero)
-        printf("note: %ld padding lanes held -0.0 (equal to 0, accepted); first after %s\n",
-               padding_negzero, padding_negzero_first);
+    printf("  (lcp: %.1f s)\n", check_now() - t);
+    tu_end();
     texla_ctx_destroy(ctx);
     ctx = NULL;
-    printf("solvers suite: %.1f s\n", now_s() - t0);
+    printf("solvers suite: %.1f s\n", check_now() - t0);
 }

@@ -741,38 +741,6 @@ static int read_m(texla_ctx *ctx, texla_mat m, float *out, const char *after) {
     return r == TEXLA_OK;
 }
 
-/* exactly the float32 result */
-static void expect_exact(texla_ctx *ctx, texla_mat m, const float *want, int n, const char *op) {
-    float got[64];
-    if (!read_m(ctx, m, got, op)) return;
-    int bad = 0, first = -1;
-    for (int i = 0; i < n; i++)
-        if (memcmp(&got[i], &want[i], sizeof(float)) != 0) {
-            if (first < 0) first = i;
-            bad++;
-        }
-    CHECK(bad == 0, "%s in host mode under the sentinel state: %d of %d elements wrong; first: "
-          "element %d is %.9g, expected %.9g", op, bad, n, first, first >= 0 ? got[first] : 0.0,
-          first >= 0 ? want[first] : 0.0);
-}
-
-/* within tol of a float64 reference, elementwise relative to bound[i] */
-static void expect_near(texla_ctx *ctx, texla_mat m, const double *ref, const double *bound,
-                        int n, const char *op) {
-    float got[64];
-    if (!read_m(ctx, m, got, op)) return;
-    int bad = 0, first = -1;
-    for (int i = 0; i < n; i++)
-        if (!(fabs((double)got[i] - ref[i]) <= bound[i])) {
-            if (first < 0) first = i;
-            bad++;
-        }
-    CHECK(bad == 0, "%s in host mode under the sentinel state: %d of %d elements off; first: "
-          "element %d is %.9g, expected %.9g +- %.3g", op, bad, n, first,
-          first >= 0 ? got[first] : 0.0, first >= 0 ? ref[first] : 0.0,
-          first >= 0 ? bound[first] : 0.0);
-}
-
 /* C = op(A) * op(B) in float64 with the bound 2 * K * u * (|A||B|)_ij */
 static void product_ref(const float *a, const float *b, int n, int k, int m, int ta, int tb,
                         double *ref, double *bound) {
@@ -796,6 +764,7 @@ static void product_ref(const float *a, const float *b, int n, int k, int m, int
 
 #define VMAX 128
 
+/* got[0..n) is exactly want */
 static void arr_exact(const float *got, const float *want, int n, const char *op) {
     int bad = 0, first = -1;
     for (int i = 0; i < n; i++)
@@ -808,6 +777,7 @@ static void arr_exact(const float *got, const float *want, int n, const char *op
           first >= 0 ? want[first] : 0.0);
 }
 
+/* got[0..n) is within bound[i] of ref[i] */
 static void arr_near(const float *got, const double *ref, const double *bound, int n,
                      const char *op) {
     int bad = 0, first = -1;
@@ -820,6 +790,19 @@ static void arr_near(const float *got, const double *ref, const double *bound, i
           "element %d is %.9g, expected %.9g +- %.3g", op, bad, n, first,
           first >= 0 ? got[first] : 0.0, first >= 0 ? ref[first] : 0.0,
           first >= 0 ? bound[first] : 0.0);
+}
+
+/* exactly the float32 result */
+static void expect_exact(texla_ctx *ctx, texla_mat m, const float *want, int n, const char *op) {
+    float got[64];
+    if (read_m(ctx, m, got, op)) arr_exact(got, want, n, op);
+}
+
+/* within tol of a float64 reference, elementwise relative to bound[i] */
+static void expect_near(texla_ctx *ctx, texla_mat m, const double *ref, const double *bound,
+                        int n, const char *op) {
+    float got[64];
+    if (read_m(ctx, m, got, op)) arr_near(got, ref, bound, n, op);
 }
 
 static int read_v(texla_ctx *ctx, texla_vec v, float *out, const char *after) {

@@ -41,215 +41,22 @@
  * value as of the start, a second start replaces the first, a poll without a start fails.
  */
 #include "suites.h"
+#include "testutil.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static texla_ctx *ctx;
 
 #define U CHECK_U
-#define REF_EPS 8.8817841970012523e-16 /* 2^-50: error of a float64 reference of <= 3 ops */
-
-/* padding lanes that held -0.0 (== 0: reported, not failed), and the first op that left one */
-static long padding_negzero;
-static char padding_negzero_first[160];
-
-static double gamma_k(double k) { return k * U / (1.0 - k * U); }
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void *xalloc(size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        printf("test_vec: out of host memory (%zu x %zu bytes)\n", n, size);
-        exit(2);
-    }
-    return p;
-}
-
-static float *rnd(size_t n) {
-    float *x = xalloc(n, sizeof *x);
-    check_fill(x, n);
-    return x;
-}
+#define REF_EPS CHECK_REF_EPS
 
 /* uniform in [lo, hi) */
 static float *rnd_range(size_t n, double lo, double hi) {
-    float *x = xalloc(n, sizeof *x);
+    float *x = check_alloc(n, sizeof *x);
     for (size_t i = 0; i < n; i++) x[i] = (float)(lo + (hi - lo) * 0.5 * (check_rand() + 1.0));
     return x;
-}
-
-static void expect_ok(texla_result r, const char *what) {
-    CHECK(r == TEXLA_OK, "%s: %s: %s", what, texla_result_name(r), texla_error_message(ctx));
-}
-
-static void expect_code(texla_result r, texla_result want, const char *what) {
-    CHECK(r == want, "%s: returned %s, expected %s (message: \"%s\")", what,
-          texla_result_name(r), texla_result_name(want),
-          r != TEXLA_OK ? texla_error_message(ctx) : "");
-}
-
-/* ---- vector shapes, making, fetching ---- */
-
-typedef struct vshape {
-    int grid;      /* 1: nx x ny PDE grid vector; 0: plain vector of length n */
-    int n, nx, ny;
-} vshape;
-typedef struct sname_buf { char s[48]; } sname_buf;
-
-static vshape plain_shape(int n) {
-    vshape s = {0, n, 0, 0};
-    return s;
-}
-static vshape grid_shape(int nx, int ny) {
-    vshape s = {1, nx * ny, nx, ny};
-    return s;
-}
-static sname_buf sname(vshape s) {
-    sname_buf b;
-    if (s.grid) snprintf(b.s, sizeof b.s, "grid %dx%d", s.nx, s.ny);
-    else snprintf(b.s, sizeof b.s, "plain n=%d", s.n);
-    return b;
-}
-
-static texla_vec mkv(vshape s, const float *data, const char *what) {
-    texla_vec v = {0};
-    texla_result r = s.grid ? texla_vec_make_grid(ctx, s.nx, s.ny, data, &v)
-                            : texla_vec_make(ctx, s.n, data, &v);
-    CHECK(r == TEXLA_OK && v.id != 0, "%s: texla_vec_make%s(%s, %s): %s: %s", what,
-          s.grid ? "_grid" : "", sname(s).s, data ? "data" : "NULL", texla_result_name(r),
-          texla_error_message(ctx));
-    return v;
-}
-
-/* texla_vec_info_get against the contract; returns 0 when it held. */
-static int vinfo(texla_vec v, vshape s, texla_vec_info *inf, const char *what) {
-    memset(inf, 0, sizeof *inf);
-    texla_result r = texla_vec_info_get(ctx, v, inf);
-    expect_ok(r, what);
-    if (r) return 1;
-    int ok = inf->n == s.n && inf->gx > 0 && inf->gy > 0 && inf->gx % 2 == 0 &&
-             inf->gy % 2 == 0 && (long long)inf->gx * inf->gy >= s.n &&
-             inf->tex_width == inf->gx / 2 && inf->tex_height == inf->gy / 2 && inf->texture != 0;
-    if (s.grid)
-        ok = ok && inf->nx == s.nx && inf->ny == s.ny && inf->gx == s.nx + (s.nx & 1) &&
-             inf->gy >= s.ny;
-    else
-        ok = ok && inf->nx == inf->gx && (long long)inf->nx * inf->ny >= s.n;
-    CHECK(ok, "%s: texla_vec_info_get of %s: n %d, nx x ny %d x %d, gx x gy %d x %d, texture "
-          "%d x %d (GL name %u); expected n %d and %s", what, sname(s).s, inf->n, inf->nx,
-          inf->ny, inf->gx, inf->gy, inf->tex_width, inf->tex_height, inf->texture, s.n,
-          s.grid ? "nx x ny as made, gx = nx rounded up to even, gy even >= ny, texture "
-                   "gx/2 x gy/2"
-                 : "gx, gy even, gx*gy >= n, nx = gx, nx*ny >= n, texture gx/2 x gy/2");
-    return !ok;
-}
-
-/* the element held by grid cell (cx, cy), or -1 for a padding cell */
-static long cell_elem(const texla_vec_info *inf, int grid, int cx, int cy) {
-    if (grid) return cx < inf->nx && cy < inf->ny ? (long)cy * inf->nx + cx : -1;
-    long k = (long)cy * inf->gx + cx;
-    return k < inf->n ? k : -1;
-}
-
-/* Reads v back raw and through texla_vec_read (see the top comment); out gets n floats
- * unpacked from the raw texels. Returns 0 when every check held. */
-static int vfetch(texla_vec v, vshape s, float *out, const char *what) {
-    int fails = check_failed;
-    texla_vec_info inf;
-    if (vinfo(v, s, &inf, what)) return 1;
-    size_t nt = (size_t)inf.tex_width * (size_t)inf.tex_height * 4, n = (size_t)s.n;
-    float *raw = xalloc(nt, sizeof *raw), *rd = xalloc(n, sizeof *rd);
-    texla_result r = texla_vec_read_raw(ctx, v, raw);
-    expect_ok(r, what);
-    if (r) {
-        free(raw), free(rd);
-        return 1;
-    }
-    size_t bad = 0, lanes = 0;
-    int bcx = 0, bcy = 0, bc = 0;
-    float bv = 0;
-    for (int ty = 0; ty < inf.tex_height; ty++)
-        for (int tx = 0; tx < inf.tex_width; tx++)
-            for (int c = 0; c < 4; c++) {
-                int cx = 2 * tx + (c & 1), cy = 2 * ty + (c >> 1);
-                float val = raw[((size_t)ty * (size_t)inf.tex_width + (size_t)tx) * 4 + (size_t)c];
-                long k = cell_elem(&inf, s.grid, cx, cy);
-                if (k >= 0) {
-                    out[k] = val;
-                    continue;
-                }
-                lanes++;
-                if (val == 0.0f) {
-                    if (signbit(val) && !padding_negzero++)
-                        snprintf(padding_negzero_first, sizeof padding_negzero_first, "%.150s",
-                                 what);
-                } else if (!bad++) {
-                    bcx = cx, bcy = cy, bc = c, bv = val;
-                }
-            }
-    CHECK(bad == 0,
-          "%s: padding invariant (%s, grid %dx%d): %zu of %zu padding lanes are not 0 (first: "
-          "cell (%d, %d) = texel (%d, %d) channel %d = %.9g)", what, sname(s).s, inf.gx, inf.gy,
-          bad, lanes, bcx, bcy, bcx / 2, bcy / 2, bc, (double)bv);
-    r = texla_vec_read(ctx, v, rd);
-    expect_ok(r, what);
-    size_t diff = 0, first = 0;
-    for (size_t i = 0; i < n && !r; i++)
-        if (memcmp(&rd[i], &out[i], sizeof(float)) != 0 && !diff++) first = i;
-    int w = s.grid ? inf.nx : inf.gx;
-    CHECK(diff == 0,
-          "%s: texla_vec_read disagrees with read_raw unpacked by the documented layout (%s) in "
-          "%zu of %zu elements (first element %zu: read %.9g, raw cell (%zu, %zu) = texel (%zu, "
-          "%zu) channel %zu holds %.9g)", what, sname(s).s, diff, n, first, (double)rd[first],
-          first % (size_t)w, first / (size_t)w, first % (size_t)w / 2, first / (size_t)w / 2,
-          first % (size_t)w % 2 + 2 * (first / (size_t)w % 2), (double)out[first]);
-    free(raw);
-    free(rd);
-    return check_failed != fails;
-}
-
-/* got must equal want bit for bit */
-static void expect_exact(const float *got, const float *want, size_t n, const char *what) {
-    size_t diff = 0, first = 0;
-    for (size_t i = 0; i < n; i++)
-        if (memcmp(&got[i], &want[i], sizeof(float)) != 0 && !diff++) first = i;
-    CHECK(diff == 0, "%s: must be exact; %zu of %zu elements differ (first element %zu = %.9g, "
-          "expected %.9g)", what, diff, n, first, (double)got[first], (double)want[first]);
-}
-
-/* v must still hold data exactly (padding 0) */
-static void expect_holds(texla_vec v, vshape s, const float *data, const char *what) {
-    float *got = xalloc((size_t)s.n, sizeof *got);
-    if (!vfetch(v, s, got, what)) expect_exact(got, data, (size_t)s.n, what);
-    free(got);
-}
-
-/* |got_i - ref_i| <= bnd_i for every i; returns the worst err/bound ratio (0/0 counts 0) */
-static double expect_bound(const float *got, const double *ref, const double *bnd, size_t n,
-                           const char *what, const char *bound_name) {
-    size_t bad = 0, first = 0;
-    double worst = 0;
-    for (size_t i = 0; i < n; i++) {
-        double e = fabs((double)got[i] - ref[i]);
-        if (isnan(e)) e = INFINITY;
-        double ratio = e == 0 ? 0 : bnd[i] > 0 ? e / bnd[i] : INFINITY;
-        if (ratio > worst) worst = ratio;
-        if (!(e <= bnd[i]) && !bad++) first = i;
-    }
-    CHECK(bad == 0, "%s: %zu of %zu elements out of bound %s (first element %zu: got %.9g, ref "
-          "%.17g, |err| %.3g = %.3f u|ref| > bound %.3g)", what, bad, n, bound_name, first,
-          (double)got[first], ref[first], fabs((double)got[first] - ref[first]),
-          ref[first] != 0 ? fabs((double)got[first] - ref[first]) / (U * fabs(ref[first])) : 0.0,
-          bnd[first]);
-    return worst;
 }
 
 static texla_scalar mks(float value, const char *what) {
@@ -262,7 +69,7 @@ static texla_scalar mks(float value, const char *what) {
 
 static float sread(texla_scalar s, const char *what) {
     float v = NAN;
-    expect_ok(texla_scalar_read(ctx, s, &v), what);
+    CHECK_OK(ctx, texla_scalar_read(ctx, s, &v), what);
     return v;
 }
 
@@ -281,8 +88,8 @@ static vshape shape_at(int i) {
 static void make_shape(vshape s) {
     char what[200];
     size_t n = (size_t)s.n;
-    float *data = rnd(n), *data2 = rnd(n), *got = xalloc(n, sizeof *got),
-          *zeros = xalloc(n, sizeof *zeros);
+    float *data = check_rnd(n), *data2 = check_rnd(n), *got = check_alloc(n, sizeof *got),
+          *zeros = check_alloc(n, sizeof *zeros);
     snprintf(what, sizeof what, "texla_vec_make %s from data", sname(s).s);
     texla_vec v = mkv(s, data, what);
     texla_vec_info inf;
@@ -298,7 +105,7 @@ static void make_shape(vshape s) {
     if (!vfetch(v, s, got, what)) expect_exact(got, data, n, what);
 
     snprintf(what, sizeof what, "texla_vec_write %s", sname(s).s);
-    expect_ok(texla_vec_write(ctx, data2, v), what);
+    CHECK_OK(ctx, texla_vec_write(ctx, data2, v), what);
     if (!vfetch(v, s, got, what)) expect_exact(got, data2, n, what);
 
     snprintf(what, sizeof what, "texla_vec_make %s NULL (zeros)", sname(s).s);
@@ -308,7 +115,7 @@ static void make_shape(vshape s) {
     snprintf(what, sizeof what, "texla_vec_make_like %s (zeros, same layout)", sname(s).s);
     texla_vec l = {0};
     texla_result r = texla_vec_make_like(ctx, v, &l);
-    expect_ok(r, what);
+    CHECK_OK(ctx, r, what);
     texla_vec_info li;
     if (!r && !vinfo(l, s, &li, what)) {
         CHECK(li.gx == inf.gx && li.gy == inf.gy && li.nx == inf.nx && li.ny == inf.ny,
@@ -341,26 +148,27 @@ static void test_make(void) {
 /* A destroyed handle stays dead when its slot is reused. */
 static void test_handles(void) {
     vshape s = grid_shape(5, 3);
-    float *data = rnd(15), got[15];
+    float *data = check_rnd(15), got[15];
     texla_vec old = mkv(s, data, "handles: first vector");
     texla_vec_destroy(ctx, old);
     texla_vec fresh = mkv(s, NULL, "handles: vector made after destroying the first");
     CHECK(fresh.id != old.id, "handles: a new vector got the destroyed handle 0x%08x back",
           old.id);
-    expect_code(texla_vec_read(ctx, old, got), TEXLA_ERR_HANDLE,
-                "handles: texla_vec_read on a destroyed vector");
+    CHECK_CODE(ctx, texla_vec_read(ctx, old, got), TEXLA_ERR_HANDLE,
+               "handles: texla_vec_read on a destroyed vector");
     texla_vec zero = {0};
-    expect_code(texla_vec_read(ctx, zero, got), TEXLA_ERR_HANDLE, "handles: texla_vec_read on 0");
+    CHECK_CODE(ctx, texla_vec_read(ctx, zero, got), TEXLA_ERR_HANDLE,
+               "handles: texla_vec_read on 0");
     texla_vec_destroy(ctx, old); /* a no-op: must not destroy its successor */
     texla_vec_destroy(ctx, zero);
-    expect_ok(texla_vec_write(ctx, data, fresh), "handles: write after a stale destroy");
+    CHECK_OK(ctx, texla_vec_write(ctx, data, fresh), "handles: write after a stale destroy");
     expect_holds(fresh, s, data, "handles: new vector after a stale destroy");
     texla_scalar so = mks(1.5f, "handles: scalar");
     texla_scalar_destroy(ctx, so);
     texla_scalar sn = mks(2.5f, "handles: second scalar");
     float f = 0;
-    expect_code(texla_scalar_read(ctx, so, &f), TEXLA_ERR_HANDLE,
-                "handles: texla_scalar_read on a destroyed scalar");
+    CHECK_CODE(ctx, texla_scalar_read(ctx, so, &f), TEXLA_ERR_HANDLE,
+               "handles: texla_scalar_read on a destroyed scalar");
     texla_scalar_destroy(ctx, so);
     CHECK(sread(sn, "handles: second scalar") == 2.5f,
           "handles: destroying a stale scalar changed its successor");
@@ -417,16 +225,16 @@ static int vop_runs[V_COUNT];
 
 static void ew_shape(vshape s, texla_scalar s1, texla_scalar s2) {
     size_t n = (size_t)s.n;
-    float *A = rnd(n), *B = rnd(n), *C0 = rnd(n), *got = xalloc(n, sizeof *got),
-          *want = xalloc(n, sizeof *want);
-    double *ref = xalloc(n, sizeof *ref), *bnd = xalloc(n, sizeof *bnd);
+    float *A = check_rnd(n), *B = check_rnd(n), *C0 = check_rnd(n),
+          *got = check_alloc(n, sizeof *got), *want = check_alloc(n, sizeof *want);
+    double *ref = check_alloc(n, sizeof *ref), *bnd = check_alloc(n, sizeof *bnd);
     char what[200];
     texla_vec a = mkv(s, A, "element-wise: a"), b = mkv(s, B, "element-wise: b"),
               c = mkv(s, C0, "element-wise: dst");
     for (int op = 0; op < V_COUNT; op++) {
         snprintf(what, sizeof what, "texla_vec %s %s", vop[op].name, sname(s).s);
         /* the destination starts with random contents: acc adds to them, the rest overwrite */
-        expect_ok(texla_vec_write(ctx, C0, c), what);
+        CHECK_OK(ctx, texla_vec_write(ctx, C0, c), what);
         texla_result r = TEXLA_OK;
         switch (op) {
         case V_FILL_H: r = texla_vec_fill(ctx, texla_host(C_FILL), c); break;
@@ -447,7 +255,7 @@ static void ew_shape(vshape s, texla_scalar s1, texla_scalar s2) {
         case V_CLAMP_POS: r = texla_vec_clamp(ctx, a, 0.2f, 0.6f, c); break;
         case V_CLAMP_NEG: r = texla_vec_clamp(ctx, a, -0.7f, -0.1f, c); break;
         }
-        expect_ok(r, what);
+        CHECK_OK(ctx, r, what);
         if (r || vfetch(c, s, got, what)) continue;
         for (size_t i = 0; i < n; i++) {
             double x = A[i], y = B[i], c0 = C0[i], t = 0, mag = 0, cf;
@@ -475,9 +283,9 @@ static void ew_shape(vshape s, texla_scalar s1, texla_scalar s2) {
             case V_CLAMP_NEG: ref[i] = fmin(fmax(x, (double)-0.7f), (double)-0.1f); break;
             }
             double b1 = U * fabs(ref[i]) + REF_EPS * mag;
-            if (op == V_SCALE_G) b1 = gamma_k(2) * fabs(ref[i]) + REF_EPS * mag;
+            if (op == V_SCALE_G) b1 = check_gamma(2) * fabs(ref[i]) + REF_EPS * mag;
             if (op == V_AXPY_H || op == V_ACC_H) b1 += U * (1.0 + U) * fabs(t);
-            if (op == V_AXPY_G || op == V_ACC_G) b1 += (1.0 + U) * gamma_k(2) * fabs(t);
+            if (op == V_AXPY_G || op == V_ACC_G) b1 += (1.0 + U) * check_gamma(2) * fabs(t);
             bnd[i] = vop[op].exact ? 0.0 : b1;
         }
         if (vop[op].exact) {
@@ -527,15 +335,15 @@ static double red_worst[R_COUNT]; /* worst |err| / bound for the summing ones */
 
 static void red_shape(vshape s, texla_scalar out) {
     size_t n = (size_t)s.n;
-    float *A = rnd(n), *B = rnd(n), *P = rnd_range(n, 1.0 / 1024, 1.0),
+    float *A = check_rnd(n), *B = check_rnd(n), *P = rnd_range(n, 1.0 / 1024, 1.0),
           *N = rnd_range(n, -1.0, -1.0 / 1024);
     char what[200];
     texla_vec a = mkv(s, A, "reductions: a"), b = mkv(s, B, "reductions: b"),
               p = mkv(s, P, "reductions: positive"), m = mkv(s, N, "reductions: negative");
-    double gn = gamma_k((double)n);
+    double gn = check_gamma((double)n);
     for (int op = 0; op < R_COUNT; op++) {
         snprintf(what, sizeof what, "texla_vec %s %s", red_name[op], sname(s).s);
-        expect_ok(texla_scalar_write(ctx, NAN, out), what); /* a stale value cannot pass */
+        CHECK_OK(ctx, texla_scalar_write(ctx, NAN, out), what); /* a stale value cannot pass */
         texla_result r = TEXLA_OK;
         double ref = 0, mag = 0;
         int exact = 0;
@@ -551,7 +359,7 @@ static void red_shape(vshape s, texla_scalar out) {
         case R_MAXABS: r = texla_vec_maxabs(ctx, a, out); break;
         case R_MAXABS_NEG: r = texla_vec_maxabs(ctx, m, out); break;
         }
-        expect_ok(r, what);
+        CHECK_OK(ctx, r, what);
         if (r) continue;
         float got = sread(out, what);
         for (size_t i = 0; i < n; i++) {
@@ -614,7 +422,7 @@ static void test_scalars(void) {
         CHECK(memcmp(&g, &vals[i], sizeof g) == 0, "%s: read %.9g", what, (double)g);
         texla_scalar_destroy(ctx, t);
         snprintf(what, sizeof what, "texla_scalar_write(%.9g) / read", (double)vals[i]);
-        expect_ok(texla_scalar_write(ctx, vals[i], s), what);
+        CHECK_OK(ctx, texla_scalar_write(ctx, vals[i], s), what);
         g = sread(s, what);
         CHECK(memcmp(&g, &vals[i], sizeof g) == 0, "%s: read %.9g", what, (double)g);
     }
@@ -628,18 +436,18 @@ static void test_scalars(void) {
         float x = (float)(check_rand() * pow(2.0, 8.0 * check_rand()));
         float y = (float)(check_rand() * pow(2.0, 8.0 * check_rand()));
         if (y == 0.0f) y = 0.5f;
-        expect_ok(texla_scalar_write(ctx, x, a), "scalars: write a");
-        expect_ok(texla_scalar_write(ctx, y, b), "scalars: write b");
+        CHECK_OK(ctx, texla_scalar_write(ctx, x, a), "scalars: write a");
+        CHECK_OK(ctx, texla_scalar_write(ctx, y, b), "scalars: write b");
         for (int op = 0; op < 5; op++) {
             snprintf(what, sizeof what, "texla_scalar_%s(%.9g, %.9g)", names[op], (double)x,
                      (double)y);
-            expect_ok(texla_scalar_write(ctx, NAN, d), what);
+            CHECK_OK(ctx, texla_scalar_write(ctx, NAN, d), what);
             texla_result r = op == 0   ? texla_scalar_div(ctx, a, b, d)
                              : op == 1 ? texla_scalar_div_or_zero(ctx, a, b, d)
                              : op == 2 ? texla_scalar_mul(ctx, a, b, d)
                              : op == 3 ? texla_scalar_sub(ctx, a, b, d)
                                        : texla_scalar_neg(ctx, a, d);
-            expect_ok(r, what);
+            CHECK_OK(ctx, r, what);
             if (r) continue;
             float g = sread(d, what);
             double ref = op <= 1 ? (double)x / y : op == 2 ? (double)x * y : op == 3 ? (double)x - y
@@ -665,10 +473,10 @@ static void test_scalars(void) {
         for (size_t j = 0; j < 2; j++) {
             snprintf(what, sizeof what, "texla_scalar_div_or_zero(%.9g, %s0)", (double)nums[i],
                      j ? "-" : "+");
-            expect_ok(texla_scalar_write(ctx, nums[i], a), what);
-            expect_ok(texla_scalar_write(ctx, zs[j], b), what);
-            expect_ok(texla_scalar_write(ctx, NAN, d), what);
-            expect_ok(texla_scalar_div_or_zero(ctx, a, b, d), what);
+            CHECK_OK(ctx, texla_scalar_write(ctx, nums[i], a), what);
+            CHECK_OK(ctx, texla_scalar_write(ctx, zs[j], b), what);
+            CHECK_OK(ctx, texla_scalar_write(ctx, NAN, d), what);
+            CHECK_OK(ctx, texla_scalar_div_or_zero(ctx, a, b, d), what);
             float g = sread(d, what);
             CHECK(g == 0.0f, "%s: got %.9g, expected exactly 0", what, (double)g);
         }
@@ -678,17 +486,17 @@ static void test_scalars(void) {
            worst[1], worst[2], worst[3]);
 
     /* aliasing and handles */
-    expect_code(texla_scalar_div(ctx, a, b, a), TEXLA_ERR_ALIAS, "texla_scalar_div(a, b, a)");
-    expect_code(texla_scalar_mul(ctx, a, b, b), TEXLA_ERR_ALIAS, "texla_scalar_mul(a, b, b)");
-    expect_code(texla_scalar_neg(ctx, a, a), TEXLA_ERR_ALIAS, "texla_scalar_neg(a, a)");
+    CHECK_CODE(ctx, texla_scalar_div(ctx, a, b, a), TEXLA_ERR_ALIAS, "texla_scalar_div(a, b, a)");
+    CHECK_CODE(ctx, texla_scalar_mul(ctx, a, b, b), TEXLA_ERR_ALIAS, "texla_scalar_mul(a, b, b)");
+    CHECK_CODE(ctx, texla_scalar_neg(ctx, a, a), TEXLA_ERR_ALIAS, "texla_scalar_neg(a, a)");
     texla_scalar dead = mks(1, "scalars: dead");
     texla_scalar_destroy(ctx, dead);
-    expect_code(texla_scalar_sub(ctx, a, dead, d), TEXLA_ERR_HANDLE,
-                "texla_scalar_sub with a destroyed operand");
-    expect_code(texla_scalar_write(ctx, 1, dead), TEXLA_ERR_HANDLE,
-                "texla_scalar_write to a destroyed scalar");
-    expect_code(texla_scalar_read(ctx, a, NULL), TEXLA_ERR_ARGUMENT,
-                "texla_scalar_read to NULL");
+    CHECK_CODE(ctx, texla_scalar_sub(ctx, a, dead, d), TEXLA_ERR_HANDLE,
+               "texla_scalar_sub with a destroyed operand");
+    CHECK_CODE(ctx, texla_scalar_write(ctx, 1, dead), TEXLA_ERR_HANDLE,
+               "texla_scalar_write to a destroyed scalar");
+    CHECK_CODE(ctx, texla_scalar_read(ctx, a, NULL), TEXLA_ERR_ARGUMENT,
+               "texla_scalar_read to NULL");
     texla_scalar_destroy(ctx, a);
     texla_scalar_destroy(ctx, b);
     texla_scalar_destroy(ctx, d);
@@ -705,52 +513,52 @@ static void test_async(void) {
     char what[200];
     for (int round = 0; round < 3; round++) {
         snprintf(what, sizeof what, "async read of texla_vec_sum n=%d (round %d)", n, round);
-        expect_ok(texla_vec_sum(ctx, a, s), what);
+        CHECK_OK(ctx, texla_vec_sum(ctx, a, s), what);
         texla_result r = texla_scalar_read_start(ctx, s);
-        expect_ok(r, what);
+        CHECK_OK(ctx, r, what);
         if (r) continue;
         float v = NAN;
         long polls = 0;
-        double t0 = now_s();
+        double t0 = check_now();
         for (;;) {
             r = texla_scalar_read_poll(ctx, s, &v);
             polls++;
-            if (r != TEXLA_ERR_NOT_READY || now_s() - t0 > 20.0) break;
+            if (r != TEXLA_ERR_NOT_READY || check_now() - t0 > 20.0) break;
         }
         CHECK(r == TEXLA_OK, "%s: poll returned %s after %ld polls (%.1f s): %s", what,
-              texla_result_name(r), polls, now_s() - t0, texla_error_message(ctx));
-        double err = fabs((double)v - ref), bound = 1.01 * gamma_k(n) * mag;
+              texla_result_name(r), polls, check_now() - t0, texla_error_message(ctx));
+        double err = fabs((double)v - ref), bound = 1.01 * check_gamma(n) * mag;
         CHECK(err <= bound, "%s: polled value %.9g, ref %.17g, |err| %.3g > g_n sum = %.3g", what,
               (double)v, ref, err, bound);
         CHECK(v == sread(s, what), "%s: polled value %.9g differs from the blocking read", what,
               (double)v);
         printf("  async read round %d: %ld polls (%.2f ms), value %.9g (ref %.9g)\n", round,
-               polls, 1e3 * (now_s() - t0), (double)v, ref);
+               polls, 1e3 * (check_now() - t0), (double)v, ref);
     }
     /* after texla_ctx_finish the first poll must be ready */
-    expect_ok(texla_vec_sum(ctx, a, s), "async: sum before finish");
-    expect_ok(texla_scalar_read_start(ctx, s), "async: start before finish");
-    expect_ok(texla_ctx_finish(ctx), "async: texla_ctx_finish");
+    CHECK_OK(ctx, texla_vec_sum(ctx, a, s), "async: sum before finish");
+    CHECK_OK(ctx, texla_scalar_read_start(ctx, s), "async: start before finish");
+    CHECK_OK(ctx, texla_ctx_finish(ctx), "async: texla_ctx_finish");
     float v = NAN;
     texla_result r = texla_scalar_read_poll(ctx, s, &v);
     CHECK(r == TEXLA_OK, "async: first poll after texla_ctx_finish returned %s, expected OK",
           texla_result_name(r));
-    CHECK(fabs((double)v - ref) <= 1.01 * gamma_k(n) * mag,
+    CHECK(fabs((double)v - ref) <= 1.01 * check_gamma(n) * mag,
           "async: value after finish %.9g, ref %.17g", (double)v, ref);
     /* start copies the value at the time of the start: a later write does not change it */
     texla_scalar t = mks(1.25f, "async: t");
-    expect_ok(texla_scalar_read_start(ctx, t), "async: start on t = 1.25");
-    expect_ok(texla_scalar_write(ctx, -8.5f, t), "async: write t = -8.5 after the start");
-    expect_ok(texla_ctx_finish(ctx), "async: finish");
+    CHECK_OK(ctx, texla_scalar_read_start(ctx, t), "async: start on t = 1.25");
+    CHECK_OK(ctx, texla_scalar_write(ctx, -8.5f, t), "async: write t = -8.5 after the start");
+    CHECK_OK(ctx, texla_ctx_finish(ctx), "async: finish");
     v = NAN;
     r = texla_scalar_read_poll(ctx, t, &v);
     CHECK(r == TEXLA_OK && v == 1.25f, "async: start, then write -8.5, then poll: %s, %.9g; "
           "expected OK and the value at the start, 1.25", texla_result_name(r), (double)v);
     /* a new start replaces a pending one */
-    expect_ok(texla_scalar_read_start(ctx, t), "async: start on t = -8.5");
-    expect_ok(texla_scalar_write(ctx, 6.0f, t), "async: write t = 6");
-    expect_ok(texla_scalar_read_start(ctx, t), "async: second start on t = 6");
-    expect_ok(texla_ctx_finish(ctx), "async: finish");
+    CHECK_OK(ctx, texla_scalar_read_start(ctx, t), "async: start on t = -8.5");
+    CHECK_OK(ctx, texla_scalar_write(ctx, 6.0f, t), "async: write t = 6");
+    CHECK_OK(ctx, texla_scalar_read_start(ctx, t), "async: second start on t = 6");
+    CHECK_OK(ctx, texla_ctx_finish(ctx), "async: finish");
     v = NAN;
     r = texla_scalar_read_poll(ctx, t, &v);
     CHECK(r == TEXLA_OK && v == 6.0f, "async: two starts then poll: %s, %.9g; expected OK and "
@@ -761,8 +569,8 @@ static void test_async(void) {
     r = texla_scalar_read_poll(ctx, u, &v);
     CHECK(r != TEXLA_OK, "async: poll without a start returned TEXLA_OK (value %.9g)", (double)v);
     printf("  poll without a start: %s\n", texla_result_name(r));
-    expect_code(texla_scalar_read_start(ctx, (texla_scalar){0}), TEXLA_ERR_HANDLE,
-                "async: start on scalar 0");
+    CHECK_CODE(ctx, texla_scalar_read_start(ctx, (texla_scalar){0}), TEXLA_ERR_HANDLE,
+               "async: start on scalar 0");
     texla_scalar_destroy(ctx, u);
     texla_scalar_destroy(ctx, t);
     texla_scalar_destroy(ctx, s);
@@ -775,9 +583,9 @@ static void test_async(void) {
 /* an n x 1 dense matrix read raw: padding rows past n must be 0; out gets n floats */
 static int mfetch_col(texla_mat m, int n, float *out, const char *what) {
     int fails = check_failed, h = (n + 3) / 4;
-    float *raw = xalloc((size_t)h * 4, sizeof *raw), *rd = xalloc((size_t)n, sizeof *rd);
+    float *raw = check_alloc((size_t)h * 4, sizeof *raw), *rd = check_alloc((size_t)n, sizeof *rd);
     texla_result r = texla_mat_read_raw(ctx, m, raw);
-    expect_ok(r, what);
+    CHECK_OK(ctx, r, what);
     if (!r) {
         size_t bad = 0;
         for (int i = 0; i < 4 * h; i++) {
@@ -785,7 +593,7 @@ static int mfetch_col(texla_mat m, int n, float *out, const char *what) {
             else if (raw[i] != 0.0f) bad++;
         }
         CHECK(bad == 0, "%s: %zu padding lanes of the %d x 1 matrix are not 0", what, bad, n);
-        expect_ok(texla_mat_read(ctx, m, rd), what);
+        CHECK_OK(ctx, texla_mat_read(ctx, m, rd), what);
         expect_exact(rd, out, (size_t)n, what);
     }
     free(raw), free(rd);
@@ -795,26 +603,26 @@ static int mfetch_col(texla_mat m, int n, float *out, const char *what) {
 static void conv_shape(vshape s) {
     size_t n = (size_t)s.n;
     char what[200];
-    float *X = rnd(n), *Y = rnd(n), *got = xalloc(n, sizeof *got);
+    float *X = check_rnd(n), *Y = check_rnd(n), *got = check_alloc(n, sizeof *got);
     texla_mat m = {0}, md = {0};
-    expect_ok(texla_mat_make(ctx, s.n, 1, X, &m), "conversions: dense x");
-    expect_ok(texla_mat_make(ctx, s.n, 1, Y, &md), "conversions: dense destination");
+    CHECK_OK(ctx, texla_mat_make(ctx, s.n, 1, X, &m), "conversions: dense x");
+    CHECK_OK(ctx, texla_mat_make(ctx, s.n, 1, Y, &md), "conversions: dense destination");
     texla_vec v = mkv(s, Y, "conversions: vector destination");
     snprintf(what, sizeof what, "texla_vec_from_mat %s", sname(s).s);
-    expect_ok(texla_vec_from_mat(ctx, m, v), what);
+    CHECK_OK(ctx, texla_vec_from_mat(ctx, m, v), what);
     if (!vfetch(v, s, got, what)) expect_exact(got, X, n, what);
     snprintf(what, sizeof what, "texla_mat_from_vec %s", sname(s).s);
     texla_vec w = mkv(s, Y, "conversions: vector source");
-    expect_ok(texla_mat_from_vec(ctx, w, md), what);
+    CHECK_OK(ctx, texla_mat_from_vec(ctx, w, md), what);
     if (!mfetch_col(md, s.n, got, what)) expect_exact(got, Y, n, what);
     /* shape errors: a dense matrix of another length, or of two columns */
     texla_mat wrong = {0}, wide = {0};
-    expect_ok(texla_mat_make(ctx, s.n + 1, 1, NULL, &wrong), what);
-    expect_ok(texla_mat_make(ctx, s.n, 2, NULL, &wide), what);
+    CHECK_OK(ctx, texla_mat_make(ctx, s.n + 1, 1, NULL, &wrong), what);
+    CHECK_OK(ctx, texla_mat_make(ctx, s.n, 2, NULL, &wide), what);
     snprintf(what, sizeof what, "texla_vec_from_mat (%d x 1) into %s", s.n + 1, sname(s).s);
-    expect_code(texla_vec_from_mat(ctx, wrong, v), TEXLA_ERR_SHAPE, what);
+    CHECK_CODE(ctx, texla_vec_from_mat(ctx, wrong, v), TEXLA_ERR_SHAPE, what);
     snprintf(what, sizeof what, "texla_mat_from_vec %s into %d x 2", sname(s).s, s.n);
-    expect_code(texla_mat_from_vec(ctx, w, wide), TEXLA_ERR_SHAPE, what);
+    CHECK_CODE(ctx, texla_mat_from_vec(ctx, w, wide), TEXLA_ERR_SHAPE, what);
     if (!vfetch(v, s, got, "conversions: destination after a failed call"))
         expect_exact(got, X, n, "conversions: a failed texla_vec_from_mat left its destination");
     texla_mat_destroy(ctx, wrong);
@@ -832,15 +640,16 @@ static double mv_worst;
 static void mat_vec_shape(vshape sy, vshape sx) {
     int n = sy.n, m = sx.n;
     size_t na = (size_t)n * (size_t)m;
-    float *A = rnd(na), *X = rnd((size_t)m), *Y0 = rnd((size_t)n), *got = xalloc((size_t)n, 4);
-    double *ref = xalloc((size_t)n, sizeof *ref), *bnd = xalloc((size_t)n, sizeof *bnd);
+    float *A = check_rnd(na), *X = check_rnd((size_t)m), *Y0 = check_rnd((size_t)n),
+          *got = check_alloc((size_t)n, 4);
+    double *ref = check_alloc((size_t)n, sizeof *ref), *bnd = check_alloc((size_t)n, sizeof *bnd);
     char what[200];
     snprintf(what, sizeof what, "texla_mat_mul_vec %dx%d * (%s) -> (%s)", n, m, sname(sx).s,
              sname(sy).s);
     texla_mat a = {0};
-    expect_ok(texla_mat_make(ctx, n, m, A, &a), what);
+    CHECK_OK(ctx, texla_mat_make(ctx, n, m, A, &a), what);
     texla_vec x = mkv(sx, X, what), y = mkv(sy, Y0, what);
-    double gm = gamma_k(m);
+    double gm = check_gamma(m);
     for (int i = 0; i < n; i++) {
         double acc = 0, mag = 0;
         for (int j = 0; j < m; j++) {
@@ -850,7 +659,7 @@ static void mat_vec_shape(vshape sy, vshape sx) {
         ref[i] = acc, bnd[i] = 1.01 * gm * mag;
     }
     texla_result r = texla_mat_mul_vec(ctx, a, x, y);
-    expect_ok(r, what);
+    CHECK_OK(ctx, r, what);
     if (!r && !vfetch(y, sy, got, what)) {
         double w = expect_bound(got, ref, bnd, (size_t)n, what, "1.01 g_m (|A||x|)_i");
         if (w > mv_worst) mv_worst = w;
@@ -880,17 +689,17 @@ static void test_conversions(void) {
 
     /* shape and alias errors */
     texla_mat a = {0};
-    expect_ok(texla_mat_make(ctx, 37, 53, NULL, &a), "mat_mul_vec errors: a");
+    CHECK_OK(ctx, texla_mat_make(ctx, 37, 53, NULL, &a), "mat_mul_vec errors: a");
     texla_vec x52 = mkv(plain_shape(52), NULL, "x52"), y37 = mkv(plain_shape(37), NULL, "y37"),
               x53 = mkv(plain_shape(53), NULL, "x53"), y36 = mkv(plain_shape(36), NULL, "y36");
-    expect_code(texla_mat_mul_vec(ctx, a, x52, y37), TEXLA_ERR_SHAPE,
-                "texla_mat_mul_vec 37x53 with x of length 52");
-    expect_code(texla_mat_mul_vec(ctx, a, x53, y36), TEXLA_ERR_SHAPE,
-                "texla_mat_mul_vec 37x53 with y of length 36");
+    CHECK_CODE(ctx, texla_mat_mul_vec(ctx, a, x52, y37), TEXLA_ERR_SHAPE,
+               "texla_mat_mul_vec 37x53 with x of length 52");
+    CHECK_CODE(ctx, texla_mat_mul_vec(ctx, a, x53, y36), TEXLA_ERR_SHAPE,
+               "texla_mat_mul_vec 37x53 with y of length 36");
     texla_mat sq = {0};
-    expect_ok(texla_mat_make(ctx, 53, 53, NULL, &sq), "mat_mul_vec errors: square");
-    expect_code(texla_mat_mul_vec(ctx, sq, x53, x53), TEXLA_ERR_ALIAS,
-                "texla_mat_mul_vec 53x53 with y = x");
+    CHECK_OK(ctx, texla_mat_make(ctx, 53, 53, NULL, &sq), "mat_mul_vec errors: square");
+    CHECK_CODE(ctx, texla_mat_mul_vec(ctx, sq, x53, x53), TEXLA_ERR_ALIAS,
+               "texla_mat_mul_vec 53x53 with y = x");
     texla_mat_destroy(ctx, a);
     texla_mat_destroy(ctx, sq);
     texla_vec_destroy(ctx, x52);
@@ -903,88 +712,92 @@ static void test_conversions(void) {
 
 static void test_errors(void) {
     vshape s = plain_shape(57), s2 = plain_shape(58), g = grid_shape(3, 19);
-    float *A = rnd(57), *D = rnd(57);
+    float *A = check_rnd(57), *D = check_rnd(57);
     texla_vec a = mkv(s, A, "errors: a"), b = mkv(s, A, "errors: b"),
               dst = mkv(s, D, "errors: dst"),
               o = mkv(s2, NULL, "errors: other length"), gv = mkv(g, NULL, "errors: grid 3x19");
     texla_scalar sc = mks(0.5f, "errors: scalar");
     /* mixing layouts of different length */
-    expect_code(texla_vec_add(ctx, a, o, dst), TEXLA_ERR_SHAPE, "texla_vec_add n=57, n=58");
-    expect_code(texla_vec_add(ctx, o, a, dst), TEXLA_ERR_SHAPE, "texla_vec_add n=58, n=57");
-    expect_code(texla_vec_sub(ctx, a, b, o), TEXLA_ERR_SHAPE, "texla_vec_sub into n=58");
-    expect_code(texla_vec_copy(ctx, o, dst), TEXLA_ERR_SHAPE, "texla_vec_copy n=58 -> n=57");
-    expect_code(texla_vec_axpy(ctx, a, texla_host(2), o, dst), TEXLA_ERR_SHAPE,
-                "texla_vec_axpy b of n=58");
-    expect_code(texla_vec_acc(ctx, texla_host(2), o, dst), TEXLA_ERR_SHAPE,
-                "texla_vec_acc b of n=58");
-    expect_code(texla_vec_mul(ctx, a, b, o), TEXLA_ERR_SHAPE, "texla_vec_mul into n=58");
-    expect_code(texla_vec_max(ctx, o, 0, dst), TEXLA_ERR_SHAPE, "texla_vec_max n=58 -> n=57");
-    expect_code(texla_vec_clamp(ctx, o, 0, 1, dst), TEXLA_ERR_SHAPE,
-                "texla_vec_clamp n=58 -> n=57");
-    expect_code(texla_vec_dot(ctx, a, o, sc), TEXLA_ERR_SHAPE, "texla_vec_dot n=57, n=58");
+    CHECK_CODE(ctx, texla_vec_add(ctx, a, o, dst), TEXLA_ERR_SHAPE, "texla_vec_add n=57, n=58");
+    CHECK_CODE(ctx, texla_vec_add(ctx, o, a, dst), TEXLA_ERR_SHAPE, "texla_vec_add n=58, n=57");
+    CHECK_CODE(ctx, texla_vec_sub(ctx, a, b, o), TEXLA_ERR_SHAPE, "texla_vec_sub into n=58");
+    CHECK_CODE(ctx, texla_vec_copy(ctx, o, dst), TEXLA_ERR_SHAPE, "texla_vec_copy n=58 -> n=57");
+    CHECK_CODE(ctx, texla_vec_axpy(ctx, a, texla_host(2), o, dst), TEXLA_ERR_SHAPE,
+               "texla_vec_axpy b of n=58");
+    CHECK_CODE(ctx, texla_vec_acc(ctx, texla_host(2), o, dst), TEXLA_ERR_SHAPE,
+               "texla_vec_acc b of n=58");
+    CHECK_CODE(ctx, texla_vec_mul(ctx, a, b, o), TEXLA_ERR_SHAPE, "texla_vec_mul into n=58");
+    CHECK_CODE(ctx, texla_vec_max(ctx, o, 0, dst), TEXLA_ERR_SHAPE, "texla_vec_max n=58 -> n=57");
+    CHECK_CODE(ctx, texla_vec_clamp(ctx, o, 0, 1, dst), TEXLA_ERR_SHAPE,
+               "texla_vec_clamp n=58 -> n=57");
+    CHECK_CODE(ctx, texla_vec_dot(ctx, a, o, sc), TEXLA_ERR_SHAPE, "texla_vec_dot n=57, n=58");
     /* the same length in another layout (grid 3x19 = 57 elements) */
-    expect_code(texla_vec_add(ctx, a, gv, dst), TEXLA_ERR_SHAPE,
-                "texla_vec_add plain n=57 and grid 3x19");
-    expect_code(texla_vec_dot(ctx, a, gv, sc), TEXLA_ERR_SHAPE,
-                "texla_vec_dot plain n=57 and grid 3x19");
+    CHECK_CODE(ctx, texla_vec_add(ctx, a, gv, dst), TEXLA_ERR_SHAPE,
+               "texla_vec_add plain n=57 and grid 3x19");
+    CHECK_CODE(ctx, texla_vec_dot(ctx, a, gv, sc), TEXLA_ERR_SHAPE,
+               "texla_vec_dot plain n=57 and grid 3x19");
     expect_holds(dst, s, D, "errors: destination unchanged after the shape errors");
     /* aliasing */
-    expect_code(texla_vec_add(ctx, a, b, a), TEXLA_ERR_ALIAS, "texla_vec_add(a, b, a)");
-    expect_code(texla_vec_add(ctx, a, b, b), TEXLA_ERR_ALIAS, "texla_vec_add(a, b, b)");
-    expect_code(texla_vec_copy(ctx, a, a), TEXLA_ERR_ALIAS, "texla_vec_copy(a, a)");
-    expect_code(texla_vec_scale(ctx, a, texla_host(2), a), TEXLA_ERR_ALIAS,
-                "texla_vec_scale(a, 2, a)");
-    expect_code(texla_vec_axpy(ctx, a, texla_host(2), b, b), TEXLA_ERR_ALIAS,
-                "texla_vec_axpy(a, 2, b, b)");
-    expect_code(texla_vec_acc(ctx, texla_host(2), dst, dst), TEXLA_ERR_ALIAS,
-                "texla_vec_acc(2, dst, dst)");
-    expect_code(texla_vec_max(ctx, a, 0, a), TEXLA_ERR_ALIAS, "texla_vec_max(a, 0, a)");
-    expect_code(texla_vec_clamp(ctx, a, 0, 1, a), TEXLA_ERR_ALIAS, "texla_vec_clamp(a, 0, 1, a)");
+    CHECK_CODE(ctx, texla_vec_add(ctx, a, b, a), TEXLA_ERR_ALIAS, "texla_vec_add(a, b, a)");
+    CHECK_CODE(ctx, texla_vec_add(ctx, a, b, b), TEXLA_ERR_ALIAS, "texla_vec_add(a, b, b)");
+    CHECK_CODE(ctx, texla_vec_copy(ctx, a, a), TEXLA_ERR_ALIAS, "texla_vec_copy(a, a)");
+    CHECK_CODE(ctx, texla_vec_scale(ctx, a, texla_host(2), a), TEXLA_ERR_ALIAS,
+               "texla_vec_scale(a, 2, a)");
+    CHECK_CODE(ctx, texla_vec_axpy(ctx, a, texla_host(2), b, b), TEXLA_ERR_ALIAS,
+               "texla_vec_axpy(a, 2, b, b)");
+    CHECK_CODE(ctx, texla_vec_acc(ctx, texla_host(2), dst, dst), TEXLA_ERR_ALIAS,
+               "texla_vec_acc(2, dst, dst)");
+    CHECK_CODE(ctx, texla_vec_max(ctx, a, 0, a), TEXLA_ERR_ALIAS, "texla_vec_max(a, 0, a)");
+    CHECK_CODE(ctx, texla_vec_clamp(ctx, a, 0, 1, a), TEXLA_ERR_ALIAS,
+               "texla_vec_clamp(a, 0, 1, a)");
     expect_holds(dst, s, D, "errors: destination unchanged after texla_vec_acc(2, dst, dst)");
     /* stale handles */
     texla_vec dead = mkv(s, NULL, "errors: dead");
     texla_vec_destroy(ctx, dead);
     texla_scalar sdead = mks(1, "errors: dead scalar");
     texla_scalar_destroy(ctx, sdead);
-    expect_code(texla_vec_add(ctx, a, dead, dst), TEXLA_ERR_HANDLE, "texla_vec_add with a stale b");
-    expect_code(texla_vec_copy(ctx, a, dead), TEXLA_ERR_HANDLE, "texla_vec_copy into a stale dst");
-    expect_code(texla_vec_sum(ctx, dead, sc), TEXLA_ERR_HANDLE, "texla_vec_sum of a stale vector");
-    expect_code(texla_vec_sum(ctx, a, sdead), TEXLA_ERR_HANDLE,
-                "texla_vec_sum into a stale scalar");
-    expect_code(texla_vec_scale(ctx, a, texla_gpu(1, sdead), dst), TEXLA_ERR_HANDLE,
-                "texla_vec_scale with a stale GPU coefficient");
-    expect_code(texla_vec_fill(ctx, texla_gpu(1, sdead), dst), TEXLA_ERR_HANDLE,
-                "texla_vec_fill with a stale GPU coefficient");
-    expect_code(texla_vec_info_get(ctx, dead, &(texla_vec_info){0}), TEXLA_ERR_HANDLE,
-                "texla_vec_info_get of a stale vector");
-    expect_code(texla_vec_make_like(ctx, dead, &(texla_vec){0}), TEXLA_ERR_HANDLE,
-                "texla_vec_make_like of a stale vector");
+    CHECK_CODE(ctx, texla_vec_add(ctx, a, dead, dst), TEXLA_ERR_HANDLE,
+               "texla_vec_add with a stale b");
+    CHECK_CODE(ctx, texla_vec_copy(ctx, a, dead), TEXLA_ERR_HANDLE,
+               "texla_vec_copy into a stale dst");
+    CHECK_CODE(ctx, texla_vec_sum(ctx, dead, sc), TEXLA_ERR_HANDLE,
+               "texla_vec_sum of a stale vector");
+    CHECK_CODE(ctx, texla_vec_sum(ctx, a, sdead), TEXLA_ERR_HANDLE,
+               "texla_vec_sum into a stale scalar");
+    CHECK_CODE(ctx, texla_vec_scale(ctx, a, texla_gpu(1, sdead), dst), TEXLA_ERR_HANDLE,
+               "texla_vec_scale with a stale GPU coefficient");
+    CHECK_CODE(ctx, texla_vec_fill(ctx, texla_gpu(1, sdead), dst), TEXLA_ERR_HANDLE,
+               "texla_vec_fill with a stale GPU coefficient");
+    CHECK_CODE(ctx, texla_vec_info_get(ctx, dead, &(texla_vec_info){0}), TEXLA_ERR_HANDLE,
+               "texla_vec_info_get of a stale vector");
+    CHECK_CODE(ctx, texla_vec_make_like(ctx, dead, &(texla_vec){0}), TEXLA_ERR_HANDLE,
+               "texla_vec_make_like of a stale vector");
     /* non-finite host coefficients */
-    expect_code(texla_vec_scale(ctx, a, texla_host(NAN), dst), TEXLA_ERR_ARGUMENT,
-                "texla_vec_scale by NaN");
-    expect_code(texla_vec_scale(ctx, a, texla_host(INFINITY), dst), TEXLA_ERR_ARGUMENT,
-                "texla_vec_scale by +Inf");
-    expect_code(texla_vec_axpy(ctx, a, texla_host(-INFINITY), b, dst), TEXLA_ERR_ARGUMENT,
-                "texla_vec_axpy by -Inf");
-    expect_code(texla_vec_acc(ctx, texla_host(NAN), b, dst), TEXLA_ERR_ARGUMENT,
-                "texla_vec_acc by NaN");
-    expect_code(texla_vec_fill(ctx, texla_host(INFINITY), dst), TEXLA_ERR_ARGUMENT,
-                "texla_vec_fill with +Inf");
-    expect_code(texla_vec_scale(ctx, a, texla_gpu(NAN, sc), dst), TEXLA_ERR_ARGUMENT,
-                "texla_vec_scale by NaN times a GPU scalar");
-    expect_code(texla_vec_max(ctx, a, NAN, dst), TEXLA_ERR_ARGUMENT, "texla_vec_max with NaN");
-    expect_code(texla_vec_clamp(ctx, a, -INFINITY, NAN, dst), TEXLA_ERR_ARGUMENT,
-                "texla_vec_clamp with hi NaN");
+    CHECK_CODE(ctx, texla_vec_scale(ctx, a, texla_host(NAN), dst), TEXLA_ERR_ARGUMENT,
+               "texla_vec_scale by NaN");
+    CHECK_CODE(ctx, texla_vec_scale(ctx, a, texla_host(INFINITY), dst), TEXLA_ERR_ARGUMENT,
+               "texla_vec_scale by +Inf");
+    CHECK_CODE(ctx, texla_vec_axpy(ctx, a, texla_host(-INFINITY), b, dst), TEXLA_ERR_ARGUMENT,
+               "texla_vec_axpy by -Inf");
+    CHECK_CODE(ctx, texla_vec_acc(ctx, texla_host(NAN), b, dst), TEXLA_ERR_ARGUMENT,
+               "texla_vec_acc by NaN");
+    CHECK_CODE(ctx, texla_vec_fill(ctx, texla_host(INFINITY), dst), TEXLA_ERR_ARGUMENT,
+               "texla_vec_fill with +Inf");
+    CHECK_CODE(ctx, texla_vec_scale(ctx, a, texla_gpu(NAN, sc), dst), TEXLA_ERR_ARGUMENT,
+               "texla_vec_scale by NaN times a GPU scalar");
+    CHECK_CODE(ctx, texla_vec_max(ctx, a, NAN, dst), TEXLA_ERR_ARGUMENT, "texla_vec_max with NaN");
+    CHECK_CODE(ctx, texla_vec_clamp(ctx, a, -INFINITY, NAN, dst), TEXLA_ERR_ARGUMENT,
+               "texla_vec_clamp with hi NaN");
     expect_holds(dst, s, D, "errors: destination unchanged after the argument errors");
     /* bad sizes and NULL pointers */
     texla_vec tmp = {0};
-    expect_code(texla_vec_make(ctx, -1, NULL, &tmp), TEXLA_ERR_ARGUMENT, "texla_vec_make n=-1");
-    expect_code(texla_vec_make_grid(ctx, 4, -3, NULL, &tmp), TEXLA_ERR_ARGUMENT,
-                "texla_vec_make_grid 4 x -3");
-    expect_code(texla_vec_make(ctx, 5, NULL, NULL), TEXLA_ERR_ARGUMENT,
-                "texla_vec_make with out NULL");
-    expect_code(texla_vec_read(ctx, a, NULL), TEXLA_ERR_ARGUMENT, "texla_vec_read to NULL");
-    expect_code(texla_vec_write(ctx, NULL, a), TEXLA_ERR_ARGUMENT, "texla_vec_write from NULL");
+    CHECK_CODE(ctx, texla_vec_make(ctx, -1, NULL, &tmp), TEXLA_ERR_ARGUMENT, "texla_vec_make n=-1");
+    CHECK_CODE(ctx, texla_vec_make_grid(ctx, 4, -3, NULL, &tmp), TEXLA_ERR_ARGUMENT,
+               "texla_vec_make_grid 4 x -3");
+    CHECK_CODE(ctx, texla_vec_make(ctx, 5, NULL, NULL), TEXLA_ERR_ARGUMENT,
+               "texla_vec_make with out NULL");
+    CHECK_CODE(ctx, texla_vec_read(ctx, a, NULL), TEXLA_ERR_ARGUMENT, "texla_vec_read to NULL");
+    CHECK_CODE(ctx, texla_vec_write(ctx, NULL, a), TEXLA_ERR_ARGUMENT, "texla_vec_write from NULL");
     texla_vec_destroy(ctx, a);
     texla_vec_destroy(ctx, b);
     texla_vec_destroy(ctx, dst);
@@ -995,31 +808,29 @@ static void test_errors(void) {
 }
 
 void suite_vec(void) {
-    double t0 = now_s();
+    double t0 = check_now();
     ctx = suite_ctx(NULL);
     if (!ctx) return;
     texla_info info = {0};
-    expect_ok(texla_ctx_info(ctx, &info), "texla_ctx_info");
+    CHECK_OK(ctx, texla_ctx_info(ctx, &info), "texla_ctx_info");
     printf("GL: %s | %s | %s\n", info.renderer, info.version, info.platform);
-    padding_negzero = 0;
-    double t = now_s();
+    tu_begin(ctx);
+    double t = check_now();
     test_make();
     test_handles();
-    printf("  (make: %.1f s)\n", now_s() - t), t = now_s();
+    printf("  (make: %.1f s)\n", check_now() - t), t = check_now();
     test_elementwise();
-    printf("  (element-wise: %.1f s)\n", now_s() - t), t = now_s();
+    printf("  (element-wise: %.1f s)\n", check_now() - t), t = check_now();
     test_reductions();
-    printf("  (reductions: %.1f s)\n", now_s() - t), t = now_s();
+    printf("  (reductions: %.1f s)\n", check_now() - t), t = check_now();
     test_scalars();
     test_async();
-    printf("  (scalars: %.1f s)\n", now_s() - t), t = now_s();
+    printf("  (scalars: %.1f s)\n", check_now() - t), t = check_now();
     test_conversions();
-    printf("  (conversions: %.1f s)\n", now_s() - t), t = now_s();
+    printf("  (conversions: %.1f s)\n", check_now() - t), t = check_now();
     test_errors();
-    if (padding_negzero)
-        printf("note: %ld padding lanes held -0.0 (equal to 0, accepted); first after %s\n",
-               padding_negzero, padding_negzero_first);
+    tu_end();
     texla_ctx_destroy(ctx);
     ctx = NULL;
-    printf("vec suite: %.1f s\n", now_s() - t0);
+    printf("vec suite: %.1f s\n", check_now() - t0);
 }

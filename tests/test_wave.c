@@ -54,33 +54,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static texla_ctx *ctx;
 
 #define U CHECK_U
-
-static double gamma_k(double k) { return k * U / (1.0 - k * U); }
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void *xalloc(size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        printf("test_wave: out of host memory (%zu x %zu bytes)\n", n, size);
-        exit(2);
-    }
-    return p;
-}
-
-static int ok(texla_result r, const char *what) {
-    CHECK(r == TEXLA_OK, "%s: %s: %s", what, texla_result_name(r), texla_error_message(ctx));
-    return r == TEXLA_OK;
-}
 
 static int sim_ok(int rc, const char *what) {
     CHECK(rc == 0, "%s failed: %s", what, texla_error_message(ctx));
@@ -114,7 +91,8 @@ static double dotd(const double *a, const double *b, size_t n) {
 /* solves (I + h P) x = b in float64 by CG from 0; returns the relative residual reached */
 static double cpu_cg(int n, double h, const double *b, double *x) {
     size_t N = (size_t)n * n;
-    double *r = xalloc(N, sizeof *r), *p = xalloc(N, sizeof *p), *q = xalloc(N, sizeof *q);
+    double *r = check_alloc(N, sizeof *r), *p = check_alloc(N, sizeof *p),
+           *q = check_alloc(N, sizeof *q);
     memset(x, 0, N * sizeof *x);
     memcpy(r, b, N * sizeof *r);
     memcpy(p, b, N * sizeof *p);
@@ -143,6 +121,20 @@ static void to_d(const float *f, double *d, size_t n) {
     for (size_t i = 0; i < n; i++) d[i] = f[i];
 }
 
+/* n random values into f, and the same in float64 into d */
+static void random_state(float *f, double *d, size_t n) {
+    check_fill(f, n);
+    to_d(f, d, n);
+}
+
+/* y(t) = y0, y(t-1) = ym, one step of s, got = y(t+1); 1 when every call worked */
+static int step_from(wave_sim *s, const float *y0, const float *ym, float *got) {
+    return CHECK_OK(ctx, texla_vec_write(ctx, y0, s->y[s->cur]), "write y(t)") &&
+           CHECK_OK(ctx, texla_vec_write(ctx, ym, prev_of(s)), "write y(t-1)") &&
+           sim_ok(wave_sim_step(s), "wave_sim_step") &&
+           CHECK_OK(ctx, texla_vec_read(ctx, wave_sim_state(s), got), "read y(t+1)");
+}
+
 /* ---- one explicit step ---- */
 
 static void explicit_step(int n, float dt) {
@@ -158,17 +150,13 @@ static void explicit_step(int n, float dt) {
         return;
     }
     size_t N = (size_t)n * n;
-    float *y0 = xalloc(N, sizeof *y0), *ym = xalloc(N, sizeof *ym), *got = xalloc(N, sizeof *got);
-    double *y0d = xalloc(N, sizeof *y0d), *ymd = xalloc(N, sizeof *ymd);
-    check_fill(y0, N);
-    check_fill(ym, N);
-    to_d(y0, y0d, N);
-    to_d(ym, ymd, N);
-    if (ok(texla_vec_write(ctx, y0, s.y[s.cur]), "write y(t)") &&
-        ok(texla_vec_write(ctx, ym, prev_of(&s)), "write y(t-1)") &&
-        sim_ok(wave_sim_step(&s), "wave_sim_step") &&
-        ok(texla_vec_read(ctx, wave_sim_state(&s), got), "read y(t+1)")) {
-        double d = s.damping, r = (double)s.c * s.c * s.dt * s.dt, g = 1.01 * gamma_k(10);
+    float *y0 = check_alloc(N, sizeof *y0), *ym = check_alloc(N, sizeof *ym),
+          *got = check_alloc(N, sizeof *got);
+    double *y0d = check_alloc(N, sizeof *y0d), *ymd = check_alloc(N, sizeof *ymd);
+    random_state(y0, y0d, N);
+    random_state(ym, ymd, N);
+    if (step_from(&s, y0, ym, got)) {
+        double d = s.damping, r = (double)s.c * s.c * s.dt * s.dt, g = 1.01 * check_gamma(10);
         double worst = 0, maxerr = 0;
         long bad = 0;
         int first = -1;
@@ -208,26 +196,22 @@ static void implicit_step(int n, float dt, int cg_iters) {
         return;
     }
     size_t N = (size_t)n * n;
-    float *y0 = xalloc(N, sizeof *y0), *ym = xalloc(N, sizeof *ym), *got = xalloc(N, sizeof *got);
-    float *rhsg = xalloc(N, sizeof *rhsg);
-    double *y0d = xalloc(N, sizeof *y0d), *ymd = xalloc(N, sizeof *ymd), *rhs = xalloc(N, sizeof *rhs);
-    double *ref = xalloc(N, sizeof *ref), *tmp = xalloc(N, sizeof *tmp);
-    check_fill(y0, N);
-    check_fill(ym, N);
-    to_d(y0, y0d, N);
-    to_d(ym, ymd, N);
-    double t0 = now_s();
-    if (ok(texla_vec_write(ctx, y0, s.y[s.cur]), "write y(t)") &&
-        ok(texla_vec_write(ctx, ym, prev_of(&s)), "write y(t-1)") &&
-        sim_ok(wave_sim_step(&s), "wave_sim_step") &&
-        ok(texla_vec_read(ctx, wave_sim_state(&s), got), "read y(t+1)") &&
-        ok(texla_vec_read(ctx, s.rhs, rhsg), "read rhs")) {
-        double gpu_s = now_s() - t0;
+    float *y0 = check_alloc(N, sizeof *y0), *ym = check_alloc(N, sizeof *ym),
+          *got = check_alloc(N, sizeof *got);
+    float *rhsg = check_alloc(N, sizeof *rhsg);
+    double *y0d = check_alloc(N, sizeof *y0d), *ymd = check_alloc(N, sizeof *ymd),
+           *rhs = check_alloc(N, sizeof *rhs);
+    double *ref = check_alloc(N, sizeof *ref), *tmp = check_alloc(N, sizeof *tmp);
+    random_state(y0, y0d, N);
+    random_state(ym, ymd, N);
+    double t0 = check_now();
+    if (step_from(&s, y0, ym, got) && CHECK_OK(ctx, texla_vec_read(ctx, s.rhs, rhsg), "read rhs")) {
+        double gpu_s = check_now() - t0;
         double d = s.damping, r = (double)s.c * s.c * s.dt * s.dt, h = 0.5 * r;
         /* rhs = (2 - d) y(t) - (1 - d) (I + r/2 P) y(t-1) */
         long bad = 0;
         int first = -1;
-        double g = 1.01 * gamma_k(12), worst = 0;
+        double g = 1.01 * check_gamma(12), worst = 0;
         for (int j = 0; j < n; j++)
             for (int i = 0; i < n; i++) {
                 size_t k = (size_t)j * n + i;
@@ -251,7 +235,7 @@ static void implicit_step(int n, float dt, int cg_iters) {
         double e = check_relerr(got, ref, N);
         CHECK(e <= 1e-5, "%s: ||y(t+1) - y_CN|| / ||y_CN|| = %.3g > 1e-5", what, e);
         /* the residual of the GPU's y for the GPU's rhs, on the CPU */
-        double *gd = xalloc(N, sizeof *gd), num = 0, den = 0;
+        double *gd = check_alloc(N, sizeof *gd), num = 0, den = 0;
         to_d(got, gd, N);
         lap(gd, n, tmp);
         for (size_t k = 0; k < N; k++) {
@@ -326,16 +310,17 @@ static void stability(void) {
     const int n = 64, cg = 8, steps_i = 1000, steps_e = 200;
     const float dt = 1.5f;
     size_t N = (size_t)n * n;
-    float *buf = xalloc(N, sizeof *buf);
-    double *y1 = xalloc(N, sizeof *y1), *y0 = xalloc(N, sizeof *y0), *tmp = xalloc(N, sizeof *tmp);
+    float *buf = check_alloc(N, sizeof *buf);
+    double *y1 = check_alloc(N, sizeof *y1), *y0 = check_alloc(N, sizeof *y0),
+           *tmp = check_alloc(N, sizeof *tmp);
     texla_scalar sc = {0};
     wave_sim s;
-    if (!ok(texla_scalar_make(ctx, 0, &sc), "texla_scalar_make")) goto out;
+    if (!CHECK_OK(ctx, texla_scalar_make(ctx, 0, &sc), "texla_scalar_make")) goto out;
 
     /* implicit, 1000 steps */
     if (!sim_ok(wave_sim_init(&s, ctx, n, dt, 1, cg), "wave_sim_init implicit")) goto free_i;
     if (!sim_ok(drops(&s), "wave_sim_drop")) goto free_i;
-    double t0 = now_s();
+    double t0 = check_now();
     double e0 = energy(&s, y1, y0, buf, tmp), emax = e0, elast = e0;
     float m0 = maxabs(&s, sc), mmax = m0;
     int emax_at = 0, bad_at = -1;
@@ -353,7 +338,7 @@ static void stability(void) {
             elast = e;
         }
     }
-    double ti = now_s() - t0;
+    double ti = check_now() - t0;
     CHECK(e0 > 0 && isfinite(e0), "implicit: initial energy %.6g", e0);
     CHECK(bad_at < 0, "implicit dt %g (r %g) cg %d: energy left [0, 2 E0] or max|y| not finite "
           "at step %d (E0 %.6g, max E %.6g at step %d)", dt, (double)(dt * dt), cg, bad_at, e0,
@@ -370,7 +355,7 @@ free_i:
     /* explicit from the same state, 200 steps */
     if (!sim_ok(wave_sim_init(&s, ctx, n, dt, 0, cg), "wave_sim_init explicit")) goto free_e;
     if (!sim_ok(drops(&s), "wave_sim_drop")) goto free_e;
-    t0 = now_s();
+    t0 = check_now();
     m0 = maxabs(&s, sc);
     int grew_at = -1, nan_at = -1;
     float grew = 0;
@@ -384,7 +369,7 @@ free_i:
         if (nan_at < 0 && t % 5 == 0 && nonfinite(&s, buf) > 0) nan_at = t;
     }
     long nf = nonfinite(&s, buf);
-    double te = now_s() - t0;
+    double te = check_now() - t0;
     CHECK(m0 > 0, "explicit: initial max|y| %g", m0);
     CHECK(grew_at > 0, "explicit dt %g (r %g > 1/2): max|y| never grew past 1e3 x %g while finite "
           "in %d steps", dt, (double)(dt * dt), m0, steps_e);
@@ -408,10 +393,10 @@ static void drop_reset(void) {
         wave_sim_free(&s);
         return;
     }
-    float *a = xalloc(N, sizeof *a), *b = xalloc(N, sizeof *b);
+    float *a = check_alloc(N, sizeof *a), *b = check_alloc(N, sizeof *b);
     if (sim_ok(wave_sim_drop(&s, 6.0f, 4.0f, 2.0f, 0.25f), "wave_sim_drop") &&
-        ok(texla_vec_read(ctx, wave_sim_state(&s), a), "read y(t)") &&
-        ok(texla_vec_read(ctx, prev_of(&s), b), "read y(t-1)")) {
+        CHECK_OK(ctx, texla_vec_read(ctx, wave_sim_state(&s), a), "read y(t)") &&
+        CHECK_OK(ctx, texla_vec_read(ctx, prev_of(&s), b), "read y(t-1)")) {
         CHECK(!memcmp(a, b, N * sizeof *a), "drop: y(t) and y(t-1) differ (not at rest)");
         /* the peak: amplitude exp(0) = amplitude, up to the splat's float rounding */
         CHECK(fabs(a[4 * n + 6] - 0.25) <= 4 * U * 0.25, "drop: peak %.9g, want 0.25", a[4 * n + 6]);
@@ -422,7 +407,7 @@ static void drop_reset(void) {
     if (sim_ok(wave_sim_step(&s), "wave_sim_step") && sim_ok(wave_sim_reset(&s), "wave_sim_reset")) {
         long nz = 0;
         for (int i = 0; i < 3; i++) {
-            if (!ok(texla_vec_read(ctx, s.y[i], a), "read after reset")) break;
+            if (!CHECK_OK(ctx, texla_vec_read(ctx, s.y[i], a), "read after reset")) break;
             for (size_t k = 0; k < N; k++) nz += a[k] != 0.0f;
         }
         CHECK(nz == 0 && s.steps == 0, "reset: %ld nonzero elements, steps %lld", nz, s.steps);
@@ -439,7 +424,7 @@ static void drop_reset(void) {
 }
 
 void suite_wave(void) {
-    double t0 = now_s();
+    double t0 = check_now();
     ctx = suite_ctx(NULL);
     if (!ctx) return;
     explicit_step(13, 0.5f);
@@ -451,5 +436,5 @@ void suite_wave(void) {
     stability();
     texla_ctx_destroy(ctx);
     ctx = NULL;
-    printf("  suite wave: %.2f s\n", now_s() - t0);
+    printf("  suite wave: %.2f s\n", check_now() - t0);
 }
