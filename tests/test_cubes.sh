@@ -1,0 +1,249 @@
+#!/bin/sh
+# test_cubes.sh - the texla-cubes application end to end. Run from the repository root:
+#   sh tests/test_cubes.sh [BUILD_DIR]     (default build; uses BUILD_DIR/bin/texla-cubes)
+# Last line: "N passed, M failed, K skipped" (tests/run.sh adds it up).
+#
+# HOW THE IMAGES ARE CHECKED. With python3 (its standard library only: zlib and struct; chunk
+# CRCs, IHDR, the IDAT stream inflated and un-filtered) each PNG is decoded to its size, its
+# number of distinct colours, the number of "cube" pixels and a SHA-256 of the pixels. Cube
+# pixels are saturated ones (max - min channel > 60): the sky (158, 178, 204) and the grey
+# ground never are, the orange, blue, green and red cubes are, so a frame that lost its cubes
+# fails even though sky and ground make it non-blank. Non-blank = more than 50 colours and more
+# than 0.5% cube pixels. Without python3 only the signature is checked, "non-blank" falls back
+# to a file size heuristic (a 320x200 frame of one colour deflates to well under 2 KB; the
+# scene is over 10 KB), and each pixel-level check is reported as such (a SKIP for the cube
+# count). Runs with and without the shot are compared by the SHA-256 of the files (sha256sum,
+# else cksum) and, with python3, of the pixels.
+#
+# CHECKED (a 12-cube wall, 320x200 frames, <= 45 frames: seconds on llvmpipe):
+#  - headless run: exit 0, the statistics lines (median and p95 of frame and solver time, LCP
+#    sizes), a valid non-blank 8-bit RGBA PNG of the asked size;
+#  - the same run with --shoot 1 (islands mode too): exit 0, says it shot, a valid non-blank PNG
+#    that differs from the run without the shot; the same shot run twice gives the same file
+#    (the simulation is deterministic);
+#  - the window path under xvfb-run (else $DISPLAY; else SKIP): renders and writes its screenshot
+#    after --frames (the window's size, non-blank);
+#  - no display (DISPLAY and WAYLAND_DISPLAY unset, no --headless): falls back to headless by
+#    itself, says so, writes the PNG;
+#  - usage errors exit 2 with the usage text on stderr and write no file.
+B=${1:-build}
+X=$B/bin/texla-cubes
+case $X in /*) ;; *) X=$(pwd)/$X ;; esac
+P=0; F=0; S=0
+pass() { P=$((P + 1)); echo "ok   $1"; }
+fail() { F=$((F + 1)); echo "FAIL $1"; }
+skip() { S=$((S + 1)); echo "SKIP $1"; }
+check() { # check DESCRIPTION COMMAND...: pass when the command succeeds
+    d=$1; shift
+    if "$@"; then pass "$d"; else fail "$d"; fi
+}
+summary() { echo "$P passed, $F failed, $S skipped"; [ "$F" -eq 0 ]; exit $?; }
+
+if [ ! -x "$X" ]; then
+    fail "$X is not built (make $X)"
+    summary
+fi
+T=$(mktemp -d "${TMPDIR:-/tmp}/texla-cubes-test.XXXXXX") || { fail "mktemp"; summary; }
+trap 'rm -rf "$T"' EXIT
+TO=""
+command -v timeout >/dev/null 2>&1 && TO="timeout 120"
+
+PY=""
+command -v python3 >/dev/null 2>&1 && PY=python3
+HASH=""
+if command -v sha256sum >/dev/null 2>&1; then HASH=sha256sum; else HASH=cksum; fi
+file_hash() { $HASH < "$1" | cut -d' ' -f1; }
+file_size() { wc -c < "$1" | tr -d ' '; }
+
+cat > "$T/pnginfo.py" <<'EOF'
+import sys, zlib, struct, hashlib
+def info(path):
+    try:
+        d = open(path, 'rb').read()
+    except OSError as e:
+        return 'ERR ' + str(e)
+    if d[:8] != b'\x89PNG\r\n\x1a\n':
+        return 'ERR bad signature'
+    p = 8; idat = b''; ihdr = None; end = False
+    while p + 8 <= len(d):
+        ln, typ = struct.unpack('>I4s', d[p:p + 8])
+        if p + 12 + ln > len(d):
+            return 'ERR truncated chunk'
+        body = d[p + 8:p + 8 + ln]
+        if struct.unpack('>I', d[p + 8 + ln:p + 12 + ln])[0] != zlib.crc32(typ + body) & 0xffffffff:
+            return 'ERR CRC of ' + typ.decode('latin1')
+        if typ == b'IHDR': ihdr = struct.unpack('>IIBBBBB', body)
+        elif typ == b'IDAT': idat += body
+        elif typ == b'IEND': end = True; break
+        p += 12 + ln
+    if not ihdr or not end:
+        return 'ERR no IHDR or IEND'
+    w, h, depth, ctype, comp, filt, inter = ihdr
+    if depth != 8 or ctype != 6 or inter != 0:
+        return 'ERR not 8-bit non-interlaced RGBA (depth %d, colour type %d)' % (depth, ctype)
+    raw = zlib.decompress(idat); bpp = 4; stride = w * bpp
+    if len(raw) != h * (stride + 1):
+        return 'ERR image data size'
+    out = bytearray(); prev = bytearray(stride)
+    for y in range(h):
+        o = y * (stride + 1); f = raw[o]; cur = bytearray(raw[o + 1:o + 1 + stride])
+        for i in range(stride):
+            a = cur[i - bpp] if i >= bpp else 0; b = prev[i]; c = prev[i - bpp] if i >= bpp else 0
+            if f == 1: cur[i] = (cur[i] + a) & 255
+            elif f == 2: cur[i] = (cur[i] + b) & 255
+            elif f == 3: cur[i] = (cur[i] + ((a + b) >> 1)) & 255
+            elif f == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                cur[i] = (cur[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            elif f != 0: return 'ERR filter type %d' % f
+        out += cur; prev = cur
+    px = [bytes(out[i:i + 3]) for i in range(0, len(out), 4)]
+    cube = sum(1 for q in px if max(q) - min(q) > 60)
+    return '%d %d %d %d %s' % (w, h, len(set(px)), cube, hashlib.sha256(out).hexdigest())
+print(info(sys.argv[1]))
+EOF
+
+# sets PW PH PCOL PCUBE PSHA for FILE, or PERR; returns 1 on a bad file, 2 without python3
+png_info() {
+    PW=""; PH=""; PCOL=""; PCUBE=""; PSHA=""; PERR=""
+    sig=$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')
+    if [ "$sig" != "89504e470d0a1a0a" ]; then PERR="no PNG signature ($sig)"; return 1; fi
+    [ -n "$PY" ] || return 2
+    out=$($PY "$T/pnginfo.py" "$1" 2>&1)
+    case $out in ERR*|'') PERR=$out; return 1 ;; esac
+    set -- $out
+    PW=$1; PH=$2; PCOL=$3; PCUBE=$4; PSHA=$5
+    case $PCOL in ''|*[!0-9]*) PERR="python: $out"; return 1 ;; esac
+    return 0
+}
+
+# check_png NAME FILE W H: a valid, non-blank PNG of W x H with the cubes in it
+check_png() {
+    name=$1 file=$2 w=$3 h=$4
+    png_info "$file"; rc=$?
+    if [ $rc -eq 1 ]; then fail "$name: $file is not a valid PNG: $PERR"; return 1; fi
+    pass "$name: PNG signature"
+    if [ $rc -eq 2 ]; then
+        sz=$(file_size "$file")
+        if [ "$sz" -gt 10000 ]; then pass "$name: non-blank by file size ($sz bytes > 10000; no python3)"
+        else fail "$name: $sz bytes: a blank frame? (file size heuristic, no python3)"; fi
+        skip "$name: pixel checks (no python3 to decode the PNG)"
+        return 2
+    fi
+    if [ "$PW" = "$w" ] && [ "$PH" = "$h" ]; then pass "$name: decodes as 8-bit RGBA ${w}x$h"
+    else fail "$name: size ${PW}x$PH, want ${w}x$h"; fi
+    min=$((PW * PH / 200))
+    if [ "$PCOL" -gt 50 ] && [ "$PCUBE" -gt "$min" ]; then
+        pass "$name: non-blank ($PCOL colours, $PCUBE cube pixels > $min; decoded with python3)"
+    else
+        fail "$name: blank or no cubes ($PCOL colours, $PCUBE cube pixels, want > 50 and > $min)"
+    fi
+    return 0
+}
+
+G="--cubes 12 --width 320 --height 200"
+
+# ---- 1. headless run without a shot ----
+$TO "$X" --headless --frames 45 $G --png "$T/still.png" > "$T/out1" 2> "$T/err1"
+rc=$?
+if [ $rc -eq 0 ]; then pass "headless run exits 0"
+else fail "headless run exits $rc: $(cat "$T/err1")"; fi
+check "headless run prints frame time median and p95" \
+    grep -Eq 'frame \(ms\) +median +[0-9.]+ +p95 +[0-9.]+' "$T/out1"
+check "headless run prints solver time median and p95" \
+    grep -Eq 'solver \(ms\) +median +[0-9.]+ +p95 +[0-9.]+' "$T/out1"
+check "headless run prints LCP sizes" grep -Eq 'LCP rows \(all\) +median +[1-9][0-9.]* ' "$T/out1"
+check "headless run: 12 bodies, single LCP, no shot" grep -q '12 bodies, mode single.*no shot' "$T/out1"
+check "headless run says where it wrote the PNG" grep -Fq "wrote $T/still.png" "$T/out1"
+check_png "no shot" "$T/still.png" 320 200; have=$?
+SHA_STILL=$PSHA; FH_STILL=$(file_hash "$T/still.png")
+
+# ---- 2. the same with a shot: another picture; deterministic ----
+$TO "$X" --headless --frames 45 $G --shoot 1 --png "$T/shot.png" > "$T/out2" 2> "$T/err2"
+rc=$?
+if [ $rc -eq 0 ]; then pass "headless run with --shoot 1 exits 0"
+else fail "headless run with --shoot exits $rc: $(cat "$T/err2")"; fi
+check "the shot run says it shot (13 bodies)" grep -q '13 bodies.*shot at frame 1' "$T/out2"
+check_png "shot" "$T/shot.png" 320 200
+FH_SHOT=$(file_hash "$T/shot.png")
+check "the shot changes the picture (file hashes, $HASH)" [ "$FH_SHOT" != "$FH_STILL" ]
+if [ $have -eq 0 ] && [ -n "$PSHA" ]; then
+    check "the shot changes the picture (pixel hashes)" [ "$PSHA" != "$SHA_STILL" ]
+fi
+$TO "$X" --headless --frames 45 $G --shoot 1 --png "$T/shot2.png" > /dev/null 2>&1
+check "the same shot run twice gives the same file" [ "$(file_hash "$T/shot2.png")" = "$FH_SHOT" ]
+$TO "$X" --headless --frames 45 $G --shoot 1 --mode islands --png "$T/islands.png" > "$T/out3" 2> "$T/err3"
+rc=$?
+if [ $rc -eq 0 ]; then pass "islands mode with a shot exits 0"
+else fail "islands mode exits $rc: $(cat "$T/err3")"; fi
+check "islands mode is reported" grep -q 'mode islands' "$T/out3"
+check_png "islands" "$T/islands.png" 320 200
+check "islands mode with the shot differs from the still wall too" \
+    [ "$(file_hash "$T/islands.png")" != "$FH_STILL" ]
+
+# ---- 3. the window path ----
+WIN=""
+if command -v xvfb-run >/dev/null 2>&1; then
+    WIN="xvfb-run"
+    run_win() { $TO xvfb-run -a -s "-screen 0 640x480x24" "$@"; }
+elif [ -n "$DISPLAY" ]; then
+    WIN="\$DISPLAY"
+    run_win() { $TO "$@"; }
+fi
+if [ -z "$WIN" ]; then
+    skip "windowed run: no xvfb-run and no DISPLAY"
+else
+    run_win "$X" $G --frames 20 --shoot 1 --png "$T/window.png" > "$T/out4" 2> "$T/err4"
+    rc=$?
+    if [ $rc -eq 0 ]; then pass "windowed run ($WIN) exits 0"
+    else fail "windowed run ($WIN) exits $rc: $(cat "$T/err4")"; fi
+    check "windowed run took its screenshot in the window (not the headless fallback)" \
+        grep -q 'window screenshot after 20 frames' "$T/out4"
+    if [ "$WIN" = "\$DISPLAY" ]; then # a window manager may resize it: size not checked
+        png_info "$T/window.png"; check_png "window" "$T/window.png" "$PW" "$PH"
+    else
+        check_png "window" "$T/window.png" 320 200
+    fi
+fi
+
+# ---- 4. no display: falls back to headless by itself ----
+(unset DISPLAY WAYLAND_DISPLAY; cd "$T" && $TO "$X" --cubes 6 --frames 5 --width 320 --height 200) > "$T/out5" 2> "$T/err5"
+rc=$?
+if [ $rc -eq 0 ]; then pass "no display: exits 0"
+else fail "no display: exits $rc: $(cat "$T/err5")"; fi
+check "no display: says it runs headless" grep -q 'running headless' "$T/out5"
+check_png "no display (cubes.png)" "$T/cubes.png" 320 200
+
+# ---- 5. usage errors ----
+usage_case() { # usage_case DESCRIPTION ARGS...
+    d=$1; shift
+    rm -f "$T/usage.png"
+    $TO "$X" --headless --frames 2 "$@" --png "$T/usage.png" > "$T/out6" 2> "$T/err6"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q '^usage:' "$T/err6" && [ ! -e "$T/usage.png" ]; then
+        pass "usage error exits 2: $d"
+    else
+        fail "usage error $d: exit $rc (want 2), stderr: $(head -c 200 "$T/err6"), png written: $([ -e "$T/usage.png" ] && echo yes || echo no)"
+    fi
+}
+usage_case "--mode sideways" --mode sideways
+usage_case "--cubes 0" --cubes 0
+usage_case "--cubes x" --cubes x
+usage_case "--wall 3" --wall 3
+usage_case "--wall 0x4" --wall 0x4
+usage_case "--frames 0" --frames 0
+usage_case "--iters 0" --iters 0
+usage_case "--mu -1" --mu -1
+usage_case "--omega 0" --omega 0
+usage_case "--shoot -5" --shoot -5
+usage_case "unknown option --bogus" --bogus
+rm -f "$T/cubes.png"
+(cd "$T" && $TO "$X" --headless --frames 2 --cubes 6 --mode) > "$T/out6" 2> "$T/err6"
+rc=$?
+if [ $rc -eq 2 ] && grep -q '^usage:' "$T/err6" && [ ! -e "$T/cubes.png" ]; then
+    pass "usage error exits 2: --mode without a value"
+else
+    fail "usage error --mode without a value: exit $rc (want 2)"
+fi
+
+summary
