@@ -18,17 +18,14 @@
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
-#include <png.h>
 
+#include "../common/demo.h"
 #include "physics.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 typedef struct opts {
     int wide, high, cubes, headless, frames, shoot, width, height, iters, islands, no_pool, mu_set;
@@ -53,11 +50,6 @@ typedef struct app {
     float eye[3], fwd[3], right[3], up[3], fovy;
 } app;
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static const float LIGHT[3] = {-0.55f, 0.75f, 0.35f}; /* towards the light, normalised in Init */
 
@@ -168,43 +160,10 @@ static const char *GFS =
     "    o = vec4(mix(col, vec3(0.62, 0.70, 0.80), fog * fog), 1.0);\n"
     "}\n";
 
-static GLuint compile(GLenum type, const char *src) {
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[4096];
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        fprintf(stderr, "texla-cubes: shader: %s\n", log);
-    }
-    return s;
-}
-
-static GLuint link_program(const char *vs_src, const char *fs_src) {
-    GLuint vs = compile(GL_VERTEX_SHADER, vs_src), fs = compile(GL_FRAGMENT_SHADER, fs_src);
-    GLuint p = glCreateProgram();
-    glAttachShader(p, vs);
-    glAttachShader(p, fs);
-    glLinkProgram(p);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[4096];
-        glGetProgramInfoLog(p, sizeof log, NULL, log);
-        fprintf(stderr, "texla-cubes: link: %s\n", log);
-        glDeleteProgram(p);
-        return 0;
-    }
-    return p;
-}
 
 static int render_init(app *a) {
-    a->prog = link_program(VS, FS);
-    a->ground_prog = link_program(GVS, GFS);
+    a->prog = demo_program("texla-cubes", VS, FS);
+    a->ground_prog = demo_program("texla-cubes", GVS, GFS);
     if (!a->prog || !a->ground_prog) return -1;
     a->u_vp = glGetUniformLocation(a->prog, "u_vp");
     a->u_shadow = glGetUniformLocation(a->prog, "u_shadow");
@@ -250,35 +209,14 @@ static int render_init(app *a) {
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     if (a->o.headless) { /* an offscreen target: the same drawing, read back at the end */
-        glGenFramebuffers(1, &a->fbo);
-        glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
-        glGenRenderbuffers(1, &a->color);
-        glBindRenderbuffer(GL_RENDERBUFFER, a->color);
-        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, a->o.width, a->o.height);
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, a->color);
-        glGenRenderbuffers(1, &a->depth);
-        glBindRenderbuffer(GL_RENDERBUFFER, a->depth);
-        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, a->o.width, a->o.height);
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
-                                  a->depth);
-        if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) return -1;
-        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        if (demo_offscreen(a->o.width, a->o.height, &a->fbo, &a->color, &a->depth)) return -1;
         a->fb_w = a->o.width;
         a->fb_h = a->o.height;
     }
     return 0;
 }
 
-static void v3_norm(float v[3]) {
-    float l = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    for (int i = 0; i < 3; i++) v[i] /= l;
-}
 
-static void v3_cross(const float a[3], const float b[3], float out[3]) {
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 /* column-major view-projection of the orbiting camera; keeps its basis for aiming */
 static void camera(app *a, float vp[16]) {
@@ -288,11 +226,11 @@ static void camera(app *a, float vp[16]) {
     a->eye[1] = a->centre[1] + a->dist * 0.35f;
     a->eye[2] = a->centre[2] + a->dist * cosf(a->angle);
     for (int i = 0; i < 3; i++) a->fwd[i] = a->centre[i] - a->eye[i];
-    v3_norm(a->fwd);
+    demo_v3_norm(a->fwd);
     const float wup[3] = {0, 1, 0};
-    v3_cross(a->fwd, wup, a->right);
-    v3_norm(a->right);
-    v3_cross(a->right, a->fwd, a->up);
+    demo_v3_cross(a->fwd, wup, a->right);
+    demo_v3_norm(a->right);
+    demo_v3_cross(a->right, a->fwd, a->up);
     float f = 1.0f / tanf(a->fovy / 2), zn = 0.1f, zf = 300.0f;
     float view[16] = {a->right[0], a->up[0], -a->fwd[0], 0,
                       a->right[1], a->up[1], -a->fwd[1], 0,
@@ -312,7 +250,7 @@ static void camera(app *a, float vp[16]) {
 static void draw(app *a) {
     const cubes_world *w = &a->world;
     float vp[16], L[3] = {LIGHT[0], LIGHT[1], LIGHT[2]};
-    v3_norm(L);
+    demo_v3_norm(L);
     camera(a, vp);
     /* per-instance data: model matrix and colour */
     int n = w->nbodies;
@@ -381,48 +319,6 @@ static void draw(app *a) {
 
 /* ---- PNG of the rendered frame (atomic: temporary file, then rename) ---- */
 
-static int write_frame_png(app *a, const char *path) {
-    int w = a->fb_w, h = a->fb_h;
-    unsigned char *px = malloc((size_t)w * h * 4);
-    if (!px) return -1;
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, a->fbo);
-    if (!a->fbo) glReadBuffer(GL_BACK); /* the window: the frame not yet swapped */
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (!f) {
-        fprintf(stderr, "texla-cubes: cannot write %s: %s\n", path, strerror(errno));
-        if (fd >= 0) close(fd), unlink(tmp);
-        free(px);
-        return -1;
-    }
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    int ok = png && info;
-    if (ok && setjmp(png_jmpbuf(png))) ok = 0;
-    else if (ok) {
-        png_init_io(png, f);
-        png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGBA,
-                     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-        png_write_info(png, info);
-        for (int y = h - 1; y >= 0; y--) png_write_row(png, px + (size_t)y * w * 4); /* top first */
-        png_write_end(png, NULL);
-    }
-    png_destroy_write_struct(&png, &info);
-    ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
-    ok = (fclose(f) == 0) && ok;
-    free(px);
-    if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "texla-cubes: cannot write %s: %s\n", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
-}
 
 /* ---- interaction ---- */
 
@@ -439,7 +335,7 @@ static void shoot_at_cursor(app *a, double mx, double my) {
     float t = tanf(a->fovy / 2), aspect = (float)ww / (float)(wh ? wh : 1), d[3], p[3];
     for (int i = 0; i < 3; i++)
         d[i] = a->fwd[i] + nx * t * aspect * a->right[i] + ny * t * a->up[i];
-    v3_norm(d);
+    demo_v3_norm(d);
     float s = fabsf(d[2]) > 1e-3f ? -a->eye[2] / d[2] : -1;
     if (!(s > 0 && s < 200)) s = 25;
     for (int i = 0; i < 3; i++) p[i] = a->eye[i] + s * d[i];
@@ -481,10 +377,6 @@ static void mouse_cb(GLFWwindow *win, int button, int action, int mods) {
 
 /* ---- the loop ---- */
 
-static int cmp_d(const void *x, const void *y) {
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
 
 static void title(app *a, double fps) {
     const cubes_stats *s = &a->world.stats;
@@ -513,7 +405,7 @@ static int run_window(app *a) {
     glfwSetWindowUserPointer(a->win, a);
     glfwSetKeyCallback(a->win, key_cb);
     glfwSetMouseButtonCallback(a->win, mouse_cb);
-    double fps_t = now_s();
+    double fps_t = demo_now_s();
     int frames = 0, total = 0;
     while (!glfwWindowShouldClose(a->win)) {
         glfwPollEvents();
@@ -529,7 +421,7 @@ static int run_window(app *a) {
         draw(a);
         total++;
         if (a->o.png && total >= a->o.frames) { /* --png: a screenshot after --frames, then exit */
-            int rc = write_frame_png(a, a->o.png);
+            int rc = demo_write_png("texla-cubes", a->fbo, a->fb_w, a->fb_h, a->o.png);
             if (!rc)
                 printf("texla-cubes: wrote %s (window screenshot after %d frames)\n", a->o.png,
                        total);
@@ -537,7 +429,7 @@ static int run_window(app *a) {
         }
         glfwSwapBuffers(a->win);
         frames++;
-        double t = now_s();
+        double t = demo_now_s();
         if (t - fps_t > 0.5) {
             title(a, frames / (t - fps_t));
             frames = 0;
@@ -548,7 +440,7 @@ static int run_window(app *a) {
 }
 
 static void stat_line(const char *what, double *v, int n, const char *unit) {
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    qsort(v, (size_t)n, sizeof *v, demo_cmp_double);
     double med = n ? v[n / 2] : 0, p95 = n ? v[(int)(0.95 * (n - 1))] : 0, mx = n ? v[n - 1] : 0;
     printf("texla-cubes: %-22s median %9.3f%s  p95 %9.3f%s  max %9.3f%s\n", what, med, unit, p95,
            unit, mx, unit);
@@ -566,14 +458,14 @@ static int run_headless(app *a) {
     texla_stats ts0, ts1;
     texla_ctx_stats(a->ctx, &ts0);
     for (int f = 0; f < n; f++) {
-        double t0 = now_s();
+        double t0 = demo_now_s();
         if (f == a->o.shoot) shoot(a, NULL);
         if (step(a)) return free(st), 1;
         a->angle += 0.0015f;
         draw(a);
         glFinish(); /* a frame is done when the GPU is */
         const cubes_stats *s = &a->world.stats;
-        ft[f] = (now_s() - t0) * 1e3;
+        ft[f] = (demo_now_s() - t0) * 1e3;
         phys[f] = s->t_step_ms;
         solve[f] = s->t_solve_ms;
         rows[f] = s->rows;
@@ -608,7 +500,7 @@ static int run_headless(app *a) {
            (unsigned long long)(ts1.readbacks - ts0.readbacks));
     free(st);
     if (a->o.png) {
-        if (write_frame_png(a, a->o.png)) return 1;
+        if (demo_write_png("texla-cubes", a->fbo, a->fb_w, a->fb_h, a->o.png)) return 1;
         printf("texla-cubes: wrote %s\n", a->o.png);
     }
     return 0;
@@ -751,9 +643,7 @@ int main(int argc, char **argv) {
     GLuint vaos[2] = {a.vao, a.ground_vao}, bufs[2] = {a.vbo, a.ibo};
     glDeleteVertexArrays(2, vaos);
     glDeleteBuffers(2, bufs);
-    if (a.fbo) glDeleteFramebuffers(1, &a.fbo);
-    GLuint rb[2] = {a.color, a.depth};
-    glDeleteRenderbuffers(2, rb);
+    demo_offscreen_free(&a.fbo, &a.color, &a.depth);
     texla_ctx_destroy(a.ctx);
     if (a.win) {
         glfwDestroyWindow(a.win);

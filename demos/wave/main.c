@@ -12,18 +12,14 @@
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
-#include <png.h>
 
+#include "../common/demo.h"
 #include "sim.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 typedef struct opts {
     int size, implicit, cg, headless, frames, drops, width, height;
@@ -47,11 +43,6 @@ typedef struct app {
     float eye[3], fwd[3], right[3], up[3], fovy;
 } app;
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* ---- drawing (the demo's own GL: texla only simulates) ---- */
 
@@ -101,31 +92,9 @@ static const char *FS =
     "    o = vec4(col, 1.0);\n"
     "}\n";
 
-static GLuint compile(GLenum type, const char *src) {
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[4096];
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        fprintf(stderr, "texla-wave: shader: %s\n", log);
-    }
-    return s;
-}
-
 static int render_init(app *a) {
-    GLuint vs = compile(GL_VERTEX_SHADER, VS), fs = compile(GL_FRAGMENT_SHADER, FS);
-    a->prog = glCreateProgram();
-    glAttachShader(a->prog, vs);
-    glAttachShader(a->prog, fs);
-    glLinkProgram(a->prog);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint ok = 0;
-    glGetProgramiv(a->prog, GL_LINK_STATUS, &ok);
-    if (!ok) return -1;
+    a->prog = demo_program("texla-wave", VS, FS);
+    if (!a->prog) return -1;
     a->u_state = glGetUniformLocation(a->prog, "u_state");
     a->u_nx = glGetUniformLocation(a->prog, "u_nx");
     a->u_mesh = glGetUniformLocation(a->prog, "u_mesh");
@@ -134,33 +103,14 @@ static int render_init(app *a) {
     a->u_scale = glGetUniformLocation(a->prog, "u_scale");
     glGenVertexArrays(1, &a->vao);
     if (a->o.headless) { /* an offscreen target: the same drawing, read back at the end */
-        glGenFramebuffers(1, &a->fbo);
-        glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
-        glGenRenderbuffers(1, &a->color);
-        glBindRenderbuffer(GL_RENDERBUFFER, a->color);
-        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, a->o.width, a->o.height);
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, a->color);
-        glGenRenderbuffers(1, &a->depth);
-        glBindRenderbuffer(GL_RENDERBUFFER, a->depth);
-        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, a->o.width, a->o.height);
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, a->depth);
-        if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) return -1;
+        if (demo_offscreen(a->o.width, a->o.height, &a->fbo, &a->color, &a->depth)) return -1;
         a->fb_w = a->o.width;
         a->fb_h = a->o.height;
     }
     return 0;
 }
 
-static void v3_norm(float v[3]) {
-    float l = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    for (int i = 0; i < 3; i++) v[i] /= l;
-}
 
-static void v3_cross(const float a[3], const float b[3], float out[3]) {
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 /* column-major view-projection of the orbiting camera; keeps its basis for picking */
 static void camera(app *a, float mvp[16]) {
@@ -171,11 +121,11 @@ static void camera(app *a, float mvp[16]) {
     a->eye[2] = 2.2f * sinf(a->angle);
     for (int i = 0; i < 3; i++) a->fwd[i] = -a->eye[i];
     a->fwd[1] -= 0.2f; /* look slightly below the centre */
-    v3_norm(a->fwd);
+    demo_v3_norm(a->fwd);
     const float wup[3] = {0, 1, 0};
-    v3_cross(a->fwd, wup, a->right);
-    v3_norm(a->right);
-    v3_cross(a->right, a->fwd, a->up);
+    demo_v3_cross(a->fwd, wup, a->right);
+    demo_v3_norm(a->right);
+    demo_v3_cross(a->right, a->fwd, a->up);
     float f = 1.0f / tanf(a->fovy / 2), zn = 0.05f, zf = 20.0f;
     float view[16] = {a->right[0], a->up[0], -a->fwd[0], 0,
                       a->right[1], a->up[1], -a->fwd[1], 0,
@@ -220,48 +170,6 @@ static void draw(app *a) {
 
 /* ---- PNG of the rendered frame (atomic: temporary file, then rename) ---- */
 
-static int write_frame_png(app *a, const char *path) {
-    int w = a->fb_w, h = a->fb_h;
-    unsigned char *px = malloc((size_t)w * h * 4);
-    if (!px) return -1;
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, a->fbo);
-    if (!a->fbo) glReadBuffer(GL_BACK); /* the window: the frame not yet swapped */
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd >= 0) fchmod(fd, 0644); /* mkstemp makes 0600; an image is for everyone to open */
-    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (!f) {
-        fprintf(stderr, "texla-wave: cannot write %s: %s\n", path, strerror(errno));
-        if (fd >= 0) close(fd), unlink(tmp);
-        free(px);
-        return -1;
-    }
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    int ok = png && info;
-    if (ok && setjmp(png_jmpbuf(png))) ok = 0;
-    else if (ok) {
-        png_init_io(png, f);
-        png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGBA,
-                     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-        png_write_info(png, info);
-        for (int y = h - 1; y >= 0; y--) png_write_row(png, px + (size_t)y * w * 4); /* top first */
-        png_write_end(png, NULL);
-    }
-    png_destroy_write_struct(&png, &info);
-    ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
-    ok = (fclose(f) == 0) && ok;
-    free(px);
-    if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "texla-wave: cannot write %s: %s\n", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
-}
 
 /* ---- interaction ---- */
 
@@ -331,10 +239,6 @@ static void key_cb(GLFWwindow *w, int key, int sc, int action, int mods) {
 
 /* ---- the loop ---- */
 
-static int cmp_d(const void *x, const void *y) {
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
 
 static void title(app *a, double fps) {
     char t[256];
@@ -369,7 +273,7 @@ static int run_window(app *a) {
     help();
     glfwSetWindowUserPointer(a->win, a);
     glfwSetKeyCallback(a->win, key_cb);
-    double last = now_s(), fps_t = last;
+    double last = demo_now_s(), fps_t = last;
     int frames = 0, was_down = 0, total = 0;
     while (!glfwWindowShouldClose(a->win)) {
         glfwPollEvents();
@@ -395,13 +299,13 @@ static int run_window(app *a) {
         draw(a);
         total++;
         if (a->o.png && total >= a->o.frames) { /* --png: a screenshot after --frames, then exit */
-            int rc = write_frame_png(a, a->o.png);
+            int rc = demo_write_png("texla-wave", a->fbo, a->fb_w, a->fb_h, a->o.png);
             if (!rc) printf("texla-wave: wrote %s (window screenshot after %d frames)\n", a->o.png, total);
             return rc ? 1 : 0;
         }
         glfwSwapBuffers(a->win);
         frames++;
-        double t = now_s();
+        double t = demo_now_s();
         if (t - fps_t > 0.25) {
             title(a, frames / (t - fps_t));
             frames = 0;
@@ -418,7 +322,7 @@ static int run_headless(app *a) {
     double *ft = malloc(sizeof *ft * (size_t)(a->o.frames ? a->o.frames : 1));
     if (!ft) return 1;
     for (int f = 0; f < a->o.frames; f++) {
-        double t0 = now_s();
+        double t0 = demo_now_s();
         scheduled_drop(a, f);
         if (wave_sim_step(&a->sim)) {
             fprintf(stderr, "texla-wave: %s\n", texla_error_message(a->ctx));
@@ -427,10 +331,10 @@ static int run_headless(app *a) {
         a->angle += 0.002f;
         draw(a);
         glFinish(); /* a frame is done when the GPU is */
-        ft[f] = (now_s() - t0) * 1e3;
+        ft[f] = (demo_now_s() - t0) * 1e3;
     }
     int n = a->o.frames;
-    qsort(ft, (size_t)n, sizeof *ft, cmp_d);
+    qsort(ft, (size_t)n, sizeof *ft, demo_cmp_double);
     double med = n ? ft[n / 2] : 0, p95 = n ? ft[(int)(0.95 * (n - 1))] : 0;
     printf("texla-wave: %d frames %dx%d %s dt %.3f%s: frame median %.3f ms (%.1f fps), p95 %.3f ms\n",
            n, a->sim.n, a->sim.n, a->sim.implicit ? "implicit" : "explicit", a->sim.dt,
@@ -438,7 +342,7 @@ static int run_headless(app *a) {
     if (a->sim.implicit) printf("texla-wave: CG iterations per frame: %d\n", a->sim.cg_iters);
     free(ft);
     if (a->o.png) {
-        if (write_frame_png(a, a->o.png)) return 1;
+        if (demo_write_png("texla-wave", a->fbo, a->fb_w, a->fb_h, a->o.png)) return 1;
         printf("texla-wave: wrote %s\n", a->o.png);
     }
     return 0;
@@ -526,9 +430,7 @@ int main(int argc, char **argv) {
     wave_sim_free(&a.sim);
     glDeleteProgram(a.prog);
     glDeleteVertexArrays(1, &a.vao);
-    if (a.fbo) glDeleteFramebuffers(1, &a.fbo);
-    GLuint rb[2] = {a.color, a.depth};
-    glDeleteRenderbuffers(2, rb);
+    demo_offscreen_free(&a.fbo, &a.color, &a.depth);
     texla_ctx_destroy(a.ctx);
     if (a.win) {
         glfwDestroyWindow(a.win);

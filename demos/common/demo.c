@@ -1,0 +1,134 @@
+/* demo.c - see demo.h. */
+#include "demo.h"
+
+#include <errno.h>
+#include <math.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+double demo_now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int demo_cmp_double(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static GLuint compile(const char *who, GLenum type, const char *src) {
+    GLuint s = glCreateShader(type);
+    glShaderSource(s, 1, &src, NULL);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[4096];
+        glGetShaderInfoLog(s, sizeof log, NULL, log);
+        fprintf(stderr, "%s: shader: %s\n", who, log);
+    }
+    return s;
+}
+
+GLuint demo_program(const char *who, const char *vs_src, const char *fs_src) {
+    GLuint vs = compile(who, GL_VERTEX_SHADER, vs_src), fs = compile(who, GL_FRAGMENT_SHADER, fs_src);
+    GLuint p = glCreateProgram();
+    glAttachShader(p, vs);
+    glAttachShader(p, fs);
+    glLinkProgram(p);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[4096];
+        glGetProgramInfoLog(p, sizeof log, NULL, log);
+        fprintf(stderr, "%s: link: %s\n", who, log);
+        glDeleteProgram(p);
+        return 0;
+    }
+    return p;
+}
+
+int demo_offscreen(int w, int h, GLuint *fbo, GLuint *color, GLuint *depth) {
+    glGenFramebuffers(1, fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, *fbo);
+    glGenRenderbuffers(1, color);
+    glBindRenderbuffer(GL_RENDERBUFFER, *color);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, *color);
+    glGenRenderbuffers(1, depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, *depth);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, w, h);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, *depth);
+    int ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return ok ? 0 : -1;
+}
+
+void demo_offscreen_free(GLuint *fbo, GLuint *color, GLuint *depth) {
+    if (*fbo) glDeleteFramebuffers(1, fbo);
+    GLuint rb[2] = {*color, *depth};
+    glDeleteRenderbuffers(2, rb);
+    *fbo = *color = *depth = 0;
+}
+
+int demo_write_png(const char *who, GLuint fbo, int w, int h, const char *path) {
+    unsigned char *px = malloc((size_t)w * h * 4);
+    if (!px) return -1;
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+    if (!fbo) glReadBuffer(GL_BACK); /* the window: the frame not yet swapped */
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd >= 0) fchmod(fd, 0644); /* mkstemp makes 0600; an image is for everyone to open */
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", who, path, strerror(errno));
+        if (fd >= 0) close(fd), unlink(tmp);
+        free(px);
+        return -1;
+    }
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    int ok = png && info;
+    if (ok && setjmp(png_jmpbuf(png))) ok = 0;
+    else if (ok) {
+        png_init_io(png, f);
+        png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGBA,
+                     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+        png_write_info(png, info);
+        for (int y = h - 1; y >= 0; y--) png_write_row(png, px + (size_t)y * w * 4); /* top first */
+        png_write_end(png, NULL);
+    }
+    png_destroy_write_struct(&png, &info);
+    ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    ok = (fclose(f) == 0) && ok;
+    free(px);
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", who, path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+void demo_v3_norm(float v[3]) {
+    float l = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    for (int i = 0; i < 3; i++) v[i] /= l;
+}
+
+void demo_v3_cross(const float a[3], const float b[3], float out[3]) {
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}

@@ -1,0 +1,22 @@
+/* demo.h - what texla's demos share: their own GL plumbing (texla only computes), the
+ * offscreen target of headless runs and the atomic PNG writer of rendered frames. Include
+ * <glad/gl.h> first. */
+#ifndef TEXLA_DEMO_H
+#define TEXLA_DEMO_H
+
+#include <glad/gl.h>
+
+double demo_now_s(void); /* a monotonic clock, seconds */
+int demo_cmp_double(const void *x, const void *y); /* for qsort */
+/* a program from vertex and fragment sources; 0 (logs on stderr, prefixed by who) on failure */
+GLuint demo_program(const char *who, const char *vs, const char *fs);
+/* a w x h RGBA8 + depth/stencil framebuffer for headless runs; 0 on success */
+int demo_offscreen(int w, int h, GLuint *fbo, GLuint *color, GLuint *depth);
+void demo_offscreen_free(GLuint *fbo, GLuint *color, GLuint *depth);
+/* Reads the w x h frame of fbo (0: the window's back buffer, before the swap) and writes it to
+ * path as an RGBA PNG, top row first, atomically (a temporary file, then rename); 0 on success. */
+int demo_write_png(const char *who, GLuint fbo, int w, int h, const char *path);
+/* 3-vectors */
+void demo_v3_norm(float v[3]);
+void demo_v3_cross(const float a[3], const float b[3], float out[3]);
+#endif
