@@ -1,4 +1,6 @@
 /* demo.c - see demo.h. */
+#include <glad/egl.h>
+
 #include "demo.h"
 
 #include <errno.h>
@@ -10,6 +12,64 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+int demo_open(const char *who, int headless, int w, int h, int stencil, int frames,
+              const char **png, const char *default_png, GLFWwindow **win, texla_ctx **ctx) {
+    *win = NULL;
+    *ctx = NULL;
+    if (!headless) {
+        if (!glfwInit()) {
+            if (!*png) *png = default_png;
+            printf("%s: no display available; running headless (%d frames, writing %s)\n", who,
+                   frames, *png);
+        } else {
+            glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+            glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+            glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+            glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+            if (stencil) glfwWindowHint(GLFW_STENCIL_BITS, 8);
+            *win = glfwCreateWindow(w, h, who, NULL, NULL);
+            if (!*win) {
+                if (!*png) *png = default_png;
+                printf("%s: no window could be opened; running headless (%d frames, writing "
+                       "%s)\n", who, frames, *png);
+                glfwTerminate();
+            }
+        }
+    }
+    if (*win) {
+        glfwMakeContextCurrent(*win);
+        glfwSwapInterval(0);
+        if (!gladLoadGL((GLADloadfunc)glfwGetProcAddress)) {
+            fprintf(stderr, "%s: cannot load OpenGL\n", who);
+            return -1;
+        }
+        texla_ctx_desc d = {.host_getproc = (texla_getproc_fn)glfwGetProcAddress};
+        if (texla_ctx_make(&d, ctx)) {
+            fprintf(stderr, "%s: %s\n", who, texla_error_message(NULL));
+            return -1;
+        }
+        return 0;
+    }
+    if (texla_ctx_make(NULL, ctx)) {
+        fprintf(stderr, "%s: %s\n", who, texla_error_message(NULL));
+        return -1;
+    }
+    /* draw with our own GL entry points in texla's (current) EGL context */
+    if (!gladLoaderLoadEGL(NULL) || !gladLoadGL((GLADloadfunc)eglGetProcAddress)) {
+        fprintf(stderr, "%s: cannot load OpenGL through EGL\n", who);
+        return -1;
+    }
+    return 0;
+}
+
+void demo_close(GLFWwindow *win, texla_ctx *ctx) {
+    texla_ctx_destroy(ctx);
+    if (win) {
+        glfwDestroyWindow(win);
+        glfwTerminate();
+    }
+}
 
 double demo_now_s(void) {
     struct timespec ts;

@@ -5,7 +5,20 @@
 #define TEXLA_DEMO_H
 
 #include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
 
+#include "texla.h"
+
+/* Init: unless headless, a w x h window with a GL 3.3 core context (stencil bits if asked) and
+ * texla in host mode on it; when no display or window can be had, and with headless, texla's
+ * own headless EGL context instead, saying so and setting *png to default_png if it is NULL.
+ * Either way GL is loaded for the demo's own drawing. *win is NULL when headless. 0: success
+ * (errors on stderr, prefixed by who). */
+int demo_open(const char *who, int headless, int w, int h, int stencil, int frames,
+              const char **png, const char *default_png, GLFWwindow **win, texla_ctx **ctx);
+/* Shutdown: texla's context, then the window. */
+void demo_close(GLFWwindow *win, texla_ctx *ctx);
 double demo_now_s(void); /* a monotonic clock, seconds */
 int demo_cmp_double(const void *x, const void *y); /* for qsort */
 /* a program from vertex and fragment sources; 0 (logs on stderr, prefixed by who) on failure */

@@ -14,10 +14,7 @@
  * after --frames frames and exits (for tests). Headless prints the median and p95 of the
  * frame time, the physics step, the solver (uploads, GPU product and Jacobi, read-back) and
  * the LCP sizes: the benchmark is `--headless --frames 300 --cubes N --mode single|islands`. */
-#include <glad/egl.h>
 #include <glad/gl.h>
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 
 #include "../common/demo.h"
 #include "physics.h"
@@ -583,45 +580,10 @@ int main(int argc, char **argv) {
         return usage(argv[0]);
 
     /* Init: a window and its context when there is a display, else texla's headless one */
-    if (!a.o.headless) {
-        if (!glfwInit()) {
-            if (!a.o.png) a.o.png = "cubes.png";
-            printf("texla-cubes: no display available; running headless (%d frames, writing %s)\n",
-                   a.o.frames, a.o.png);
-            a.o.headless = 1;
-        } else {
-            glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-            glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-            glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-            glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-            glfwWindowHint(GLFW_STENCIL_BITS, 8);
-            a.win = glfwCreateWindow(a.o.win_w, a.o.win_h, "texla-cubes", NULL, NULL);
-            if (!a.win) {
-                if (!a.o.png) a.o.png = "cubes.png";
-                printf("texla-cubes: no window could be opened; running headless (%d frames, "
-                       "writing %s)\n", a.o.frames, a.o.png);
-                glfwTerminate();
-                a.o.headless = 1;
-            }
-        }
-    }
-    if (a.win) {
-        glfwMakeContextCurrent(a.win);
-        glfwSwapInterval(0);
-        if (!gladLoadGL((GLADloadfunc)glfwGetProcAddress)) return 1;
-        texla_ctx_desc d = {.host_getproc = (texla_getproc_fn)glfwGetProcAddress};
-        if (texla_ctx_make(&d, &a.ctx)) {
-            fprintf(stderr, "texla-cubes: %s\n", texla_error_message(NULL));
-            return 1;
-        }
-    } else {
-        if (texla_ctx_make(NULL, &a.ctx)) {
-            fprintf(stderr, "texla-cubes: %s\n", texla_error_message(NULL));
-            return 1;
-        }
-        /* draw with our own GL entry points in texla's (current) EGL context */
-        if (!gladLoaderLoadEGL(NULL) || !gladLoadGL((GLADloadfunc)eglGetProcAddress)) return 1;
-    }
+    if (demo_open("texla-cubes", a.o.headless, a.o.win_w, a.o.win_h, 1, a.o.frames, &a.o.png, "cubes.png",
+                  &a.win, &a.ctx))
+        return 1;
+    a.o.headless = a.win == NULL;
     cubes_params p = {.mu = a.o.mu, .iterations = a.o.iters, .omega = a.o.omega,
                       .islands = a.o.islands, .no_pool = a.o.no_pool, .matmul_k = a.o.matmul_k};
     if (a.o.mu_set && a.o.mu == 0) p.mu = -1; /* frictionless (0 in the params: the default) */
@@ -644,10 +606,6 @@ int main(int argc, char **argv) {
     glDeleteVertexArrays(2, vaos);
     glDeleteBuffers(2, bufs);
     demo_offscreen_free(&a.fbo, &a.color, &a.depth);
-    texla_ctx_destroy(a.ctx);
-    if (a.win) {
-        glfwDestroyWindow(a.win);
-        glfwTerminate();
-    }
+    demo_close(a.win, a.ctx);
     return rc;
 }

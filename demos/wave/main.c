@@ -8,10 +8,7 @@
  * Window: click or drag to drop; space pause, R reset, E/I explicit/implicit, +/- time step,
  * 1..5 grid 128..2048, P dump the state to PNG, H help. Without a display it runs headless.
  * In a window, --png FILE takes a screenshot after --frames frames and exits (for tests). */
-#include <glad/egl.h>
 #include <glad/gl.h>
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 
 #include "../common/demo.h"
 #include "sim.h"
@@ -386,44 +383,10 @@ int main(int argc, char **argv) {
         return usage(argv[0]);
 
     /* Init: a window and its context when there is a display, else texla's headless one */
-    if (!a.o.headless) {
-        if (!glfwInit()) {
-            if (!a.o.png) a.o.png = "wave.png";
-            printf("texla-wave: no display available; running headless (%d frames, writing %s)\n",
-                   a.o.frames, a.o.png);
-            a.o.headless = 1;
-        } else {
-            glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-            glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-            glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-            glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-            a.win = glfwCreateWindow(1024, 768, "texla-wave", NULL, NULL);
-            if (!a.win) {
-                if (!a.o.png) a.o.png = "wave.png";
-                printf("texla-wave: no window could be opened; running headless (%d frames, "
-                       "writing %s)\n", a.o.frames, a.o.png);
-                glfwTerminate();
-                a.o.headless = 1;
-            }
-        }
-    }
-    if (a.win) {
-        glfwMakeContextCurrent(a.win);
-        glfwSwapInterval(0);
-        if (!gladLoadGL((GLADloadfunc)glfwGetProcAddress)) return 1;
-        texla_ctx_desc d = {.host_getproc = (texla_getproc_fn)glfwGetProcAddress};
-        if (texla_ctx_make(&d, &a.ctx)) {
-            fprintf(stderr, "texla-wave: %s\n", texla_error_message(NULL));
-            return 1;
-        }
-    } else {
-        if (texla_ctx_make(NULL, &a.ctx)) {
-            fprintf(stderr, "texla-wave: %s\n", texla_error_message(NULL));
-            return 1;
-        }
-        /* draw with our own GL entry points in texla's (current) EGL context */
-        if (!gladLoaderLoadEGL(NULL) || !gladLoadGL((GLADloadfunc)eglGetProcAddress)) return 1;
-    }
+    if (demo_open("texla-wave", a.o.headless, 1024, 768, 0, a.o.frames, &a.o.png, "wave.png",
+                  &a.win, &a.ctx))
+        return 1;
+    a.o.headless = a.win == NULL;
     if (render_init(&a) || set_size(&a, a.o.size)) return 1;
     int rc = a.win ? run_window(&a) : run_headless(&a);
     /* Shutdown */
@@ -431,10 +394,6 @@ int main(int argc, char **argv) {
     glDeleteProgram(a.prog);
     glDeleteVertexArrays(1, &a.vao);
     demo_offscreen_free(&a.fbo, &a.color, &a.depth);
-    texla_ctx_destroy(a.ctx);
-    if (a.win) {
-        glfwDestroyWindow(a.win);
-        glfwTerminate();
-    }
+    demo_close(a.win, a.ctx);
     return rc;
 }
