@@ -26,8 +26,9 @@
  * compared where it is: the same scene without friction is a convex QP whose net body impulses
  * z = J'x are unique, and for the GPU's x and the solution x*
  *   1/2 ||z - z*||^2_M^-1 <= f(x) - f(x*) <= sum_n w_n x_n + sum_n max(-w_n, 0) x*_n
- * (convexity and optimality of x*), a bound computed from the residuals, x* from PGS (plus
- * 1e-9 ||z*|| for its own error). At the demo's settings (warm start,
+ * (convexity and optimality of x*), a bound computed from the residuals, x* from PGS, plus
+ * 8 u ||z*|| for float32 (the GPU's x is float: u per impulse, a few u of fixed-point shift).
+ * At the demo's settings (warm start,
  * default iterations) in a settled stack: x >= 0, friction inside its cone, min w >= -1e-3 m/s
  * (chosen: a contact sinking at 1 mm/s is invisible; the slop is 2 mm). Read-backs: none while
  * the solves are issued, one per group at the end; the matrix pool makes nothing once sizes
@@ -377,7 +378,11 @@ static void lcp_case(float mu_param) {
             for (int j = 0; j < m; j++) w_i += A[(size_t)i * m + j] * xd[j];
             gap += w_i * xd[i] + fmax(-w_i, 0.0) * xr[i];
         }
-        double bound = sqrt(2 * fmax(gap, 0.0)) + 1e-9 * rn;
+        /* plus the float32 floor: the GPU's x is float (each impulse off by up to u of itself
+         * even at the exact fixed point) and the iteration's fixed point moves by a few u, so
+         * ||J'(x - x*)|| is at least ~u ||J' x*|| whatever the gap says; 8 u rn covers both
+         * (the former 1e-9 rn asked for more than float32 holds, and failed at 2.7e-7 rn) */
+        double bound = sqrt(2 * fmax(gap, 0.0)) + 8 * CHECK_U * rn;
         CHECK(c.active > 0, "%s: no active contact", name);
         CHECK(dn <= bound, "%s: ||J'(x_gpu - x_pgs)||_M^-1 = %.3g > bound %.3g", name, dn, bound);
         printf("cubes: %s, %d rows, omega %.3f (lambda_max %.2f), %d iterations in %.0f ms: min w "
