@@ -134,11 +134,7 @@ static texla_result choose_backend(texla_ctx *ctx) {
 
 static texla_result init_gl(texla_ctx *ctx) {
     texla_getproc_fn gp = ctx->desc.host_getproc;
-    int ver = gp ? gladLoadGL((GLADloadfunc)gp) : 0;
-    if (!gp) {
-        extern texla_getproc_fn texla__egl_getproc(void);
-        ver = gladLoadGL((GLADloadfunc)texla__egl_getproc());
-    }
+    int ver = gladLoadGL((GLADloadfunc)(gp ? gp : texla__egl_getproc()));
     if (!ver || !glGetString)
         return texla__fail(ctx, TEXLA_ERR_CONTEXT,
                            "could not load OpenGL through %s: is a GL context current on this "

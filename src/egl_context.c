@@ -43,7 +43,6 @@ static int has_ext(const char *list, const char *name) {
 }
 
 static texla_glproc egl_getproc(const char *name) { return (texla_glproc)eglGetProcAddress(name); }
-texla_getproc_fn texla__egl_getproc(void);
 texla_getproc_fn texla__egl_getproc(void) { return egl_getproc; }
 
 /* Appends to the attempt log so a failure explains every path tried. */

@@ -260,6 +260,7 @@ texla_result texla__fail_make(const texla_ctx_desc *desc, texla_result code, con
 texla_result texla__egl_make(texla_ctx *ctx);
 void texla__egl_destroy(texla_ctx *ctx);
 void texla__egl_make_current(texla_ctx *ctx); /* when another context is current */
+texla_getproc_fn texla__egl_getproc(void);     /* eglGetProcAddress, for glad */
 
 /* ---- guard (gl_state.c): brackets every public call that touches GL ---- */
 void texla__enter(texla_ctx *ctx);
