@@ -146,15 +146,30 @@ static void check_tol_solve(const char *what, texla_cg_result out, int max_iter,
                             uint64_t rb, double secs, const float *b, const double *ax,
                             const double *absax, size_t n) {
     double rr = relres(b, ax, n), fl = floor_est(b, absax, n);
-    CHECK(out.converged == 1 && out.iterations >= 1 && out.iterations <= max_iter,
-          "%s: converged %d after %d iterations (max %d)", what, out.converged, out.iterations,
-          max_iter);
-    CHECK(out.rel_residual >= 0 && out.rel_residual <= CG_TOL,
-          "%s: reported rel_residual %.3g, expected in [0, tol = %.1g]", what,
-          (double)out.rel_residual, (double)CG_TOL);
-    CHECK(rr <= CG_FACTOR * CG_TOL, "%s: true ||b - Ax||/||b|| = %.3g (float64 on the CPU) > "
-          "%.0f tol = %.3g (recurrence residual %.3g)", what, rr, CG_FACTOR,
-          CG_FACTOR * CG_TOL, (double)out.rel_residual);
+    /* float32 cannot hold an x much better than fl (the rounding of x alone; for a random b on
+     * the 256^2 grid it is 3e-6..1.6e-5, seed-dependent). Where 2 fl <= tol, convergence to tol
+     * is required; above, tol may be out of float32's reach, and an honest report is required:
+     * converged, or a true residual within 2 fl (what texla returns and what it says). */
+    int reachable = 2 * fl <= CG_TOL;
+    double target = reachable ? CG_TOL : fmax(CG_TOL, 2 * fl);
+    if (reachable) {
+        CHECK(out.converged == 1 && out.iterations >= 1 && out.iterations <= max_iter,
+              "%s: converged %d after %d iterations (max %d)", what, out.converged,
+              out.iterations, max_iter);
+    } else {
+        printf("  %s: tol %.0e is below twice the float32 floor %.1e: convergence not required\n",
+               what, (double)CG_TOL, fl);
+        CHECK(out.iterations >= 1 && out.iterations <= max_iter, "%s: %d iterations (max %d)",
+              what, out.iterations, max_iter);
+    }
+    CHECK(out.rel_residual >= 0 && out.rel_residual <= target,
+          "%s: reported rel_residual %.3g, expected in [0, %.3g]", what, (double)out.rel_residual,
+          target);
+    CHECK(out.converged == 0 || out.rel_residual <= CG_TOL,
+          "%s: says converged with a true residual %.3g > tol", what, (double)out.rel_residual);
+    CHECK(rr <= CG_FACTOR * target, "%s: true ||b - Ax||/||b|| = %.3g (float64 on the CPU) > "
+          "%.0f x %.3g (recurrence residual %.3g)", what, rr, CG_FACTOR, target,
+          (double)out.rel_residual);
     uint64_t max_rb = (uint64_t)(out.iterations / every) + 3;
     CHECK(rb <= max_rb, "%s: %llu read-backs in %d iterations with check_every %d (at most "
           "iterations/check_every + 3 = %llu)", what, (unsigned long long)rb, out.iterations,
@@ -203,6 +218,26 @@ static void test_cg_poisson(void) {
                         n);
     }
     expect_holds(b, s, B, "cg poisson: b unchanged");
+
+    /* b = A xr for a random xr: a right-hand side whose float32 floor is far below tol, so
+     * convergence to 1e-5 is always required here */
+    {
+        float *XR = check_rnd(n), *BR = check_alloc(n, sizeof *BR);
+        cpu_poisson(nx, ny, 0, 1, XR, ax, NULL);
+        for (size_t i = 0; i < n; i++) BR[i] = (float)ax[i];
+        texla_vec br = mkv(s, BR, "cg poisson: b = A xr"), xr = mkv(s, NULL, "cg poisson: x");
+        out = run_cg(op, br, d, xr, "cg poisson 256x256 b = A xr", &rb, &secs);
+        if (!vfetch(xr, s, X, "cg poisson: x")) {
+            cpu_poisson(nx, ny, 0, 1, X, ax, absax);
+            CHECK(2 * floor_est(BR, absax, n) <= CG_TOL, "cg poisson b = A xr: float32 floor %.2g "
+                  "not below tol / 2", floor_est(BR, absax, n));
+            check_tol_solve("cg poisson 256x256 (b = A xr)", out, 4000, every, rb, secs, BR, ax,
+                            absax, n);
+        }
+        texla_vec_destroy(ctx, br);
+        texla_vec_destroy(ctx, xr);
+        free(XR), free(BR);
+    }
 
     /* warm start from an accurate solution: b = A xt in float64, rounded; x0 = xt. The true
      * relative residual of x0 is ~u, so the first check (<= 8 iterations) must stop it; a cold
