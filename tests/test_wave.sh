@@ -30,15 +30,7 @@
 B=${1:-build}
 W=$B/bin/texla-wave
 case $W in /*) ;; *) W=$(pwd)/$W ;; esac
-P=0; F=0; S=0
-pass() { P=$((P + 1)); echo "ok   $1"; }
-fail() { F=$((F + 1)); echo "FAIL $1"; }
-skip() { S=$((S + 1)); echo "SKIP $1"; }
-check() { # check DESCRIPTION COMMAND...: pass when the command succeeds
-    d=$1; shift
-    if "$@"; then pass "$d"; else fail "$d"; fi
-}
-summary() { echo "$P passed, $F failed, $S skipped"; [ "$F" -eq 0 ]; exit $?; }
+. "$(dirname "$0")/demo_lib.sh"
 
 if [ ! -x "$W" ]; then
     fail "$W is not built (make $W)"
@@ -48,70 +40,6 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/texla-wave-test.XXXXXX") || { fail "mktemp"; summ
 trap 'rm -rf "$T"' EXIT
 TO=""
 command -v timeout >/dev/null 2>&1 && TO="timeout 120"
-
-PY=""
-command -v python3 >/dev/null 2>&1 && PY=python3
-cat > "$T/pnginfo.py" <<'EOF'
-import sys, zlib, struct, hashlib
-def info(path):
-    try:
-        d = open(path, 'rb').read()
-    except OSError as e:
-        return 'ERR ' + str(e)
-    if d[:8] != b'\x89PNG\r\n\x1a\n':
-        return 'ERR bad signature'
-    p = 8; idat = b''; ihdr = None; end = False
-    while p + 8 <= len(d):
-        ln, typ = struct.unpack('>I4s', d[p:p + 8])
-        if p + 12 + ln > len(d):
-            return 'ERR truncated chunk'
-        body = d[p + 8:p + 8 + ln]
-        if struct.unpack('>I', d[p + 8 + ln:p + 12 + ln])[0] != zlib.crc32(typ + body) & 0xffffffff:
-            return 'ERR CRC of ' + typ.decode('latin1')
-        if typ == b'IHDR': ihdr = struct.unpack('>IIBBBBB', body)
-        elif typ == b'IDAT': idat += body
-        elif typ == b'IEND': end = True; break
-        p += 12 + ln
-    if not ihdr or not end:
-        return 'ERR no IHDR or IEND'
-    w, h, depth, ctype, comp, filt, inter = ihdr
-    if depth != 8 or ctype != 6 or inter != 0:
-        return 'ERR not 8-bit non-interlaced RGBA (depth %d, colour type %d)' % (depth, ctype)
-    raw = zlib.decompress(idat); bpp = 4; stride = w * bpp
-    if len(raw) != h * (stride + 1):
-        return 'ERR image data size'
-    out = bytearray(); prev = bytearray(stride)
-    for y in range(h):
-        o = y * (stride + 1); f = raw[o]; cur = bytearray(raw[o + 1:o + 1 + stride])
-        for i in range(stride):
-            a = cur[i - bpp] if i >= bpp else 0; b = prev[i]; c = prev[i - bpp] if i >= bpp else 0
-            if f == 1: cur[i] = (cur[i] + a) & 255
-            elif f == 2: cur[i] = (cur[i] + b) & 255
-            elif f == 3: cur[i] = (cur[i] + ((a + b) >> 1)) & 255
-            elif f == 4:
-                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
-                cur[i] = (cur[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-            elif f != 0: return 'ERR filter type %d' % f
-        out += cur; prev = cur
-    px = [bytes(out[i:i + 4]) for i in range(0, len(out), 4)]
-    mag = sum(1 for q in px if q[0] > q[1] + 128 and q[2] > q[1] + 128)
-    return '%d %d %d %d %s' % (w, h, len(set(px)), mag, hashlib.sha256(out).hexdigest())
-print(info(sys.argv[1]))
-EOF
-
-# sets PW PH PCOL PMAG PSHA for FILE, or PERR; returns 1 on a bad file, 2 without python3
-png_info() {
-    PW=""; PH=""; PCOL=""; PMAG=""; PSHA=""; PERR=""
-    sig=$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')
-    if [ "$sig" != "89504e470d0a1a0a" ]; then PERR="no PNG signature ($sig)"; return 1; fi
-    [ -n "$PY" ] || return 2
-    out=$($PY "$T/pnginfo.py" "$1" 2>&1)
-    case $out in ERR*|'') PERR=$out; return 1 ;; esac
-    set -- $out
-    PW=$1; PH=$2; PCOL=$3; PMAG=$4; PSHA=$5
-    case $PCOL in ''|*[!0-9]*) PERR="python: $out"; return 1 ;; esac
-    return 0
-}
 
 # check_png NAME FILE W H MAGENTA(none|some|any): the PNG checks of one run
 check_png() {

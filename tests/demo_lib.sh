@@ -1,0 +1,31 @@
+# demo_lib.sh - sourced by the demos' end-to-end tests (tests/test_wave.sh, tests/test_cubes.sh):
+# counters, the summary line, and the PNG decoder's results (tests/pnginfo.py, python3's
+# standard library only; python3 is there wherever texla builds: the glad generator is
+# python3-glad). Without python3 only the PNG signature is checked.
+LIB_DIR=$(dirname "$0")
+P=0; F=0; S=0
+pass() { P=$((P + 1)); echo "ok   $1"; }
+fail() { F=$((F + 1)); echo "FAIL $1"; }
+skip() { S=$((S + 1)); echo "SKIP $1"; }
+check() { # check DESCRIPTION COMMAND...: pass when the command succeeds
+    d=$1; shift
+    if "$@"; then pass "$d"; else fail "$d"; fi
+}
+summary() { echo "$P passed, $F failed, $S skipped"; [ "$F" -eq 0 ]; exit $?; }
+
+PY=""
+command -v python3 >/dev/null 2>&1 && PY=python3
+
+# png_info FILE: sets PW PH PCOL PMAG PSAT PSHA (size, distinct colours, magenta and saturated
+# pixels, pixel hash), or PERR; returns 1 on a bad file, 2 without python3
+png_info() {
+    PW=""; PH=""; PCOL=""; PMAG=""; PSAT=""; PSHA=""; PERR=""
+    sig=$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')
+    if [ "$sig" != "89504e470d0a1a0a" ]; then PERR="no PNG signature ($sig)"; return 1; fi
+    [ -n "$PY" ] || return 2
+    out=$($PY "$LIB_DIR/pnginfo.py" "$1" 2>&1)
+    case $out in ERR*|'') PERR=$out; return 1 ;; esac
+    set -- $out
+    PW=$1; PH=$2; PCOL=$3; PMAG=$4; PSAT=$5; PSHA=$6
+    return 0
+}
