@@ -446,7 +446,9 @@ typedef struct texla_lcp_result { /* over the normal rows (all rows without fric
 /* Projected Jacobi for the LCP: x >= 0, w = A x + b >= 0, x' w = 0, with dense n x n A and
  * n x 1 b and x (x is the warm start). x <- max(0, x - omega D^-1 (A x + b)), D = diag(A);
  * no read-back inside the loop; at the end x and w are read back for the measures (out may be
- * NULL: then nothing is read back). x must be none of a, b and the friction vectors. */
+ * NULL: then nothing is read back). x must be none of a, b and the friction vectors. Its four
+ * n x 1 work matrices are kept for the next call of the same n (at most 8 sizes, freed by
+ * texla_ctx_destroy), so repeated solves allocate nothing. */
 /* The projection step of the bounded variant on its own (see texla_lcp_desc):
  * dst = project(v) with the same index/mu vectors; all n x 1. */
 TEXLA_API texla_result texla_lcp_project(texla_ctx *ctx, texla_mat v, texla_mat index,

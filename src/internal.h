@@ -174,6 +174,13 @@ struct texla_ctx {
     GLuint cur_prog, cur_fbo;
     int cur_blend;
     float cur_blend_scale;
+    /* the LCP solver's n x 1 work matrices, kept for reuse (islands solve many LCPs a frame) */
+    struct texla__lcp_tmp {
+        int n;
+        texla_mat m[4];
+        uint64_t used;
+    } lcp_tmp[8];
+    uint64_t lcp_clock;
     /* guard */
     int depth;
     texla__glstate saved;

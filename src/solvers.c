@@ -143,6 +143,30 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
     return r;
 }
 
+/* Four n x 1 work matrices: kept in a small cache by n (least recently used goes), so that
+ * solving many LCPs a frame makes no new textures once sizes repeat. Public operations only. */
+static texla_result lcp_work(texla_ctx *ctx, int n, texla_mat m[4]) {
+    struct texla__lcp_tmp *slot = NULL, *lru = &ctx->lcp_tmp[0];
+    int cap = (int)(sizeof ctx->lcp_tmp / sizeof ctx->lcp_tmp[0]);
+    for (int i = 0; i < cap && !slot; i++) {
+        texla_mat_info mi;
+        struct texla__lcp_tmp *t = &ctx->lcp_tmp[i];
+        if (t->n == n && texla_mat_info_get(ctx, t->m[3], &mi) == TEXLA_OK) slot = t;
+        else if (t->used < lru->used) lru = t;
+    }
+    texla_result r = TEXLA_OK;
+    if (!slot) {
+        slot = lru;
+        for (int k = 0; k < 4; k++) texla_mat_destroy(ctx, slot->m[k]), slot->m[k].id = 0;
+        slot->n = 0;
+        for (int k = 0; k < 4 && !r; k++) r = texla_mat_make(ctx, n, 1, NULL, &slot->m[k]);
+        if (!r) slot->n = n;
+    }
+    slot->used = ++ctx->lcp_clock;
+    for (int k = 0; k < 4; k++) m[k] = slot->m[k];
+    return r;
+}
+
 texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const texla_lcp_desc *desc_in,
                               texla_mat x, texla_lcp_result *out) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
@@ -183,11 +207,9 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
                                "they are %d x %d and %d x %d", n, fi.rows, fi.cols, fm.rows, fm.cols);
     }
     texla__enter(ctx);
-    texla_mat d = {0}, e = {0}, w = {0}, x2 = {0};
-    r = texla_mat_make(ctx, n, 1, NULL, &d);
-    if (!r) r = texla_mat_make(ctx, n, 1, NULL, &e);
-    if (!r) r = texla_mat_make(ctx, n, 1, NULL, &w);
-    if (!r) r = texla_mat_make(ctx, n, 1, NULL, &x2);
+    texla_mat work[4];
+    r = lcp_work(ctx, n, work);
+    texla_mat d = work[0], e = work[1], w = work[2], x2 = work[3];
     /* e = -omega / diag(A) */
     if (!r) r = texla_diag(ctx, a, d);
     if (!r) r = texla_recip(ctx, d, -omega, e);
@@ -226,8 +248,6 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
         }
         free(hx);
     }
-    texla_mat_destroy(ctx, d), texla_mat_destroy(ctx, e);
-    texla_mat_destroy(ctx, w), texla_mat_destroy(ctx, x2);
     texla__leave(ctx);
     return r;
 }
