@@ -7,6 +7,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* an allocation count of n >= 0 elements, at least one */
+static size_t at_least_one(int n) { return n > 0 ? (size_t)n : 1; }
+
 /* Builds the vertices from COO triplets (validated), grouped by row. */
 static texla_result build(texla_ctx *ctx, const char *fn, const texla__layout *rl,
                           const texla__layout *cl, int nnz, const int *rows, const int *cols,
@@ -22,7 +25,7 @@ static texla_result build(texla_ctx *ctx, const char *fn, const texla__layout *r
     }
     /* counting sort by row */
     int *start = calloc((size_t)(unsigned)rl->n + 1, sizeof *start); /* n >= 1: a vector */
-    int *order = malloc(sizeof *order * (size_t)(nnz ? nnz : 1));
+    int *order = malloc(sizeof *order * at_least_one(nnz));
     texla__sparse_vertex *v = NULL;
     long long nverts = 0;
     if (start && order) {
@@ -31,7 +34,7 @@ static texla_result build(texla_ctx *ctx, const char *fn, const texla__layout *r
             nverts += (start[r + 1] + 3) / 4;
             start[r + 1] += start[r];
         }
-        v = malloc(sizeof *v * (size_t)(nverts ? nverts : 1));
+        v = malloc(sizeof *v * (size_t)(nverts > 0 ? nverts : 1));
     }
     if (!start || !order || !v) {
         free(start), free(order), free(v);
@@ -125,7 +128,7 @@ texla_result texla_sparse_make_csr(texla_ctx *ctx, texla_vec row_like, texla_vec
     int nnz = row_ptr[rl.n];
     if (nnz > 0 && (!cols || !vals))
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: cols or vals is NULL", fn);
-    int *rows = malloc(sizeof *rows * (size_t)(nnz ? nnz : 1));
+    int *rows = malloc(sizeof *rows * at_least_one(nnz));
     if (!rows) return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
     for (int i = 0; i < rl.n; i++)
         for (int e = row_ptr[i]; e < row_ptr[i + 1]; e++) rows[e] = i;
