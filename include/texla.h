@@ -2,15 +2,19 @@
  * texla.h - linear algebra on the GPU through OpenGL render-to-texture.
  *
  * WHAT IT DOES
- *   Matrices live in RGBA32F textures; every operation is a fragment program drawn over a
- *   full-screen quad into a framebuffer object (the classic GPGPU design of Moravanszky,
- *   "Dense Matrix Algebra on the GPU"). Products are accumulated over several passes by
- *   additive blending. Works from OpenGL 3.3 core up; no CUDA, no GL headers needed here.
+ *   Matrices and vectors live in RGBA32F textures; every operation is a fragment program drawn
+ *   over a full-screen quad (or quads, or points) into a framebuffer object: the classic GPGPU
+ *   designs of Moravanszky ("Dense Matrix Algebra on the GPU": dense 4x1 packing, products
+ *   accumulated over passes by additive blending, CG, projected Jacobi for LCPs) and Krueger &
+ *   Westermann (GPU Gems 2 ch. 44: 2D vectors, GPU scalars, log-pass reductions, banded and
+ *   points-drawn sparse matrices). With OpenGL 4.3 the same operations can run as compute
+ *   shaders (texla_backend). Works from OpenGL 3.3 core up; no CUDA, no GL headers needed here.
  *
  * WHAT IT DOES NOT DO
  *   No double precision (all GPU arithmetic is float32), no threads (a context belongs to
- *   the thread it was made on), no hidden read-backs (only *_read, texla_dot and
- *   texla_norm2 copy data to the host), no printing (unless you install a callback).
+ *   the thread it was made on), no hidden read-backs (only calls whose purpose is a host
+ *   value copy data back: *_read, texla_dot, texla_norm2, the scalar reads, CG's tolerance
+ *   mode, LCP measures, PNG dumps), no printing (unless you install a callback).
  *
  * STEP BY STEP
  *   texla_ctx *ctx;
