@@ -11,7 +11,7 @@ DESTDIR ?=
 CC      ?= cc
 B       := build
 
-OPT      := $(if $(DEBUG),-O0 -g3,-O2 -g)
+OPT      := $(if $(DEBUG),-O0 -g3 -DTEXLA_DEBUG,-O2 -g)
 WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             $(if $(WERROR),-Werror)
 SAN      := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer)

@@ -127,7 +127,10 @@ typedef struct texla_ctx_desc {
     texla_getproc_fn host_getproc; /* non-NULL: host mode (use the current context) */
     texla_error_fn error_cb;       /* called with every error; NULL: none */
     void *error_user;              /* passed to error_cb */
-    int debug;          /* 1: glGetError after every pass, KHR_debug output on own contexts */
+    int debug;          /* 1: glGetError after every pass (in host mode that takes the host's
+                           pending errors too), and on texla's own contexts a KHR_debug
+                           context whose last message joins the error; always on in
+                           DEBUG=1 builds */
     int matmul_k;       /* MOPs per product pass; 0: TEXLA_MATMUL_K_DEFAULT */
     const char *glsl_dir; /* development override: read shaders from this folder */
     int egl_device;     /* headless: 0 automatic; N > 0: only EGL device N-1 */

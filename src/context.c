@@ -1,6 +1,7 @@
 /* context.c - contexts, errors, capability probe, info. */
 #include "internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,16 @@ static texla_result choose_backend(texla_ctx *ctx) {
     return TEXLA_OK;
 }
 
+/* KHR_debug messages of texla's own debug context: the last one joins the next GL error's
+ * message (a host's context keeps its own callback: texla does not replace it). */
+static void GLAD_API_PTR on_gl_debug(GLenum source, GLenum type, GLuint id, GLenum severity,
+                                     GLsizei length, const GLchar *message, const void *user) {
+    (void)source, (void)id, (void)length;
+    if (severity == GL_DEBUG_SEVERITY_NOTIFICATION && type != GL_DEBUG_TYPE_ERROR) return;
+    texla_ctx *ctx = (texla_ctx *)(uintptr_t)user;
+    snprintf(ctx->gl_debug, sizeof ctx->gl_debug, "%s", message);
+}
+
 static texla_result init_gl(texla_ctx *ctx) {
     texla_getproc_fn gp = ctx->desc.host_getproc;
     int ver = gladLoadGL((GLADloadfunc)(gp ? gp : texla__egl_getproc()));
@@ -157,6 +168,10 @@ static texla_result init_gl(texla_ctx *ctx) {
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &ctx->info.max_texture_size);
     glGetIntegerv(GL_MAX_VIEWPORT_DIMS, ctx->info.max_viewport);
     ctx->info.compute = GLAD_GL_VERSION_4_3;
+    if (ctx->desc.debug && !ctx->host && GLAD_GL_VERSION_4_3) {
+        glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+        glDebugMessageCallback(on_gl_debug, ctx);
+    }
     ctx->info.host = ctx->host;
     if (ctx->host) snprintf(ctx->info.platform, sizeof ctx->info.platform, "host context");
     return TEXLA_OK;
@@ -182,6 +197,9 @@ texla_result texla_ctx_make(const texla_ctx_desc *desc_in, texla_ctx **out) {
                                 ">= 0", desc.egl_device, desc.gl_version_max);
     texla_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return texla__fail_make(&desc, TEXLA_ERR_MEMORY, "texla_ctx_make: out of memory");
+#ifdef TEXLA_DEBUG
+    desc.debug = 1; /* a debug build checks every pass */
+#endif
     ctx->desc = desc;
     ctx->host = desc.host_getproc != NULL;
     ctx->matmul_k = desc.matmul_k ? desc.matmul_k : TEXLA_MATMUL_K_DEFAULT;

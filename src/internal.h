@@ -159,6 +159,7 @@ struct texla_ctx {
     texla_stats stats;
     int matmul_k;
     char msg[TEXLA__MSG_LEN];
+    char gl_debug[512]; /* the last KHR_debug message of texla's own debug context */
     /* objects: slot 0 unused */
     texla__obj *objs;
     int nobjs, capobjs;

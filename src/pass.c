@@ -164,8 +164,11 @@ texla_result texla__run(texla_ctx *ctx, const texla__pass *p) {
     if (ctx->desc.debug) {
         GLenum e = glGetError();
         if (e != GL_NO_ERROR)
-            return texla__fail(ctx, TEXLA_ERR_GL, "pass glsl/%s into a %d x %d target: %s (0x%04x)",
-                               texla__prog_name(p->prog), p->dst->w, p->dst->h, gl_err_name(e), e);
+            return texla__fail(ctx, TEXLA_ERR_GL,
+                               "pass glsl/%s into a %d x %d target (%s): %s (0x%04x)%s%s",
+                               texla__prog_name(p->prog), p->dst->w, p->dst->h,
+                               compute ? "compute" : "fragment", gl_err_name(e), e,
+                               ctx->gl_debug[0] ? "; KHR_debug: " : "", ctx->gl_debug);
     }
     return TEXLA_OK;
 }
