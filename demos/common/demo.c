@@ -192,3 +192,25 @@ void demo_v3_cross(const float a[3], const float b[3], float out[3]) {
     out[1] = a[2] * b[0] - a[0] * b[2];
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
+
+void demo_look(const float eye[3], float fwd[3], float fovy, float aspect, float zn, float zf,
+               float right[3], float up[3], float vp[16]) {
+    demo_v3_norm(fwd);
+    const float wup[3] = {0, 1, 0};
+    demo_v3_cross(fwd, wup, right);
+    demo_v3_norm(right);
+    demo_v3_cross(right, fwd, up);
+    float f = 1.0f / tanf(fovy / 2);
+    float view[16] = {right[0], up[0], -fwd[0], 0, right[1], up[1], -fwd[1], 0,
+                      right[2], up[2], -fwd[2], 0, 0, 0, 0, 1};
+    for (int i = 0; i < 3; i++)
+        view[12 + i] = -(view[i] * eye[0] + view[4 + i] * eye[1] + view[8 + i] * eye[2]);
+    float proj[16] = {f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (zf + zn) / (zn - zf), -1,
+                      0, 0, 2 * zf * zn / (zn - zf), 0};
+    for (int col = 0; col < 4; col++)
+        for (int r = 0; r < 4; r++) {
+            float sum = 0;
+            for (int k = 0; k < 4; k++) sum += proj[k * 4 + r] * view[col * 4 + k];
+            vp[col * 4 + r] = sum;
+        }
+}

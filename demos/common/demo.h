@@ -29,6 +29,10 @@ void demo_offscreen_free(GLuint *fbo, GLuint *color, GLuint *depth);
 /* Reads the w x h frame of fbo (0: the window's back buffer, before the swap) and writes it to
  * path as an RGBA PNG, top row first, atomically (a temporary file, then rename); 0 on success. */
 int demo_write_png(const char *who, GLuint fbo, int w, int h, const char *path);
+/* A camera at eye looking along fwd (normalised here), y up: its basis (right, up) and the
+ * column-major view-projection vp for a vertical field of view fovy and depth range zn..zf. */
+void demo_look(const float eye[3], float fwd[3], float fovy, float aspect, float zn, float zf,
+               float right[3], float up[3], float vp[16]);
 /* 3-vectors */
 void demo_v3_norm(float v[3]);
 void demo_v3_cross(const float a[3], const float b[3], float out[3]);

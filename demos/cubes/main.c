@@ -213,8 +213,6 @@ static int render_init(app *a) {
     return 0;
 }
 
-
-
 /* column-major view-projection of the orbiting camera; keeps its basis for aiming */
 static void camera(app *a, float vp[16]) {
     float aspect = (float)a->fb_w / (float)(a->fb_h ? a->fb_h : 1);
@@ -223,25 +221,7 @@ static void camera(app *a, float vp[16]) {
     a->eye[1] = a->centre[1] + a->dist * 0.35f;
     a->eye[2] = a->centre[2] + a->dist * cosf(a->angle);
     for (int i = 0; i < 3; i++) a->fwd[i] = a->centre[i] - a->eye[i];
-    demo_v3_norm(a->fwd);
-    const float wup[3] = {0, 1, 0};
-    demo_v3_cross(a->fwd, wup, a->right);
-    demo_v3_norm(a->right);
-    demo_v3_cross(a->right, a->fwd, a->up);
-    float f = 1.0f / tanf(a->fovy / 2), zn = 0.1f, zf = 300.0f;
-    float view[16] = {a->right[0], a->up[0], -a->fwd[0], 0,
-                      a->right[1], a->up[1], -a->fwd[1], 0,
-                      a->right[2], a->up[2], -a->fwd[2], 0, 0, 0, 0, 1};
-    for (int i = 0; i < 3; i++)
-        view[12 + i] = -(view[i] * a->eye[0] + view[4 + i] * a->eye[1] + view[8 + i] * a->eye[2]);
-    float proj[16] = {f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (zf + zn) / (zn - zf), -1,
-                      0, 0, 2 * zf * zn / (zn - zf), 0};
-    for (int c = 0; c < 4; c++)
-        for (int r = 0; r < 4; r++) {
-            float s = 0;
-            for (int k = 0; k < 4; k++) s += proj[k * 4 + r] * view[c * 4 + k];
-            vp[c * 4 + r] = s;
-        }
+    demo_look(a->eye, a->fwd, a->fovy, aspect, 0.1f, 300.0f, a->right, a->up, vp);
 }
 
 static void draw(app *a) {
