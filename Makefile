@@ -16,6 +16,7 @@ WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prot
             $(if $(WERROR),-Werror)
 SAN      := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer)
 CPPFLAGS := -Iinclude -I$(B)/glad/include -D_POSIX_C_SOURCE=200809L
+LIBCPPFLAGS := -Isrc
 BASEFLAGS := -std=c11 $(OPT) $(SAN) -MMD -MP
 LIBFLAGS := $(BASEFLAGS) -fvisibility=hidden -fPIC
 LDLIBS   := -lpng -lm -ldl
@@ -30,10 +31,12 @@ GLAD_EGL_EXT := EGL_EXT_platform_base,EGL_EXT_platform_device,EGL_EXT_device_bas
 DEB_PKGS := gcc make binutils python3-glad libegl1 libegl-mesa0 libgl1-mesa-dri libglfw3-dev libpng-dev \
             pkg-config xvfb xauth
 
-LIB_SRC  := $(wildcard src/*.c)
-LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(B)/obj/gen_shaders.o $(B)/obj/glad_gl.o \
+# the library's layers, one folder each (README.md, "Layout of the source")
+LAYERS   := base gl core storage ops solvers io
+LIB_SRC  := $(foreach d,$(LAYERS),$(wildcard src/$(d)/*.c))
+LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/lib/%.o) $(B)/obj/gen_shaders.o $(B)/obj/glad_gl.o \
             $(B)/obj/glad_egl.o
-GLSL     := $(sort $(wildcard glsl/*.vert glsl/*.frag glsl/*.comp glsl/common/*.glsl))
+GLSL     := $(sort $(wildcard glsl/*.vert glsl/*.frag glsl/kernels/*.comp glsl/common/*.glsl))
 LIB      := $(B)/lib/libtexla.a
 
 # test and demo programs bring their own glad (as a host application would)
@@ -75,7 +78,7 @@ GLAD_HDRS := $(B)/glad/include/glad/gl.h $(B)/glad/include/glad/egl.h
 $(B)/gen/shaders.c: $(GLSL) Makefile
 	@mkdir -p $(@D)
 	@{ echo '/* generated from glsl/ by the Makefile; do not edit */'; \
-	   echo '#include "internal.h"'; \
+	   echo '#include "gl/gl.h"'; \
 	   echo 'const texla__shader_file texla__shader_files[] = {'; \
 	   for f in $(GLSL); do \
 	     echo "{\"$${f#glsl/}\","; \
@@ -88,12 +91,12 @@ $(B)/gen/shaders.c: $(GLSL) Makefile
 
 # ---- library: one relocatable object, every symbol but the public texla_ API made local,
 # so an application can bring its own glad (or any loader) without clashes ----
-$(B)/obj/%.o: src/%.c | $(GLAD_HDRS)
+$(B)/obj/lib/%.o: src/%.c | $(GLAD_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(LIBFLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(LIBCPPFLAGS) $(LIBFLAGS) $(WARN) -c -o $@ $<
 $(B)/obj/gen_shaders.o: $(B)/gen/shaders.c | $(GLAD_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc $(LIBFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(LIBCPPFLAGS) $(LIBFLAGS) -c -o $@ $<
 $(B)/obj/glad_gl.o: $(B)/glad/src/gl.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(LIBFLAGS) -w -c -o $@ $<

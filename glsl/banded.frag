@@ -24,7 +24,7 @@ vec4 texla_op(ivec2 t) {
     for (int c = 0; c < 4; ++c) {
         if (!live[c]) continue;
         int k = (2 * t.y + c / 2) * u_shape.z + 2 * t.x + c % 2;
-        float s = term(u_src1, u_i0.x, t, c, k);
+        float s = nd > 0 ? term(u_src1, u_i0.x, t, c, k) : 0.0;
         if (nd > 1) s += term(u_src2, u_i0.y, t, c, k);
         if (nd > 2) s += term(u_src3, u_i0.z, t, c, k);
         if (nd > 3) s += term(u_src4, u_i0.w, t, c, k);

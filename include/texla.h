@@ -1,5 +1,9 @@
 /*
  * texla.h - linear algebra on the GPU through OpenGL render-to-texture.
+ * Copyright (c) 2026 the texla authors; zlib licence (see LICENSE): free to use, change and
+ * redistribute, also commercially, with no warranty.
+ * Copyright (c) 2026 the texla authors. zlib licence: see LICENSE (use, change and redistribute
+ * freely, including commercially; no warranty).
  *
  * WHAT IT DOES
  *   Matrices and vectors live in RGBA32F textures; every operation is a fragment program drawn
@@ -7,14 +11,15 @@
  *   designs of Moravanszky ("Dense Matrix Algebra on the GPU": dense 4x1 packing, products
  *   accumulated over passes by additive blending, CG, projected Jacobi for LCPs) and Krueger &
  *   Westermann (GPU Gems 2 ch. 44: 2D vectors, GPU scalars, log-pass reductions, banded and
- *   points-drawn sparse matrices). With OpenGL 4.3 the same operations can run as compute
- *   shaders (texla_backend). Works from OpenGL 3.3 core up; no CUDA, no GL headers needed here.
+ *   points-drawn sparse matrices). With OpenGL 4.3 the same operations can also run as compute
+ *   shaders, chosen per operation (texla_backend). Works from OpenGL 3.3 core up; no CUDA, no
+ *   GL headers needed here.
  *
  * WHAT IT DOES NOT DO
  *   No double precision (all GPU arithmetic is float32), no threads (a context belongs to
  *   the thread it was made on), no hidden read-backs (only calls whose purpose is a host
- *   value copy data back: *_read, texla_dot, texla_norm2, the scalar reads, CG's tolerance
- *   mode, LCP measures, PNG dumps), no printing (unless you install a callback).
+ *   value copy data back: *_read, the scalar reads, CG's tolerance mode, LCP measures, PNG
+ *   dumps), no printing (unless you install a callback).
  *
  * STEP BY STEP
  *   texla_ctx *ctx;
@@ -24,7 +29,7 @@
  *   texla_mat_make(ctx, 3, 5, a_rows, &a);      // host arrays are row-major floats
  *   texla_mat_make(ctx, 5, 7, b_rows, &b);
  *   texla_mat_make(ctx, 3, 7, NULL, &c);        // NULL data: zeros
- *   texla_matmul(ctx, a, b, c);                 // destination last
+ *   texla_mat_matmul(ctx, a, b, c);             // destination last
  *   texla_mat_read(ctx, c, c_rows);
  *   texla_mat_destroy(ctx, a); ...; texla_ctx_destroy(ctx);
  *
@@ -34,7 +39,19 @@
  *   surfaceless platform, then the default display; core profile, highest of 4.6 .. 3.3.
  *   Host (desc.host_getproc != NULL): texla uses the context current on the calling thread
  *   and loads GL through the given function (glfwGetProcAddress, eglGetProcAddress, ...).
- *   Every texla call must then be made with that context current.
+ *   Every texla call must then be made with that context current. A handle belongs to the
+ *   context that made it: another context refuses it (TEXLA_ERR_HANDLE).
+ *
+ * NAMES
+ *   texla_<type>_<verb>(ctx, inputs..., destination): texla_mat_add(ctx, a, b, dst). The
+ *   same operation takes the same arguments in the same order on every type. `mul` is the
+ *   element-wise product; `matmul` is dense times dense and `matvec` any matrix times a
+ *   vector. Coefficients that may live on the GPU are texla_coef (texla_host(2.0f), or
+ *   texla_gpu(1.0f, scalar)); bounds are plain floats.
+ *
+ * BATCHES
+ *   In host mode every call saves and restores the GL state it touches. texla_ctx_begin and
+ *   texla_ctx_end bracket many calls so the state is saved once (they nest).
  *
  * ERRORS
  *   Every call returns TEXLA_OK (0) or an error code; texla_error_message() describes the
@@ -45,7 +62,8 @@
  *
  * GL STATE TOUCHED (host mode: all of it is saved on entry and restored on return)
  *   framebuffer bindings (draw, read), viewport 0, current program, active texture unit,
- *   image unit 0 (compute backend),
+ *   image units 0..3 and shader storage buffer bindings 0..7 and the generic one (compute
+ *   backend, GL 4.3),
  *   2D texture and sampler bindings of units 0..7, vertex array and array buffer bindings,
  *   pixel pack/unpack buffer bindings and pack/unpack alignment, row length, skips,
  *   image height, GL_CLAMP_READ_COLOR, blend enable (draw buffer 0), blend functions,
@@ -83,9 +101,9 @@ extern "C" {
 #endif
 
 #define TEXLA_VERSION_MAJOR 0
-#define TEXLA_VERSION_MINOR 1
+#define TEXLA_VERSION_MINOR 2
 #define TEXLA_VERSION_PATCH 0
-#define TEXLA_VERSION_STRING "0.1.0"
+#define TEXLA_VERSION_STRING "0.2.0"
 
 /* Default number of MOPs (4x4 block of A times 4x1 block of B) per product pass. */
 #define TEXLA_MATMUL_K_DEFAULT 16
@@ -93,7 +111,7 @@ extern "C" {
 typedef enum texla_result {
     TEXLA_OK = 0,
     TEXLA_ERR_ARGUMENT,    /* NULL pointer, negative size, non-finite coefficient, bad option */
-    TEXLA_ERR_HANDLE,      /* handle 0, already destroyed (stale), or of another kind */
+    TEXLA_ERR_HANDLE,      /* handle 0, destroyed (stale), of another kind or another context */
     TEXLA_ERR_SHAPE,       /* operand shapes do not fit the operation */
     TEXLA_ERR_ALIAS,       /* the destination is also a source of the same pass */
     TEXLA_ERR_LIMIT,       /* a size past a limit of the GL driver (GL_MAX_TEXTURE_SIZE) */
@@ -113,10 +131,13 @@ typedef void (*texla_glproc)(void);
 typedef texla_glproc (*texla_getproc_fn)(const char *name);
 typedef void (*texla_error_fn)(texla_result code, const char *message, void *user);
 
-/* How operations run: fragment programs drawn into framebuffers (the classic design, GL 3.3),
- * or the same operations as GL 4.3 compute shaders (the second backend: on GPUs where only a
- * few units run fragment shaders, such as the H100, many times faster). AUTO measures both on
- * a copy at context creation and takes the faster. Points (sparse products) always draw. */
+/* How an operation runs: as a fragment program drawn into a framebuffer (the classic design,
+ * GL 3.3), or as a GL 4.3 compute shader over the same texels (on GPUs where only a few units
+ * run fragment shaders, such as the H100, many times faster). The choice is made per operation:
+ * AUTO takes the faster of the two as measured on a copy at context creation; the caller may
+ * pin any operation (texla_ctx_set_backend). Some programs exist on one backend only: the
+ * points-drawn sparse product draws (fragment); kernels with storage buffers and shared memory
+ * (one-pass reductions, tiled products, the sparse formats) are compute. */
 typedef enum texla_backend {
     TEXLA_BACKEND_AUTO = 0,
     TEXLA_BACKEND_FRAGMENT,
@@ -131,12 +152,19 @@ typedef struct texla_ctx_desc {
                            pending errors too), and on texla's own contexts a KHR_debug
                            context whose last message joins the error; always on in
                            DEBUG=1 builds */
-    int matmul_k;       /* MOPs per product pass; 0: TEXLA_MATMUL_K_DEFAULT */
+    int matmul_k;       /* MOPs per product pass (fragment path); 0: TEXLA_MATMUL_K_DEFAULT */
     const char *glsl_dir; /* development override: read shaders from this folder */
     int egl_device;     /* headless: 0 automatic; N > 0: only EGL device N-1 */
     int gl_version_max; /* headless: cap the context version, e.g. 33; 0: highest */
-    texla_backend backend; /* 0: AUTO */
+    texla_backend backend; /* every operation's backend; 0: AUTO (measured) */
 } texla_ctx_desc;
+
+typedef struct texla_backend_info {
+    char name[16];      /* "fragment", "compute" */
+    int available;      /* this GL can run it */
+    float calib_ms;     /* the 512 x 512 copy timed on it at context creation (0: not timed) */
+    int programs;       /* how many of texla's programs run on it now */
+} texla_backend_info;
 
 typedef struct texla_info {
     char vendor[128], renderer[128], version[128], glsl_version[64];
@@ -147,51 +175,86 @@ typedef struct texla_info {
     int float_render;       /* RGBA32F renderable (probed by rendering) */
     int float_blend;        /* RGBA32F additive blending unclamped (probed) */
     int compute;            /* GL 4.3 compute shaders available */
-    texla_backend backend;  /* the one in use: TEXLA_BACKEND_FRAGMENT or _COMPUTE */
-    float calib_fragment_ms, calib_compute_ms; /* AUTO's measurement (0: not measured) */
+    int subgroup_size;      /* GL_KHR_shader_subgroup's size for kernels; 0: none (shared memory
+                               is used instead) */
+    int shared_memory;      /* bytes of shared memory per workgroup */
+    int atomic_float;       /* GL_NV_shader_atomic_float */
+    texla_backend backend;  /* the default backend (AUTO's measurement, or the desc's) */
+    int nbackends;
+    texla_backend_info backends[2]; /* [0] fragment, [1] compute */
     int host;               /* 1: host mode */
     int matmul_k;           /* MOPs per product pass now */
 } texla_info;
 
 typedef struct texla_stats {
-    uint64_t passes;      /* draws issued by the pass runner */
+    uint64_t passes;      /* draws and dispatches issued by the pass runner */
     uint64_t readbacks;   /* GPU-to-host copies */
     uint64_t uploads;     /* host-to-GPU copies */
     uint64_t textures;    /* textures alive (matrices and pool temporaries) */
     uint64_t programs;    /* programs compiled so far */
 } texla_stats;
 
-/* A dense matrix. 0 is never a valid handle. */
-typedef struct texla_mat { uint32_t id; } texla_mat;
+/* Handles: small structs, 0 never valid. A handle names one object of one context. */
+typedef struct texla_mat { uint64_t id; } texla_mat;       /* dense matrix (4x1 packing) */
+typedef struct texla_vec { uint64_t id; } texla_vec;       /* vector in the 2D layout */
+typedef struct texla_scalar { uint64_t id; } texla_scalar; /* one float on the GPU */
+typedef struct texla_banded { uint64_t id; } texla_banded; /* stack of diagonals */
+typedef struct texla_sparse { uint64_t id; } texla_sparse; /* sparse matrix */
 
-typedef struct texla_mat_info {
-    int rows, cols;       /* logical shape */
-    int tex_width, tex_height; /* texture size: cols x ceil(rows/4) */
-    uint32_t texture;     /* GL texture name (RGBA32F, GL_NEAREST); read-only for the host */
-} texla_mat_info;
+/* A coefficient: value, times the GPU scalar when scalar.id != 0. */
+typedef struct texla_coef {
+    float value;
+    texla_scalar scalar;
+} texla_coef;
+static inline texla_coef texla_host(float v) { texla_coef c = {v, {0}}; return c; }
+static inline texla_coef texla_gpu(float v, texla_scalar s) { texla_coef c = {v, s}; return c; }
 
-/* ---- context ---- */
+/* ==== context ==== */
 
 /* Makes a context (headless EGL, or the host's current one); *out is NULL on failure.
  * desc may be NULL (all defaults). On failure texla_error_message(NULL) says why. */
 TEXLA_API texla_result texla_ctx_make(const texla_ctx_desc *desc, texla_ctx **out);
 /* Deletes every object of ctx and, headless, the context itself. NULL is a no-op. */
 TEXLA_API void texla_ctx_destroy(texla_ctx *ctx);
-/* Message of the last error of ctx, or of the last failed texla_ctx_make on this thread
- * when ctx is NULL. Never NULL; "" when there was none. */
+/* Message of the last error of ctx, or of the last failed call without a context on this
+ * thread when ctx is NULL. Never NULL; "" when there was none. */
 TEXLA_API const char *texla_error_message(const texla_ctx *ctx);
 /* "TEXLA_ERR_SHAPE" etc. */
 TEXLA_API const char *texla_result_name(texla_result r);
+/* Reports an error through ctx (message and callback) and returns code: for code built on
+ * texla's public API that wants its errors to read like texla's (texla's solvers use it). */
+TEXLA_API texla_result texla_ctx_fail(texla_ctx *ctx, texla_result code, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 TEXLA_API texla_result texla_ctx_info(texla_ctx *ctx, texla_info *out);
 TEXLA_API texla_result texla_ctx_stats(texla_ctx *ctx, texla_stats *out);
 /* Waits until the GPU has finished all work issued so far (for timing). */
 TEXLA_API texla_result texla_ctx_finish(texla_ctx *ctx);
+/* A batch: the GL state is saved by begin and restored by the matching end (host mode); calls
+ * in between pay no state save each. Nestable; every begin needs its end. */
+TEXLA_API texla_result texla_ctx_begin(texla_ctx *ctx);
+TEXLA_API texla_result texla_ctx_end(texla_ctx *ctx);
+/* Pins the backend of one program (its glsl/ file name without the extension, e.g. "axpby",
+ * "matmul", "reduce"; NULL: every program) to FRAGMENT or COMPUTE, or back to AUTO.
+ * TEXLA_ERR_UNSUPPORTED when the program cannot run there. */
+TEXLA_API texla_result texla_ctx_set_backend(texla_ctx *ctx, const char *program,
+                                             texla_backend backend);
+/* The backend a program runs on now (its name as for texla_ctx_set_backend). */
+TEXLA_API texla_result texla_ctx_get_backend(texla_ctx *ctx, const char *program,
+                                             texla_backend *out);
 /* MOPs per product pass, k >= 1 (k >= ceil(K/4) gives one pass); 0 restores the default.
- * The fragment path's setting: the compute backend does the whole inner dimension in one
- * dispatch. */
-TEXLA_API texla_result texla_set_matmul_k(texla_ctx *ctx, int k);
+ * The fragment path's setting: the compute backend does the whole inner dimension at once. */
+TEXLA_API texla_result texla_ctx_set_matmul_k(texla_ctx *ctx, int k);
 
-/* ---- dense matrices ---- */
+/* ==== dense matrices ==== */
+
+typedef struct texla_mat_info {
+    int rows, cols;       /* logical shape */
+    int tex_width, tex_height; /* texture size: cols x ceil(rows/4) */
+    uint32_t texture;     /* GL texture name (RGBA32F, GL_NEAREST); read-only for the host */
+} texla_mat_info;
 
 /* rows x cols matrix from row-major data (NULL: zeros). */
 TEXLA_API texla_result texla_mat_make(texla_ctx *ctx, int rows, int cols, const float *data,
@@ -209,52 +272,12 @@ TEXLA_API texla_result texla_mat_read(texla_ctx *ctx, texla_mat m, float *out);
 TEXLA_API texla_result texla_mat_read_raw(texla_ctx *ctx, texla_mat m, float *out);
 TEXLA_API texla_result texla_mat_info_get(texla_ctx *ctx, texla_mat m, texla_mat_info *out);
 
-/* ---- element-wise operations (all operands of one shape; dst never also a source) ---- */
-
-TEXLA_API texla_result texla_copy(texla_ctx *ctx, texla_mat a, texla_mat dst);   /* C = A */
-TEXLA_API texla_result texla_add(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst);
-TEXLA_API texla_result texla_sub(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst);
-TEXLA_API texla_result texla_mul(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst); /* A.*B */
-TEXLA_API texla_result texla_scale(texla_ctx *ctx, texla_mat a, float s, texla_mat dst); /* C = s*A */
-TEXLA_API texla_result texla_scale_self(texla_ctx *ctx, float s, texla_mat dst);      /* C *= s */
-TEXLA_API texla_result texla_acc(texla_ctx *ctx, texla_mat b, texla_mat dst);         /* C += B */
-TEXLA_API texla_result texla_acc_scaled(texla_ctx *ctx, texla_mat b, float s, texla_mat dst); /* C += s*B */
-TEXLA_API texla_result texla_acc_mul(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst); /* C += A.*B */
-TEXLA_API texla_result texla_add_scaled(texla_ctx *ctx, texla_mat a, texla_mat b, float s,
-                                        texla_mat dst);                              /* C = A + s*B */
-/* C = A + (B + D) .* E  (the seed paper's "madad") */
-TEXLA_API texla_result texla_madad(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat d,
-                                   texla_mat e, texla_mat dst);
-TEXLA_API texla_result texla_max(texla_ctx *ctx, texla_mat a, float s, texla_mat dst); /* max(A, s) */
-/* C = s ./ A element-wise (a zero element of A gives +-Inf there; padding stays 0). */
-TEXLA_API texla_result texla_recip(texla_ctx *ctx, texla_mat a, float s, texla_mat dst);
-/* dst (n x 1) = the diagonal of the n x n matrix A. */
-TEXLA_API texla_result texla_diag(texla_ctx *ctx, texla_mat a, texla_mat dst);
-
-/* ---- products ---- */
-
-/* dot(a, b) = a' * b of two n x 1 vectors, computed by the transposed product on the GPU
- * (the compute backend: by a log-pass reduction) and returned to the host (one read-back). */
-TEXLA_API texla_result texla_dot(texla_ctx *ctx, texla_mat a, texla_mat b, float *out);
-TEXLA_API texla_result texla_norm2(texla_ctx *ctx, texla_mat a, float *out); /* a' * a */
-/* C = A * B (n x K times K x m), multi-pass with additive blending. */
-TEXLA_API texla_result texla_matmul(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst);
-/* C = A' * B (A is K x n, B is K x m). */
-TEXLA_API texla_result texla_matmul_tn(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst);
-/* C = A * B' (A is n x K, B is m x K). */
-TEXLA_API texla_result texla_matmul_nt(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst);
-
-/* ==== 2D vectors, GPU scalars, banded and sparse matrices (Krueger & Westermann) ==== */
-
-/* A vector in the 2D layout: element k is grid cell (k mod gx, k div gx) of an even gx x gy
+/* ==== 2D vectors and GPU scalars (Krueger & Westermann) ====
+ * A vector in the 2D layout: element k is grid cell (k mod gx, k div gx) of an even gx x gy
  * grid, texel (gx/2, gy/2) of a (gx/2) x (gy/2) texture, channel (gx%2) + 2*(gy%2).
  * A plain vector of length n uses a near-square grid; a PDE grid vector of nx x ny cells uses
  * gx = nx rounded up to even, so grid neighbours are texel neighbours (its host data is the
  * nx x ny grid, row-major, and element k of it is cell (k mod nx, k div nx)). */
-typedef struct texla_vec { uint32_t id; } texla_vec;
-/* A single float on the GPU (a 1x1 texture): reductions write it, coefficients read it. */
-typedef struct texla_scalar { uint32_t id; } texla_scalar;
-
 typedef struct texla_vec_info {
     int n;          /* elements */
     int nx, ny;     /* the logical grid: nx * ny >= n; plain vectors: nx = gx */
@@ -262,14 +285,6 @@ typedef struct texla_vec_info {
     int tex_width, tex_height; /* gx/2 x gy/2 */
     uint32_t texture;
 } texla_vec_info;
-
-/* A coefficient: value, times the GPU scalar when scalar.id != 0. */
-typedef struct texla_coef {
-    float value;
-    texla_scalar scalar;
-} texla_coef;
-static inline texla_coef texla_host(float v) { texla_coef c = {v, {0}}; return c; }
-static inline texla_coef texla_gpu(float v, texla_scalar s) { texla_coef c = {v, s}; return c; }
 
 /* length-n vector from data (NULL: zeros); the grid is the most square one within limits */
 TEXLA_API texla_result texla_vec_make(texla_ctx *ctx, int n, const float *data, texla_vec *out);
@@ -284,42 +299,14 @@ TEXLA_API texla_result texla_vec_read(texla_ctx *ctx, texla_vec v, float *out);
 /* the texture as stored: tex_width*tex_height*4 floats, padding included */
 TEXLA_API texla_result texla_vec_read_raw(texla_ctx *ctx, texla_vec v, float *out);
 TEXLA_API texla_result texla_vec_info_get(texla_ctx *ctx, texla_vec v, texla_vec_info *out);
-
-/* element-wise: all operands of one layout; dst never also a source */
-TEXLA_API texla_result texla_vec_fill(texla_ctx *ctx, texla_coef c, texla_vec dst);
-TEXLA_API texla_result texla_vec_copy(texla_ctx *ctx, texla_vec a, texla_vec dst);
-TEXLA_API texla_result texla_vec_add(texla_ctx *ctx, texla_vec a, texla_vec b, texla_vec dst);
-TEXLA_API texla_result texla_vec_sub(texla_ctx *ctx, texla_vec a, texla_vec b, texla_vec dst);
-TEXLA_API texla_result texla_vec_mul(texla_ctx *ctx, texla_vec a, texla_vec b, texla_vec dst);
-TEXLA_API texla_result texla_vec_scale(texla_ctx *ctx, texla_vec a, texla_coef s, texla_vec dst);
-/* dst = a + s * b */
-TEXLA_API texla_result texla_vec_axpy(texla_ctx *ctx, texla_vec a, texla_coef s, texla_vec b,
-                                      texla_vec dst);
-/* dst += s * b, by additive blending */
-TEXLA_API texla_result texla_vec_acc(texla_ctx *ctx, texla_coef s, texla_vec b, texla_vec dst);
-TEXLA_API texla_result texla_vec_max(texla_ctx *ctx, texla_vec a, float s, texla_vec dst);
-TEXLA_API texla_result texla_vec_clamp(texla_ctx *ctx, texla_vec a, float lo, float hi,
-                                       texla_vec dst);
-
 /* dst += amplitude * exp(-d^2 / radius^2), d the distance of each element's grid cell
  * (k mod nx, k div nx) to (x, y); drawn over the bump's bounding rectangle (3 radii), by
  * additive blending. For interactive disturbances of PDE grids. */
 TEXLA_API texla_result texla_vec_splat(texla_ctx *ctx, float x, float y, float radius,
                                        float amplitude, texla_vec dst);
-
-/* reductions in log passes (each folds 2x2 texels) into a GPU scalar */
-TEXLA_API texla_result texla_vec_sum(texla_ctx *ctx, texla_vec a, texla_scalar dst);
-TEXLA_API texla_result texla_vec_dot(texla_ctx *ctx, texla_vec a, texla_vec b, texla_scalar dst);
-TEXLA_API texla_result texla_vec_norm2(texla_ctx *ctx, texla_vec a, texla_scalar dst);
-TEXLA_API texla_result texla_vec_maxval(texla_ctx *ctx, texla_vec a, texla_scalar dst);
-TEXLA_API texla_result texla_vec_minval(texla_ctx *ctx, texla_vec a, texla_scalar dst);
-TEXLA_API texla_result texla_vec_maxabs(texla_ctx *ctx, texla_vec a, texla_scalar dst);
-
 /* conversions between the 2D layout and the dense n x 1 layout, on the GPU */
 TEXLA_API texla_result texla_vec_from_mat(texla_ctx *ctx, texla_mat m, texla_vec dst);
 TEXLA_API texla_result texla_mat_from_vec(texla_ctx *ctx, texla_vec v, texla_mat dst);
-/* y = A * x for a dense n x m matrix and 2D vectors (converted on the GPU) */
-TEXLA_API texla_result texla_mat_mul_vec(texla_ctx *ctx, texla_mat a, texla_vec x, texla_vec y);
 
 /* scalars */
 TEXLA_API texla_result texla_scalar_make(texla_ctx *ctx, float value, texla_scalar *out);
@@ -342,10 +329,86 @@ TEXLA_API texla_result texla_scalar_sub(texla_ctx *ctx, texla_scalar a, texla_sc
                                         texla_scalar dst);
 TEXLA_API texla_result texla_scalar_neg(texla_ctx *ctx, texla_scalar a, texla_scalar dst);
 
-/* ---- banded matrices: a stack of diagonals, each in the 2D layout of `like` ----
+/* ==== element-wise operations: the same for matrices (texla_mat_*) and vectors (texla_vec_*)
+ * All operands of one shape (vectors: one layout); dst is never also a source. Operations
+ * marked "in place" read dst too (accumulated by blending on the fragment backend). Padding
+ * lanes stay zero. */
+#define TEXLA_EW_DECLARE(T)                                                                     \
+    /* dst = c */                                                                               \
+    TEXLA_API texla_result texla_##T##_fill(texla_ctx *ctx, texla_coef c, texla_##T dst);      \
+    /* dst = a */                                                                               \
+    TEXLA_API texla_result texla_##T##_copy(texla_ctx *ctx, texla_##T a, texla_##T dst);       \
+    /* dst = a + b, a - b, a .* b, min(a, b), max(a, b) */                                      \
+    TEXLA_API texla_result texla_##T##_add(texla_ctx *ctx, texla_##T a, texla_##T b,           \
+                                           texla_##T dst);                                      \
+    TEXLA_API texla_result texla_##T##_sub(texla_ctx *ctx, texla_##T a, texla_##T b,           \
+                                           texla_##T dst);                                      \
+    TEXLA_API texla_result texla_##T##_mul(texla_ctx *ctx, texla_##T a, texla_##T b,           \
+                                           texla_##T dst);                                      \
+    TEXLA_API texla_result texla_##T##_min(texla_ctx *ctx, texla_##T a, texla_##T b,           \
+                                           texla_##T dst);                                      \
+    TEXLA_API texla_result texla_##T##_max(texla_ctx *ctx, texla_##T a, texla_##T b,           \
+                                           texla_##T dst);                                      \
+    /* dst = |a| */                                                                             \
+    TEXLA_API texla_result texla_##T##_abs(texla_ctx *ctx, texla_##T a, texla_##T dst);        \
+    /* dst = s a */                                                                             \
+    TEXLA_API texla_result texla_##T##_scale(texla_ctx *ctx, texla_##T a, texla_coef s,        \
+                                             texla_##T dst);                                    \
+    /* dst = a + s b */                                                                         \
+    TEXLA_API texla_result texla_##T##_axpy(texla_ctx *ctx, texla_##T a, texla_coef s,         \
+                                            texla_##T b, texla_##T dst);                        \
+    /* dst = a + (b + d) .* e (the dense paper's "madad") */                                    \
+    TEXLA_API texla_result texla_##T##_madad(texla_ctx *ctx, texla_##T a, texla_##T b,         \
+                                             texla_##T d, texla_##T e, texla_##T dst);          \
+    /* dst = max(a, s) */                                                                       \
+    TEXLA_API texla_result texla_##T##_clamp_min(texla_ctx *ctx, texla_##T a, float s,         \
+                                                 texla_##T dst);                                \
+    /* dst = min(max(a, lo), hi), lo <= hi */                                                   \
+    TEXLA_API texla_result texla_##T##_clamp(texla_ctx *ctx, texla_##T a, float lo, float hi,  \
+                                             texla_##T dst);                                    \
+    /* dst = s ./ a (a zero element gives +-Inf there) */                                       \
+    TEXLA_API texla_result texla_##T##_recip(texla_ctx *ctx, texla_##T a, float s,             \
+                                             texla_##T dst);                                    \
+    /* in place: dst += s b */                                                                  \
+    TEXLA_API texla_result texla_##T##_acc(texla_ctx *ctx, texla_coef s, texla_##T b,          \
+                                           texla_##T dst);                                      \
+    /* in place: dst += a .* b */                                                               \
+    TEXLA_API texla_result texla_##T##_acc_mul(texla_ctx *ctx, texla_##T a, texla_##T b,       \
+                                               texla_##T dst);                                  \
+    /* in place: dst *= s */                                                                    \
+    TEXLA_API texla_result texla_##T##_rescale(texla_ctx *ctx, float s, texla_##T dst);        \
+    /* reductions into a GPU scalar (read it with texla_scalar_read): the sum, the dot product  \
+     * sum(a .* b), the squared 2-norm sum(a .* a), the largest and smallest element, the      \
+     * largest magnitude; in one kernel pass on the compute backend, log passes on the          \
+     * fragment one */                                                                          \
+    TEXLA_API texla_result texla_##T##_sum(texla_ctx *ctx, texla_##T a, texla_scalar dst);     \
+    TEXLA_API texla_result texla_##T##_dot(texla_ctx *ctx, texla_##T a, texla_##T b,           \
+                                           texla_scalar dst);                                   \
+    TEXLA_API texla_result texla_##T##_sqnorm(texla_ctx *ctx, texla_##T a, texla_scalar dst);  \
+    TEXLA_API texla_result texla_##T##_maxval(texla_ctx *ctx, texla_##T a, texla_scalar dst);  \
+    TEXLA_API texla_result texla_##T##_minval(texla_ctx *ctx, texla_##T a, texla_scalar dst);  \
+    TEXLA_API texla_result texla_##T##_maxabs(texla_ctx *ctx, texla_##T a, texla_scalar dst);
+TEXLA_EW_DECLARE(mat)
+TEXLA_EW_DECLARE(vec)
+
+/* ==== products ==== */
+
+/* C = A * B (n x K times K x m); C = A' * B (A is K x n); C = A * B' (B is m x K). The
+ * fragment path accumulates ceil(K/4/k) passes by additive blending (k MOPs each). */
+TEXLA_API texla_result texla_mat_matmul(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst);
+TEXLA_API texla_result texla_mat_matmul_tn(texla_ctx *ctx, texla_mat a, texla_mat b,
+                                           texla_mat dst);
+TEXLA_API texla_result texla_mat_matmul_nt(texla_ctx *ctx, texla_mat a, texla_mat b,
+                                           texla_mat dst);
+/* dst (n x 1) = the diagonal of the n x n matrix A. */
+TEXLA_API texla_result texla_mat_diag(texla_ctx *ctx, texla_mat a, texla_mat dst);
+/* y = A x for a dense n x m matrix and 2D vectors x (m) and y (n). */
+TEXLA_API texla_result texla_mat_matvec(texla_ctx *ctx, texla_mat a, texla_vec x, texla_vec y);
+
+/* ==== banded matrices: a stack of diagonals, each in the 2D layout of `like` ====
  * Row k of A holds A(k, k + offsets[i]) = diags[i * n + k] (n = like's length; entries whose
- * column falls outside 0..n-1 are ignored). Indices are the vector's element numbers. */
-typedef struct texla_banded { uint32_t id; } texla_banded;
+ * column falls outside 0..n-1 are ignored, and so is a diagonal with |offset| >= n). Indices
+ * are the vector's element numbers. */
 TEXLA_API texla_result texla_banded_make(texla_ctx *ctx, texla_vec like, int ndiag,
                                          const int *offsets, const float *diags,
                                          texla_banded *out);
@@ -357,14 +420,14 @@ TEXLA_API texla_result texla_banded_poisson(texla_ctx *ctx, int nx, int ny, floa
                                             float beta, texla_banded *out);
 TEXLA_API void texla_banded_destroy(texla_ctx *ctx, texla_banded a);
 /* y = A x */
-TEXLA_API texla_result texla_banded_mul(texla_ctx *ctx, texla_banded a, texla_vec x, texla_vec y);
+TEXLA_API texla_result texla_banded_matvec(texla_ctx *ctx, texla_banded a, texla_vec x,
+                                           texla_vec y);
 /* y = A x + s * b */
-TEXLA_API texla_result texla_banded_mul_add(texla_ctx *ctx, texla_banded a, texla_vec x,
-                                            float s, texla_vec b, texla_vec y);
+TEXLA_API texla_result texla_banded_matvec_add(texla_ctx *ctx, texla_banded a, texla_vec x,
+                                               float s, texla_vec b, texla_vec y);
 
-/* ---- random sparse matrices as vertex buffers (points with additive blending) ----
+/* ==== sparse matrices (GPU Gems: points drawn with additive blending) ====
  * rows x cols; x has cols elements, y has rows. Duplicates are summed; empty rows are fine. */
-typedef struct texla_sparse { uint32_t id; } texla_sparse;
 TEXLA_API texla_result texla_sparse_make_coo(texla_ctx *ctx, texla_vec row_like,
                                              texla_vec col_like, int nnz, const int *rows,
                                              const int *cols, const float *vals,
@@ -374,7 +437,8 @@ TEXLA_API texla_result texla_sparse_make_csr(texla_ctx *ctx, texla_vec row_like,
                                              const int *cols, const float *vals,
                                              texla_sparse *out);
 TEXLA_API void texla_sparse_destroy(texla_ctx *ctx, texla_sparse a);
-TEXLA_API texla_result texla_sparse_mul(texla_ctx *ctx, texla_sparse a, texla_vec x, texla_vec y);
+TEXLA_API texla_result texla_sparse_matvec(texla_ctx *ctx, texla_sparse a, texla_vec x,
+                                           texla_vec y);
 
 /* ---- Matrix Market files (host side) ----
  * Reads coordinate (real, integer, pattern; general, symmetric, skew-symmetric) and array
@@ -402,17 +466,19 @@ TEXLA_API texla_result texla_mm_write_coord(texla_ctx *ctx, const char *path, in
 
 /* ---- solvers (built only from the public operations above) ---- */
 
-/* A linear operator for CG: a dense square matrix, a banded or a sparse matrix. */
+/* A linear operator: a dense square matrix, a banded or a sparse matrix. */
 typedef enum texla_op_kind { TEXLA_OP_DENSE = 1, TEXLA_OP_BANDED, TEXLA_OP_SPARSE } texla_op_kind;
 typedef struct texla_op {
     texla_op_kind kind;
-    uint32_t id;      /* the texla_mat, texla_banded or texla_sparse handle's id */
+    uint64_t id;      /* the texla_mat, texla_banded or texla_sparse handle's id */
 } texla_op;
 static inline texla_op texla_op_dense(texla_mat m) { texla_op o = {TEXLA_OP_DENSE, m.id}; return o; }
 static inline texla_op texla_op_banded(texla_banded m) { texla_op o = {TEXLA_OP_BANDED, m.id}; return o; }
 static inline texla_op texla_op_sparse(texla_sparse m) { texla_op o = {TEXLA_OP_SPARSE, m.id}; return o; }
 /* y = A x for any operator */
-TEXLA_API texla_result texla_op_apply(texla_ctx *ctx, texla_op a, texla_vec x, texla_vec y);
+TEXLA_API texla_result texla_op_matvec(texla_ctx *ctx, texla_op a, texla_vec x, texla_vec y);
+/* the operator's rows and columns */
+TEXLA_API texla_result texla_op_shape(texla_ctx *ctx, texla_op a, int *rows, int *cols);
 
 typedef struct texla_cg_desc {
     int max_iter;    /* 0: n */
@@ -433,6 +499,15 @@ typedef struct texla_cg_result {
 TEXLA_API texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_desc *desc,
                                 texla_vec x, texla_cg_result *out);
 
+/* Work matrices of the LCP solver for one size n, owned by the caller: solving many LCPs of
+ * the same size with one workspace allocates nothing. */
+typedef struct texla_lcp_workspace {
+    int n;
+    texla_mat m[4];
+} texla_lcp_workspace;
+TEXLA_API texla_result texla_lcp_workspace_make(texla_ctx *ctx, int n, texla_lcp_workspace *out);
+TEXLA_API void texla_lcp_workspace_destroy(texla_ctx *ctx, texla_lcp_workspace *ws);
+
 typedef struct texla_lcp_desc {
     int iterations;  /* 0: 100 */
     float omega;     /* relaxation; 0: 1 */
@@ -442,6 +517,8 @@ typedef struct texla_lcp_desc {
      * [-mu_i x_j, mu_i x_j] with mu_i = friction_mu[i] (n x 1). Indices are stored as floats. */
     texla_mat friction_index;
     texla_mat friction_mu;
+    /* work matrices for this n (NULL: made and destroyed by the call) */
+    texla_lcp_workspace *workspace;
 } texla_lcp_desc;
 typedef struct texla_lcp_result { /* over the normal rows (all rows without friction) */
     float min_x;      /* min x_i (>= 0 by construction) */
@@ -450,16 +527,14 @@ typedef struct texla_lcp_result { /* over the normal rows (all rows without fric
     float max_abs_xw; /* max |x_i w_i| */
     float max_friction_excess; /* bounded variant: max(|x_i| - mu_i x_j, 0) over friction rows */
 } texla_lcp_result;
-/* Projected Jacobi for the LCP: x >= 0, w = A x + b >= 0, x' w = 0, with dense n x n A and
- * n x 1 b and x (x is the warm start). x <- max(0, x - omega D^-1 (A x + b)), D = diag(A);
- * no read-back inside the loop; at the end x and w are read back for the measures (out may be
- * NULL: then nothing is read back). x must be none of a, b and the friction vectors. Its four
- * n x 1 work matrices are kept for the next call of the same n (at most 8 sizes, freed by
- * texla_ctx_destroy), so repeated solves allocate nothing. */
 /* The projection step of the bounded variant on its own (see texla_lcp_desc):
  * dst = project(v) with the same index/mu vectors; all n x 1. */
 TEXLA_API texla_result texla_lcp_project(texla_ctx *ctx, texla_mat v, texla_mat index,
                                          texla_mat mu, texla_mat dst);
+/* Projected Jacobi for the LCP: x >= 0, w = A x + b >= 0, x' w = 0, with dense n x n A and
+ * n x 1 b and x (x is the warm start). x <- max(0, x - omega D^-1 (A x + b)), D = diag(A);
+ * no read-back inside the loop; at the end x and w are read back for the measures (out may be
+ * NULL: then nothing is read back). x must be none of a, b and the friction vectors. */
 TEXLA_API texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b,
                                         const texla_lcp_desc *desc, texla_mat x,
                                         texla_lcp_result *out);

@@ -15,6 +15,16 @@
 #include <string.h>
 #include <time.h>
 
+/* the dense dot product read back to the host */
+static texla_result dot_read(texla_ctx *ctx, texla_mat a, texla_mat b, float *out) {
+    texla_scalar s = {0};
+    texla_result r = texla_scalar_make(ctx, 0.0f, &s);
+    if (!r) r = texla_mat_dot(ctx, a, b, s);
+    if (!r) r = texla_scalar_read(ctx, s, out);
+    texla_scalar_destroy(ctx, s);
+    return r;
+}
+
 static double now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -184,17 +194,17 @@ enum { OP_COPY, OP_ADD, OP_ADD_SCALED, OP_ACC_SCALED, OP_MUL, OP_MADAD, OP_MAX, 
 static int tx_op(void *arg) {
     tx *t = arg;
     switch (t->which) {
-    case OP_COPY: return texla_copy(t->ctx, t->a, t->c);
-    case OP_ADD: return texla_add(t->ctx, t->a, t->b, t->c);
-    case OP_ADD_SCALED: return texla_add_scaled(t->ctx, t->a, t->b, 0.5f, t->c);
-    case OP_ACC_SCALED: return texla_acc_scaled(t->ctx, t->b, 1e-9f, t->c);
-    case OP_MUL: return texla_mul(t->ctx, t->a, t->b, t->c);
-    case OP_MADAD: return texla_madad(t->ctx, t->a, t->b, t->d, t->e, t->c);
-    case OP_MAX: return texla_max(t->ctx, t->a, 0.0f, t->c);
-    case OP_MATMUL: return texla_matmul(t->ctx, t->a, t->b, t->c);
-    case OP_MATMUL_TN: return texla_matmul_tn(t->ctx, t->a, t->b, t->c);
-    case OP_MATMUL_NT: return texla_matmul_nt(t->ctx, t->a, t->b, t->c);
-    case OP_DOT: return texla_dot(t->ctx, t->a, t->b, &t->out);
+    case OP_COPY: return texla_mat_copy(t->ctx, t->a, t->c);
+    case OP_ADD: return texla_mat_add(t->ctx, t->a, t->b, t->c);
+    case OP_ADD_SCALED: return texla_mat_axpy(t->ctx, t->a, texla_host(0.5f), t->b, t->c);
+    case OP_ACC_SCALED: return texla_mat_acc(t->ctx, texla_host(1e-9f), t->b, t->c);
+    case OP_MUL: return texla_mat_mul(t->ctx, t->a, t->b, t->c);
+    case OP_MADAD: return texla_mat_madad(t->ctx, t->a, t->b, t->d, t->e, t->c);
+    case OP_MAX: return texla_mat_clamp_min(t->ctx, t->a, 0.0f, t->c);
+    case OP_MATMUL: return texla_mat_matmul(t->ctx, t->a, t->b, t->c);
+    case OP_MATMUL_TN: return texla_mat_matmul_tn(t->ctx, t->a, t->b, t->c);
+    case OP_MATMUL_NT: return texla_mat_matmul_nt(t->ctx, t->a, t->b, t->c);
+    case OP_DOT: return dot_read(t->ctx, t->a, t->b, &t->out);
     }
     return 1;
 }
@@ -265,10 +275,10 @@ static int vx_op(void *arg) {
     case V_AXPY_GPU: return texla_vec_axpy(t->ctx, t->a, texla_gpu(1e-3f, t->s), t->b, t->c);
     case V_ACC_GPU: return texla_vec_acc(t->ctx, texla_gpu(1e-9f, t->s), t->b, t->c);
     case V_DOT: return texla_vec_dot(t->ctx, t->a, t->b, t->s);
-    case V_NORM2: return texla_vec_norm2(t->ctx, t->a, t->s);
+    case V_NORM2: return texla_vec_sqnorm(t->ctx, t->a, t->s);
     case V_MAXABS: return texla_vec_maxabs(t->ctx, t->a, t->s);
-    case V_BANDED: return texla_banded_mul(t->ctx, t->band, t->a, t->c);
-    case V_SPARSE: return texla_sparse_mul(t->ctx, t->sp, t->a, t->c);
+    case V_BANDED: return texla_banded_matvec(t->ctx, t->band, t->a, t->c);
+    case V_SPARSE: return texla_sparse_matvec(t->ctx, t->sp, t->a, t->c);
     }
     return 1;
 }
@@ -310,7 +320,7 @@ static void bench_vec(texla_ctx *ctx, int soft, int batches) {
             {V_AXPY_GPU, 3, "texla_vec_axpy (GPU coef)", "fragment rate"},
             {V_ACC_GPU, 3, "texla_vec_acc (blend)", "RGBA32F blend rate"},
             {V_DOT, 2, "texla_vec_dot -> scalar", "log passes (first: 2 reads)"},
-            {V_NORM2, 1, "texla_vec_norm2 -> scalar", "log passes"},
+            {V_NORM2, 1, "texla_vec_sqnorm -> scalar", "log passes"},
             {V_MAXABS, 1, "texla_vec_maxabs -> scalar", "log passes"}};
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
             t.which = v[k].op;
@@ -329,7 +339,7 @@ static void bench_banded(texla_ctx *ctx, int soft, int batches) {
         if (make_grid3(ctx, n, &t) || texla_banded_poisson(ctx, n, n, 0, 1, &t.band)) return;
         snprintf(sz, sizeof sz, "%d^2 grid, 5 diagonals", n);
         /* bytes: x, 5 diagonals, y once each */
-        row("texla_banded_mul (Poisson)", sz, time_op(vx_op, &t, batches), 7.0 * n * n * 4, 0,
+        row("texla_banded_matvec (Poisson)", sz, time_op(vx_op, &t, batches), 7.0 * n * n * 4, 0,
             "fetches: 2 per diagonal per element");
         texla_banded_destroy(ctx, t.band);
         free_grid3(ctx, &t);
@@ -352,7 +362,7 @@ static void bench_sparse(texla_ctx *ctx, int soft, int batches) {
     char sz[64];
     snprintf(sz, sizeof sz, "%d rows, %d nnz, %d points", rows_n, nnz, rows_n * per_row / 4);
     double ms = time_op(vx_op, &t, batches);
-    printf("| %-26s | %-18s | %10.4f | %8.0f Mpoints/s | %6s | %s |\n", "texla_sparse_mul (points)",
+    printf("| %-26s | %-18s | %10.4f | %8.0f Mpoints/s | %6s | %s |\n", "texla_sparse_matvec (points)",
            sz, ms, rows_n * per_row / 4 / (ms * 1e3), "-", "point rasterization + blending");
     texla_sparse_destroy(ctx, t.sp);
     free_grid3(ctx, &t);
@@ -475,7 +485,7 @@ int main(int argc, char **argv) {
            info.renderer, info.vendor, info.version, info.platform);
     printf("backend: %s (calibration copy 512x512: fragment %.3f ms, compute %.3f ms)\n",
            info.backend == TEXLA_BACKEND_COMPUTE ? "compute shaders" : "fragment programs",
-           (double)info.calib_fragment_ms, (double)info.calib_compute_ms);
+           (double)info.backends[0].calib_ms, (double)info.backends[1].calib_ms);
     printf("median of %d batches after warm-up; batch >= 20 ms of back-to-back calls, glFinish "
            "around it\n\n", batches);
     printf("| operation | size | median ms | rate | of ceiling | limited by |\n");
@@ -516,10 +526,10 @@ int main(int argc, char **argv) {
     static const struct {
         int op, nsrc;
         const char *name;
-    } ew[] = {{OP_COPY, 1, "texla_copy"},     {OP_ADD, 2, "texla_add"},
-              {OP_ADD_SCALED, 2, "texla_add_scaled (mad)"}, {OP_ACC_SCALED, 1, "texla_acc_scaled (blend)"},
-              {OP_MUL, 2, "texla_mul"},       {OP_MADAD, 4, "texla_madad"},
-              {OP_MAX, 1, "texla_max"}};
+    } ew[] = {{OP_COPY, 1, "texla_mat_copy"},     {OP_ADD, 2, "texla_mat_add"},
+              {OP_ADD_SCALED, 2, "texla_mat_axpy (mad)"}, {OP_ACC_SCALED, 1, "texla_mat_acc (blend)"},
+              {OP_MUL, 2, "texla_mat_mul"},       {OP_MADAD, 4, "texla_mat_madad"},
+              {OP_MAX, 1, "texla_mat_clamp_min"}};
     if (!want("ew")) nsizes = 0;
     for (int s = 0; s < nsizes; s++) {
         int n = sizes[s];
@@ -584,8 +594,8 @@ int main(int argc, char **argv) {
         texla_mat_make(ctx, n, m, NULL, &C);
         double err = 0, na = 0, nb = 0;
         for (int k = 1; k <= 65; k += 16) {
-            texla_set_matmul_k(ctx, k);
-            if (texla_matmul(ctx, A, B, C) || texla_mat_read(ctx, C, c)) {
+            texla_ctx_set_matmul_k(ctx, k);
+            if (texla_mat_matmul(ctx, A, B, C) || texla_mat_read(ctx, C, c)) {
                 fprintf(stderr, "texla-bench: %s\n", texla_error_message(ctx));
                 return 1;
             }
@@ -596,7 +606,7 @@ int main(int argc, char **argv) {
                     err += (c[i * m + j] - s) * (c[i * m + j] - s);
                 }
         }
-        texla_set_matmul_k(ctx, 0);
+        texla_ctx_set_matmul_k(ctx, 0);
         for (int i = 0; i < n * K; i++) na += (double)a[i] * a[i];
         for (int i = 0; i < K * m; i++) nb += (double)b[i] * b[i];
         double bound = 5 * K * 5.96e-8 * sqrt(na * nb); /* 5 values of k summed */
@@ -620,21 +630,21 @@ int main(int argc, char **argv) {
         for (int q = 0; q < nks; q++) {
             int k = ks[q] < n / 4 ? ks[q] : n / 4;
             if (q > 0 && k == (ks[q - 1] < n / 4 ? ks[q - 1] : n / 4)) continue;
-            texla_set_matmul_k(ctx, k);
+            texla_ctx_set_matmul_k(ctx, k);
             t.which = OP_MATMUL;
             snprintf(sz, sizeof sz, "%d^3, k=%d (%d pass%s)", n, k, (n / 4 + k - 1) / k,
                      (n / 4 + k - 1) / k > 1 ? "es" : "");
             ms = time_op(tx_op, &t, n >= 4096 ? 3 : batches);
-            row("texla_matmul", sz, ms, 0, fl, "texture fetch + FMA");
+            row("texla_mat_matmul", sz, ms, 0, fl, "texture fetch + FMA");
         }
-        texla_set_matmul_k(ctx, 0);
+        texla_ctx_set_matmul_k(ctx, 0);
         snprintf(sz, sizeof sz, "%d^3, k=%d", n, TEXLA_MATMUL_K_DEFAULT);
         t.which = OP_MATMUL_TN;
         ms = time_op(tx_op, &t, n >= 4096 ? 3 : batches);
-        row("texla_matmul_tn (A'B)", sz, ms, 0, fl, "texture fetch + FMA");
+        row("texla_mat_matmul_tn (A'B)", sz, ms, 0, fl, "texture fetch + FMA");
         t.which = OP_MATMUL_NT;
         ms = time_op(tx_op, &t, n >= 4096 ? 3 : batches);
-        row("texla_matmul_nt (AB')", sz, ms, 0, fl, "texture fetch + FMA");
+        row("texla_mat_matmul_nt (AB')", sz, ms, 0, fl, "texture fetch + FMA");
         texla_mat_destroy(ctx, t.a), texla_mat_destroy(ctx, t.b), texla_mat_destroy(ctx, t.c);
     }
     if (want("vec")) bench_vec(ctx, soft, batches);

@@ -171,3 +171,20 @@ int check_rmdir_all(const char *dir) {
     }
     return rmdir(dir);
 }
+
+static texla_result mat_reduce(texla_ctx *ctx, texla_mat a, const texla_mat *b, float *out) {
+    texla_scalar s = {0};
+    texla_result r = texla_scalar_make(ctx, 0.0f, &s);
+    if (!r) r = b ? texla_mat_dot(ctx, a, *b, s) : texla_mat_sqnorm(ctx, a, s);
+    if (!r) r = texla_scalar_read(ctx, s, out);
+    texla_scalar_destroy(ctx, s);
+    return r;
+}
+
+texla_result check_mat_dot(texla_ctx *ctx, texla_mat a, texla_mat b, float *out) {
+    return mat_reduce(ctx, a, &b, out);
+}
+
+texla_result check_mat_sqnorm(texla_ctx *ctx, texla_mat a, float *out) {
+    return mat_reduce(ctx, a, NULL, out);
+}

@@ -59,6 +59,11 @@ int check_ok_at(const char *file, int line, texla_ctx *ctx, texla_result r, cons
 void check_code_at(const char *file, int line, texla_ctx *ctx, texla_result r, texla_result want,
                    const char *what);
 
+/* The dense dot product and squared norm read back to the host: texla_mat_dot / _sqnorm into
+ * a temporary GPU scalar, then texla_scalar_read. */
+texla_result check_mat_dot(texla_ctx *ctx, texla_mat a, texla_mat b, float *out);
+texla_result check_mat_sqnorm(texla_ctx *ctx, texla_mat a, float *out);
+
 /* Padding lanes that held -0.0: equal to 0, so accepted, but counted and reported. A suite
  * calls check_negzero_reset at its start and check_negzero_report at its end (a note with the
  * count and the first operation, when there was any); check_negzero counts one lane. */

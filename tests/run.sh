@@ -18,6 +18,9 @@ add "$log" test-texla
 echo "== test-texla on the compute backend (TEXLA_TEST_BACKEND=compute)"
 TEXLA_TEST_BACKEND=compute "$B/bin/test-texla" dense state vec banded solvers png wave 2>&1 | tee "$log"
 add "$log" "test-texla (compute)"
+echo "== layering of the library (tests/check_layers.py)"
+python3 tests/check_layers.py "$B" 2>&1 | tee "$log"
+add "$log" check_layers.py
 echo "== test-window"
 if [ -n "$DISPLAY" ]; then
     "$B/bin/test-window" 2>&1 | tee "$log"; add "$log" test-window

@@ -109,12 +109,12 @@ static void band_case(vshape s, int nd, const int *offs, int nan_garbage, int b_
             }
             ref[e] = acc, bnd[e] = 1.01 * check_gamma(k) * mag;
         }
-        snprintf(what, sizeof what, "%s %s offsets %s%s", form ? "texla_banded_mul_add" :
-                 "texla_banded_mul", sname(s).s, sets, nan_garbage ? " (NaN/Inf garbage out of "
+        snprintf(what, sizeof what, "%s %s offsets %s%s", form ? "texla_banded_matvec_add" :
+                 "texla_banded_matvec", sname(s).s, sets, nan_garbage ? " (NaN/Inf garbage out of "
                  "range)" : form && b_is_x ? " (b = x)" : "");
         CHECK_OK(ctx, texla_vec_write(ctx, Y0, y), what);
-        r = form ? texla_banded_mul_add(ctx, a, x, S_ADD, b_is_x ? x : b, y)
-                 : texla_banded_mul(ctx, a, x, y);
+        r = form ? texla_banded_matvec_add(ctx, a, x, S_ADD, b_is_x ? x : b, y)
+                 : texla_banded_matvec(ctx, a, x, y);
         CHECK_OK(ctx, r, what);
         if (r || vfetch(y, s, got, what)) continue;
         double w = expect_bound(got, ref, bnd, n, what, form ? "1.01 g_(nd+1) sum|terms|"
@@ -231,8 +231,8 @@ static void poisson_case(int nx, int ny, float alpha, float beta) {
         char w2[240];
         snprintf(w2, sizeof w2, "%s: %s", what, form ? "y = P x + s b" : "y = P x");
         CHECK_OK(ctx, texla_vec_write(ctx, Y0, y), w2);
-        texla_result rr = form ? texla_banded_mul_add(ctx, p, x, S_ADD, b, y)
-                               : texla_banded_mul(ctx, p, x, y);
+        texla_result rr = form ? texla_banded_matvec_add(ctx, p, x, S_ADD, b, y)
+                               : texla_banded_matvec(ctx, p, x, y);
         CHECK_OK(ctx, rr, w2);
         if (rr || vfetch(y, s, got, w2)) continue;
         double w = expect_bound(got, ref, bnd, n, w2, form ? "1.01 g_7 sum|terms|"
@@ -357,9 +357,9 @@ static void sparse_case(vshape sr, vshape sc, int big) {
               texla_error_message(ctx));
         if (r) continue;
         char w2[300];
-        snprintf(w2, sizeof w2, "texla_sparse_mul of %s", what);
+        snprintf(w2, sizeof w2, "texla_sparse_matvec of %s", what);
         CHECK_OK(ctx, texla_vec_write(ctx, Y0, y), w2);
-        r = texla_sparse_mul(ctx, a, x, y);
+        r = texla_sparse_matvec(ctx, a, x, y);
         CHECK_OK(ctx, r, w2);
         if (!r && !vfetch(y, sr, got, w2)) {
             double w = expect_bound(got, ref, bnd, nr, w2, "1.01 g_(row entries) sum|a x|");
@@ -402,17 +402,17 @@ static void test_sparse(void) {
     texla_sparse e = {0};
     CHECK_OK(ctx, texla_sparse_make_csr(ctx, l, l, ptr, dummy_i, dummy_f, &e),
              "texla_sparse_make_csr 13x13 with no entries");
-    CHECK_OK(ctx, texla_sparse_mul(ctx, e, x, y), "texla_sparse_mul of a matrix with no entries");
+    CHECK_OK(ctx, texla_sparse_matvec(ctx, e, x, y), "texla_sparse_matvec of a matrix with no entries");
     if (!vfetch(y, s, got, "sparse: no entries"))
-        expect_exact(got, zeros, 13, "texla_sparse_mul of a matrix with no entries: y = 0");
+        expect_exact(got, zeros, 13, "texla_sparse_matvec of a matrix with no entries: y = 0");
     texla_sparse_destroy(ctx, e);
     texla_sparse e2 = {0};
     CHECK_OK(ctx, texla_vec_write(ctx, Y0, y), "sparse: empty COO: y");
     CHECK_OK(ctx, texla_sparse_make_coo(ctx, l, l, 0, dummy_i, dummy_i, dummy_f, &e2),
              "texla_sparse_make_coo 13x13 with nnz = 0");
-    CHECK_OK(ctx, texla_sparse_mul(ctx, e2, x, y), "texla_sparse_mul of a COO matrix with nnz = 0");
+    CHECK_OK(ctx, texla_sparse_matvec(ctx, e2, x, y), "texla_sparse_matvec of a COO matrix with nnz = 0");
     if (!vfetch(y, s, got, "sparse: nnz 0"))
-        expect_exact(got, zeros, 13, "texla_sparse_mul of a COO matrix with nnz = 0: y = 0");
+        expect_exact(got, zeros, 13, "texla_sparse_matvec of a COO matrix with nnz = 0: y = 0");
     texla_sparse_destroy(ctx, e2);
     texla_vec_destroy(ctx, l);
     texla_vec_destroy(ctx, x);
@@ -433,23 +433,23 @@ static void test_errors(void) {
     texla_banded a = {0};
     CHECK_OK(ctx, texla_banded_make(ctx, l, 3, offs, diags, &a), "errors: banded");
     /* banded shapes, aliasing, arguments, handles */
-    CHECK_CODE(ctx, texla_banded_mul(ctx, a, w, y), TEXLA_ERR_SHAPE,
-               "texla_banded_mul x of n=31 (A n=29)");
-    CHECK_CODE(ctx, texla_banded_mul(ctx, a, x, w), TEXLA_ERR_SHAPE,
-               "texla_banded_mul y of n=31 (A n=29)");
-    CHECK_CODE(ctx, texla_banded_mul_add(ctx, a, x, 1, w, y), TEXLA_ERR_SHAPE,
-               "texla_banded_mul_add b of n=31 (A n=29)");
-    CHECK_CODE(ctx, texla_banded_mul(ctx, a, x, x), TEXLA_ERR_ALIAS, "texla_banded_mul y = x");
-    CHECK_CODE(ctx, texla_banded_mul_add(ctx, a, x, 1, y, y), TEXLA_ERR_ALIAS,
-               "texla_banded_mul_add y = b");
-    CHECK_CODE(ctx, texla_banded_mul_add(ctx, a, x, NAN, x, y), TEXLA_ERR_ARGUMENT,
-               "texla_banded_mul_add s = NaN");
+    CHECK_CODE(ctx, texla_banded_matvec(ctx, a, w, y), TEXLA_ERR_SHAPE,
+               "texla_banded_matvec x of n=31 (A n=29)");
+    CHECK_CODE(ctx, texla_banded_matvec(ctx, a, x, w), TEXLA_ERR_SHAPE,
+               "texla_banded_matvec y of n=31 (A n=29)");
+    CHECK_CODE(ctx, texla_banded_matvec_add(ctx, a, x, 1, w, y), TEXLA_ERR_SHAPE,
+               "texla_banded_matvec_add b of n=31 (A n=29)");
+    CHECK_CODE(ctx, texla_banded_matvec(ctx, a, x, x), TEXLA_ERR_ALIAS, "texla_banded_matvec y = x");
+    CHECK_CODE(ctx, texla_banded_matvec_add(ctx, a, x, 1, y, y), TEXLA_ERR_ALIAS,
+               "texla_banded_matvec_add y = b");
+    CHECK_CODE(ctx, texla_banded_matvec_add(ctx, a, x, NAN, x, y), TEXLA_ERR_ARGUMENT,
+               "texla_banded_matvec_add s = NaN");
     expect_holds(y, s, D, "errors: y unchanged after the failed banded products");
     texla_banded p = {0};
     CHECK_OK(ctx, texla_banded_poisson(ctx, 7, 5, 0, 1, &p), "errors: poisson 7x5");
     texla_vec gy = mkv(g, NULL, "errors: grid 7x5 y");
-    CHECK_CODE(ctx, texla_banded_mul(ctx, p, pv, gy), TEXLA_ERR_SHAPE,
-               "texla_banded_mul poisson 7x5 with x a plain vector of 35");
+    CHECK_CODE(ctx, texla_banded_matvec(ctx, p, pv, gy), TEXLA_ERR_SHAPE,
+               "texla_banded_matvec poisson 7x5 with x a plain vector of 35");
     CHECK_CODE(ctx, texla_banded_poisson(ctx, 0, 5, 0, 1, &(texla_banded){0}), TEXLA_ERR_ARGUMENT,
                "texla_banded_poisson 0 x 5");
     CHECK_CODE(ctx, texla_banded_poisson(ctx, 4, -2, 0, 1, &(texla_banded){0}), TEXLA_ERR_ARGUMENT,
@@ -469,8 +469,8 @@ static void test_errors(void) {
     texla_banded adead = {0};
     CHECK_OK(ctx, texla_banded_make(ctx, l, 3, offs, diags, &adead), "errors: banded to destroy");
     texla_banded_destroy(ctx, adead);
-    CHECK_CODE(ctx, texla_banded_mul(ctx, adead, x, y), TEXLA_ERR_HANDLE,
-               "texla_banded_mul stale A");
+    CHECK_CODE(ctx, texla_banded_matvec(ctx, adead, x, y), TEXLA_ERR_HANDLE,
+               "texla_banded_matvec stale A");
     texla_banded_destroy(ctx, adead); /* no-op */
 
     /* sparse: 29 x 31 */
@@ -481,18 +481,18 @@ static void test_errors(void) {
     texla_sparse sp = {0};
     CHECK_OK(ctx, texla_sparse_make_coo(ctx, l, w, 3, rows, cols, vals, &sp),
              "errors: sparse 29x31");
-    CHECK_CODE(ctx, texla_sparse_mul(ctx, sp, x, y), TEXLA_ERR_SHAPE,
-               "texla_sparse_mul 29x31 with x of n=29");
+    CHECK_CODE(ctx, texla_sparse_matvec(ctx, sp, x, y), TEXLA_ERR_SHAPE,
+               "texla_sparse_matvec 29x31 with x of n=29");
     texla_vec w2 = mkv(s2, NULL, "errors: second n=31");
-    CHECK_CODE(ctx, texla_sparse_mul(ctx, sp, w, w2), TEXLA_ERR_SHAPE,
-               "texla_sparse_mul 29x31 with y of n=31");
+    CHECK_CODE(ctx, texla_sparse_matvec(ctx, sp, w, w2), TEXLA_ERR_SHAPE,
+               "texla_sparse_matvec 29x31 with y of n=31");
     texla_vec_destroy(ctx, w2);
     expect_holds(y, s, D, "errors: y unchanged after the failed sparse products");
     texla_sparse sq = {0};
     int rs[2] = {3, 7}, cs[2] = {7, 3};
     float vs[2] = {1, -1};
     CHECK_OK(ctx, texla_sparse_make_coo(ctx, l, l, 2, rs, cs, vs, &sq), "errors: sparse 29x29");
-    CHECK_CODE(ctx, texla_sparse_mul(ctx, sq, x, x), TEXLA_ERR_ALIAS, "texla_sparse_mul y = x");
+    CHECK_CODE(ctx, texla_sparse_matvec(ctx, sq, x, x), TEXLA_ERR_ALIAS, "texla_sparse_matvec y = x");
     texla_sparse tmp = {0};
     int bad_row[3] = {0, 29, 1}, bad_col_neg[3] = {0, -1, 1}, bad_col[3] = {0, 31, 1};
     CHECK_CODE(ctx, texla_sparse_make_coo(ctx, l, w, 3, bad_row, cols, vals, &tmp),
@@ -513,7 +513,7 @@ static void test_errors(void) {
     CHECK_CODE(ctx, texla_sparse_make_csr(ctx, l, w, ptr, csr_cols, vals, &tmp), TEXLA_ERR_ARGUMENT,
                "texla_sparse_make_csr with a decreasing row_ptr");
     texla_sparse_destroy(ctx, sp);
-    CHECK_CODE(ctx, texla_sparse_mul(ctx, sp, w, y), TEXLA_ERR_HANDLE, "texla_sparse_mul stale A");
+    CHECK_CODE(ctx, texla_sparse_matvec(ctx, sp, w, y), TEXLA_ERR_HANDLE, "texla_sparse_matvec stale A");
     texla_sparse_destroy(ctx, sp); /* no-op */
     texla_sparse_destroy(ctx, sq);
     texla_banded_destroy(ctx, a);

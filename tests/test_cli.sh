@@ -362,8 +362,8 @@ save A "r_A.mtx"
 save B "r_B.mtx"
 save D "r_D.mtx"
 save E "r_E.mtx"
-save A'"'"' * B "o_tn.mtx"          # texla_matmul_tn
-save A * D'"'"' "o_nt.mtx"          # texla_matmul_nt
+save A'"'"' * B "o_tn.mtx"          # texla_mat_matmul_tn
+save A * D'"'"' "o_nt.mtx"          # texla_mat_matmul_nt
 x = rand(9, 1, 8)
 save x "x.mtx"
 save A * x "o_Ax.mtx"              # B may be a vector
@@ -374,10 +374,10 @@ save A + A "o_add.mtx"
 save A - D(1) "o_never.mtx"
 '
 grep -q "^s.tx:18:10: error: 'D' is a variable, not a function" err && pass "calling a variable is an error: $(cat err)" || fail "D(1)" "$(cat err)"
-check "C = A' * B (texla_matmul_tn)" o_tn.mtx 1e-6 <<'EOF'
+check "C = A' * B (texla_mat_matmul_tn)" o_tn.mtx 1e-6 <<'EOF'
 BEGIN { mm_read("r_A.mtx", "A"); mm_read("r_B.mtx", "B"); expect_mul("A", "B", 1, 0) }
 EOF
-check "C = A * B' (texla_matmul_nt)" o_nt.mtx 1e-6 <<'EOF'
+check "C = A * B' (texla_mat_matmul_nt)" o_nt.mtx 1e-6 <<'EOF'
 BEGIN { mm_read("r_A.mtx", "A"); mm_read("r_D.mtx", "B"); expect_mul("A", "B", 0, 1) }
 EOF
 check "C = A * x (a vector)" o_Ax.mtx 1e-6 <<'EOF'
@@ -496,8 +496,8 @@ x = rand(5, 1, 9)
 y = rand(6, 1, 10)
 save x "x.mtx"
 save y "y.mtx"
-save S * x "o_Sx.mtx"              # texla_sparse_mul through 2D vectors
-save Sb * x "o_Sbx.mtx"            # texla_banded_mul
+save S * x "o_Sx.mtx"              # texla_sparse_matvec through 2D vectors
+save Sb * x "o_Sbx.mtx"            # texla_banded_matvec
 save T * y "o_Ty.mtx"              # a rectangular sparse matrix
 save S'"'"' * x "o_Stx.mtx"
 save Sb'"'"' * x "o_Sbtx.mtx"

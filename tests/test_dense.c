@@ -235,8 +235,8 @@ static void test_handles(void) {
     texla_mat old = mk(rows, cols, data, "handles: first matrix");
     texla_mat_destroy(ctx, old);
     texla_mat fresh = mk(rows, cols, NULL, "handles: matrix made after destroying the first");
-    CHECK(fresh.id != old.id, "handles: a new matrix got the destroyed handle 0x%08x back",
-          old.id);
+    CHECK(fresh.id != old.id, "handles: a new matrix got the destroyed handle 0x%016llx back",
+          (unsigned long long)old.id);
     texla_result r = texla_mat_read(ctx, old, got);
     CHECK(r == TEXLA_ERR_HANDLE, "handles: texla_mat_read on a destroyed handle (slot reused): "
           "%s, expected TEXLA_ERR_HANDLE", texla_result_name(r));
@@ -267,19 +267,19 @@ static const struct {
     const char *name, *bound; /* bound per element on |got - ref| */
     int exact;
 } ew[E_COUNT] = {
-    {"texla_copy", "exact", 1},
-    {"texla_add", "u|C|", 0},
-    {"texla_sub", "u|C|", 0},
-    {"texla_mul", "u|C|", 0},
-    {"texla_scale", "u|C|", 0},
-    {"texla_scale_self", "u|C|", 0},
-    {"texla_acc", "u|C|", 0},
-    {"texla_acc_scaled", "u|C| + u(1+u)|sB|", 0},
-    {"texla_acc_mul", "u|C| + u(1+u)|A.*B|", 0},
-    {"texla_add_scaled", "u|C| + u(1+u)|sB|", 0},
-    {"texla_madad", "u|C| + (1+u)g2|(B+D).*E|", 0},
-    {"texla_max s>0", "exact", 1},
-    {"texla_max s<0", "exact", 1},
+    {"texla_mat_copy", "exact", 1},
+    {"texla_mat_add", "u|C|", 0},
+    {"texla_mat_sub", "u|C|", 0},
+    {"texla_mat_mul", "u|C|", 0},
+    {"texla_mat_scale", "u|C|", 0},
+    {"texla_mat_rescale", "u|C|", 0},
+    {"texla_mat_acc", "u|C|", 0},
+    {"texla_mat_acc", "u|C| + u(1+u)|sB|", 0},
+    {"texla_mat_acc_mul", "u|C| + u(1+u)|A.*B|", 0},
+    {"texla_mat_axpy", "u|C| + u(1+u)|sB|", 0},
+    {"texla_mat_madad", "u|C| + (1+u)g2|(B+D).*E|", 0},
+    {"texla_mat_clamp_min s>0", "exact", 1},
+    {"texla_mat_clamp_min s<0", "exact", 1},
 };
 /* Coefficients: |s| > 1 and negative for the scales (a blend constant clamped to [0, 1], or a
  * lost sign, fails), none a power of two (those would make the products exact). */
@@ -309,19 +309,19 @@ static void ew_shape(int rows, int cols) {
         CHECK_OK(ctx, texla_mat_write(ctx, C0, c), what);
         texla_result r = TEXLA_OK;
         switch (op) {
-        case E_COPY: r = texla_copy(ctx, a, c); break;
-        case E_ADD: r = texla_add(ctx, a, b, c); break;
-        case E_SUB: r = texla_sub(ctx, a, b, c); break;
-        case E_MUL: r = texla_mul(ctx, a, b, c); break;
-        case E_SCALE: r = texla_scale(ctx, a, S_SCALE, c); break;
-        case E_SCALE_SELF: r = texla_scale_self(ctx, S_SCALE, c); break;
-        case E_ACC: r = texla_acc(ctx, b, c); break;
-        case E_ACC_SCALED: r = texla_acc_scaled(ctx, b, S_ACC, c); break;
-        case E_ACC_MUL: r = texla_acc_mul(ctx, a, b, c); break;
-        case E_ADD_SCALED: r = texla_add_scaled(ctx, a, b, S_ADD, c); break;
-        case E_MADAD: r = texla_madad(ctx, a, b, d, e, c); break;
-        case E_MAX_POS: r = texla_max(ctx, a, S_MAXP, c); break;
-        case E_MAX_NEG: r = texla_max(ctx, a, S_MAXN, c); break;
+        case E_COPY: r = texla_mat_copy(ctx, a, c); break;
+        case E_ADD: r = texla_mat_add(ctx, a, b, c); break;
+        case E_SUB: r = texla_mat_sub(ctx, a, b, c); break;
+        case E_MUL: r = texla_mat_mul(ctx, a, b, c); break;
+        case E_SCALE: r = texla_mat_scale(ctx, a, texla_host(S_SCALE), c); break;
+        case E_SCALE_SELF: r = texla_mat_rescale(ctx, S_SCALE, c); break;
+        case E_ACC: r = texla_mat_acc(ctx, texla_host(1.0f), b, c); break;
+        case E_ACC_SCALED: r = texla_mat_acc(ctx, texla_host(S_ACC), b, c); break;
+        case E_ACC_MUL: r = texla_mat_acc_mul(ctx, a, b, c); break;
+        case E_ADD_SCALED: r = texla_mat_axpy(ctx, a, texla_host(S_ADD), b, c); break;
+        case E_MADAD: r = texla_mat_madad(ctx, a, b, d, e, c); break;
+        case E_MAX_POS: r = texla_mat_clamp_min(ctx, a, S_MAXP, c); break;
+        case E_MAX_NEG: r = texla_mat_clamp_min(ctx, a, S_MAXN, c); break;
         }
         CHECK_OK(ctx, r, what);
         if (r || fetch(c, rows, cols, got, what)) continue;
@@ -434,11 +434,14 @@ static uint64_t product_passes(int blocks, int kk) {
     return on_compute() ? 1 : (uint64_t)((blocks + kk - 1) / kk);
 }
 
+/* passes of a reduction of an n x 1 matrix (a 1 x blocks texture) into a scalar: one kernel
+ * on the compute backend, 2x2 folds down to one texel on the fragment backend */
 static uint64_t dot_passes(int blocks, int kk) {
-    if (!on_compute()) return (uint64_t)((blocks + kk - 1) / kk);
+    (void)kk;
+    if (on_compute()) return 1;
     uint64_t n = 1;
-    for (int h = blocks; h > 2; h = (h + 1) / 2) n++;
-    return n;
+    for (int h = blocks; h > 1; h = (h + 1) / 2) n++;
+    return n > 1 ? n - 1 : 1;
 }
 
 static uint64_t passes_now(void) {
@@ -448,15 +451,15 @@ static uint64_t passes_now(void) {
 }
 
 static void set_k(int k, const char *what) {
-    CHECK_OK(ctx, texla_set_matmul_k(ctx, k), what);
+    CHECK_OK(ctx, texla_ctx_set_matmul_k(ctx, k), what);
     texla_info info = {0};
     CHECK_OK(ctx, texla_ctx_info(ctx, &info), what);
     int want = k ? k : TEXLA_MATMUL_K_DEFAULT;
-    CHECK(info.matmul_k == want, "%s: texla_ctx_info says matmul_k %d after texla_set_matmul_k(%d)",
+    CHECK(info.matmul_k == want, "%s: texla_ctx_info says matmul_k %d after texla_ctx_set_matmul_k(%d)",
           what, info.matmul_k, k);
 }
 
-static const char *const kind_name[3] = {"texla_matmul", "texla_matmul_tn", "texla_matmul_nt"};
+static const char *const kind_name[3] = {"texla_mat_matmul", "texla_mat_matmul_tn", "texla_mat_matmul_nt"};
 
 /* All three products of one shape, n x K times K x m, for every k in ks (0: the default). The
  * operands of A' * B and A * B' are the transposes of the same random A and B, so one
@@ -492,9 +495,9 @@ static void product_shape(int n, int K, int m, const int *ks, int nks) {
             texla_ctx_finish(ctx);
             uint64_t p0 = passes_now();
             t0 = check_now();
-            texla_result r = kind == 0   ? texla_matmul(ctx, a, b, c)
-                             : kind == 1 ? texla_matmul_tn(ctx, at, b, c)
-                                         : texla_matmul_nt(ctx, a, bt, c);
+            texla_result r = kind == 0   ? texla_mat_matmul(ctx, a, b, c)
+                             : kind == 1 ? texla_mat_matmul_tn(ctx, at, b, c)
+                                         : texla_mat_matmul_nt(ctx, a, bt, c);
             texla_ctx_finish(ctx);
             t_gpu = check_now() - t0;
             uint64_t passes = passes_now() - p0;
@@ -570,7 +573,7 @@ static void dot_size(int n, const int *ks, int nks) {
         set_k(k, what);
         float d = NAN;
         uint64_t p0 = passes_now();
-        texla_result r = texla_dot(ctx, va, vb, &d);
+        texla_result r = check_mat_dot(ctx, va, vb, &d);
         uint64_t passes = passes_now() - p0;
         CHECK_OK(ctx, r, what);
         CHECK(passes == want_passes, "%s: %llu passes, expected %llu", what,
@@ -586,7 +589,7 @@ static void dot_size(int n, const int *ks, int nks) {
         snprintf(what, sizeof what, "texla_norm2 n=%d k=%d", n, keff);
         float q = NAN;
         p0 = passes_now();
-        r = texla_norm2(ctx, va, &q);
+        r = check_mat_sqnorm(ctx, va, &q);
         passes = passes_now() - p0;
         CHECK_OK(ctx, r, what);
         CHECK(passes == want_passes, "%s: %llu passes, expected %llu", what,

@@ -177,12 +177,6 @@ static texla_result c_info_get_null(texla_ctx *c, const void *a) {
 static texla_result c_write_null(texla_ctx *c, const void *a) {
     return texla_mat_write(c, NULL, *(const texla_mat *)a);
 }
-static texla_result c_dot_null(texla_ctx *c, const void *a) {
-    return texla_dot(c, *(const texla_mat *)a, *(const texla_mat *)a, NULL);
-}
-static texla_result c_norm2_null(texla_ctx *c, const void *a) {
-    return texla_norm2(c, *(const texla_mat *)a, NULL);
-}
 static texla_result c_ctx_info_null(texla_ctx *c, const void *a) {
     (void)a;
     return texla_ctx_info(c, NULL);
@@ -246,37 +240,37 @@ static const struct {
     int coef;                 /* takes a float coefficient */
     const char *src_name[4];  /* parameter names in texla.h */
 } ew[EW_COUNT] = {
-    [EW_COPY] = {"texla_copy", 1, 0, {"a"}},
-    [EW_ADD] = {"texla_add", 2, 0, {"a", "b"}},
-    [EW_SUB] = {"texla_sub", 2, 0, {"a", "b"}},
-    [EW_MUL] = {"texla_mul", 2, 0, {"a", "b"}},
-    [EW_SCALE] = {"texla_scale", 1, 1, {"a"}},
-    [EW_SCALE_SELF] = {"texla_scale_self", 0, 1, {NULL}},
-    [EW_ACC] = {"texla_acc", 1, 0, {"b"}},
-    [EW_ACC_SCALED] = {"texla_acc_scaled", 1, 1, {"b"}},
-    [EW_ACC_MUL] = {"texla_acc_mul", 2, 0, {"a", "b"}},
-    [EW_ADD_SCALED] = {"texla_add_scaled", 2, 1, {"a", "b"}},
-    [EW_MADAD] = {"texla_madad", 4, 0, {"a", "b", "d", "e"}},
-    [EW_MAX] = {"texla_max", 1, 1, {"a"}},
-    [EW_RECIP] = {"texla_recip", 1, 1, {"a"}},
+    [EW_COPY] = {"texla_mat_copy", 1, 0, {"a"}},
+    [EW_ADD] = {"texla_mat_add", 2, 0, {"a", "b"}},
+    [EW_SUB] = {"texla_mat_sub", 2, 0, {"a", "b"}},
+    [EW_MUL] = {"texla_mat_mul", 2, 0, {"a", "b"}},
+    [EW_SCALE] = {"texla_mat_scale", 1, 1, {"a"}},
+    [EW_SCALE_SELF] = {"texla_mat_rescale", 0, 1, {NULL}},
+    [EW_ACC] = {"texla_mat_acc", 1, 0, {"b"}},
+    [EW_ACC_SCALED] = {"texla_mat_acc", 1, 1, {"b"}},
+    [EW_ACC_MUL] = {"texla_mat_acc_mul", 2, 0, {"a", "b"}},
+    [EW_ADD_SCALED] = {"texla_mat_axpy", 2, 1, {"a", "b"}},
+    [EW_MADAD] = {"texla_mat_madad", 4, 0, {"a", "b", "d", "e"}},
+    [EW_MAX] = {"texla_mat_clamp_min", 1, 1, {"a"}},
+    [EW_RECIP] = {"texla_mat_recip", 1, 1, {"a"}},
 };
 
 /* m[0..nsrc-1] are the sources in parameter order, m[nsrc] the destination */
 static texla_result ew_call(texla_ctx *ctx, int op, const texla_mat *m, float s) {
     switch (op) {
-    case EW_COPY: return texla_copy(ctx, m[0], m[1]);
-    case EW_ADD: return texla_add(ctx, m[0], m[1], m[2]);
-    case EW_SUB: return texla_sub(ctx, m[0], m[1], m[2]);
-    case EW_MUL: return texla_mul(ctx, m[0], m[1], m[2]);
-    case EW_SCALE: return texla_scale(ctx, m[0], s, m[1]);
-    case EW_SCALE_SELF: return texla_scale_self(ctx, s, m[0]);
-    case EW_ACC: return texla_acc(ctx, m[0], m[1]);
-    case EW_ACC_SCALED: return texla_acc_scaled(ctx, m[0], s, m[1]);
-    case EW_ACC_MUL: return texla_acc_mul(ctx, m[0], m[1], m[2]);
-    case EW_ADD_SCALED: return texla_add_scaled(ctx, m[0], m[1], s, m[2]);
-    case EW_MADAD: return texla_madad(ctx, m[0], m[1], m[2], m[3], m[4]);
-    case EW_MAX: return texla_max(ctx, m[0], s, m[1]);
-    case EW_RECIP: return texla_recip(ctx, m[0], s, m[1]);
+    case EW_COPY: return texla_mat_copy(ctx, m[0], m[1]);
+    case EW_ADD: return texla_mat_add(ctx, m[0], m[1], m[2]);
+    case EW_SUB: return texla_mat_sub(ctx, m[0], m[1], m[2]);
+    case EW_MUL: return texla_mat_mul(ctx, m[0], m[1], m[2]);
+    case EW_SCALE: return texla_mat_scale(ctx, m[0], texla_host(s), m[1]);
+    case EW_SCALE_SELF: return texla_mat_rescale(ctx, s, m[0]);
+    case EW_ACC: return texla_mat_acc(ctx, texla_host(1.0f), m[0], m[1]);
+    case EW_ACC_SCALED: return texla_mat_acc(ctx, texla_host(s), m[0], m[1]);
+    case EW_ACC_MUL: return texla_mat_acc_mul(ctx, m[0], m[1], m[2]);
+    case EW_ADD_SCALED: return texla_mat_axpy(ctx, m[0], texla_host(s), m[1], m[2]);
+    case EW_MADAD: return texla_mat_madad(ctx, m[0], m[1], m[2], m[3], m[4]);
+    case EW_MAX: return texla_mat_clamp_min(ctx, m[0], s, m[1]);
+    case EW_RECIP: return texla_mat_recip(ctx, m[0], s, m[1]);
     default: return TEXLA_ERR_ARGUMENT;
     }
 }
@@ -315,8 +309,8 @@ static void test_elementwise(texla_ctx *ctx) {
     texla_mat stale = gone.m;
     hmat_free(ctx, &gone);
     hmat reuser = hmat_make(ctx, SH_R, SH_C);
-    CHECK(reuser.m.id != stale.id, "a new matrix got the handle 0x%08x of a destroyed one",
-          stale.id);
+    CHECK(reuser.m.id != stale.id, "a new matrix got the handle 0x%016llx of a destroyed one",
+          (unsigned long long)stale.id);
     const texla_mat bad[3] = {{0}, stale, {0xfffffff7u}};
     static const char *const bad_name[3] = {"handle 0", "stale handle (slot reused)",
                                             "garbage handle"};
@@ -385,24 +379,24 @@ static void test_elementwise(texla_ctx *ctx) {
 
     /* sources may repeat (only the destination must differ from them) */
     hmat out = hmat_make(ctx, SH_R, SH_C);
-    EXPECT(ctx, TEXLA_OK, texla_add(ctx, src[0].m, src[0].m, out.m), NULL);
-    EXPECT(ctx, TEXLA_OK, texla_mul(ctx, src[1].m, src[1].m, out.m), NULL);
+    EXPECT(ctx, TEXLA_OK, texla_mat_add(ctx, src[0].m, src[0].m, out.m), NULL);
+    EXPECT(ctx, TEXLA_OK, texla_mat_mul(ctx, src[1].m, src[1].m, out.m), NULL);
     EXPECT(ctx, TEXLA_OK,
-           texla_madad(ctx, src[0].m, src[0].m, src[0].m, src[0].m, out.m), NULL);
-    EXPECT(ctx, TEXLA_OK, texla_acc_mul(ctx, src[2].m, src[2].m, out.m), NULL);
+           texla_mat_madad(ctx, src[0].m, src[0].m, src[0].m, src[0].m, out.m), NULL);
+    EXPECT(ctx, TEXLA_OK, texla_mat_acc_mul(ctx, src[2].m, src[2].m, out.m), NULL);
     /* the one-operand form is the way to update in place */
-    EXPECT(ctx, TEXLA_OK, texla_scale_self(ctx, 2.0f, out.m), NULL);
+    EXPECT(ctx, TEXLA_OK, texla_mat_rescale(ctx, 2.0f, out.m), NULL);
 
     /* a just-destroyed handle (no other matrix made since) */
     hmat z = hmat_make(ctx, SH_R, SH_C);
     texla_mat zid = z.m;
     hmat_free(ctx, &z);
-    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_copy(ctx, zid, dst.m), "a");
-    UNCHANGED(ctx, &dst, "texla_copy from a destroyed matrix");
-    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_add(ctx, src[0].m, zid, dst.m), "b");
-    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_scale_self(ctx, 2.0f, zid), "dst");
-    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_madad(ctx, src[0].m, src[1].m, src[2].m, zid, dst.m), "e");
-    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_max(ctx, src[0].m, 0.0f, zid), "dst");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_copy(ctx, zid, dst.m), "a");
+    UNCHANGED(ctx, &dst, "texla_mat_copy from a destroyed matrix");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_add(ctx, src[0].m, zid, dst.m), "b");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_rescale(ctx, 2.0f, zid), "dst");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_madad(ctx, src[0].m, src[1].m, src[2].m, zid, dst.m), "e");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_clamp_min(ctx, src[0].m, 0.0f, zid), "dst");
 
     /* the stale handle whose slot was reused must not reach the new matrix */
     texla_mat_destroy(ctx, stale);
@@ -487,62 +481,60 @@ static void test_product(texla_ctx *ctx, product_fn fn, const char *name, int tn
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) hmat_free(ctx, all[i]);
 }
 
-/* texla_diag: a must be square, dst its n x 1 diagonal */
+/* texla_mat_diag: a must be square, dst its n x 1 diagonal */
 static void test_diag(texla_ctx *ctx) {
     hmat a = hmat_make(ctx, 5, 5), d = hmat_make(ctx, 5, 1), rect = hmat_make(ctx, 5, 4);
     hmat d4 = hmat_make(ctx, 4, 1), row = hmat_make(ctx, 1, 5), one = hmat_make(ctx, 1, 1);
-    EXPECT(ctx, TEXLA_OK, texla_diag(ctx, a.m, d.m), NULL);
+    EXPECT(ctx, TEXLA_OK, texla_mat_diag(ctx, a.m, d.m), NULL);
     float cur[5];
     texla_mat_read(ctx, d.m, cur);
     memcpy(d.data, cur, sizeof cur);
-    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_diag(ctx, rect.m, d.m), "5", "4");
-    UNCHANGED(ctx, &d, "texla_diag of a 5 x 4 matrix");
-    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_diag(ctx, a.m, d4.m), "dst", "4");
-    UNCHANGED(ctx, &d4, "texla_diag into a 4 x 1 dst");
-    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_diag(ctx, a.m, row.m), "dst");
-    UNCHANGED(ctx, &row, "texla_diag into a 1 x 5 dst");
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_mat_diag(ctx, rect.m, d.m), "5", "4");
+    UNCHANGED(ctx, &d, "texla_mat_diag of a 5 x 4 matrix");
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_mat_diag(ctx, a.m, d4.m), "dst", "4");
+    UNCHANGED(ctx, &d4, "texla_mat_diag into a 4 x 1 dst");
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_mat_diag(ctx, a.m, row.m), "dst");
+    UNCHANGED(ctx, &row, "texla_mat_diag into a 1 x 5 dst");
     /* the only shapes where dst can be a: 1 x 1 */
-    EXPECT(ctx, TEXLA_ERR_ALIAS, texla_diag(ctx, one.m, one.m), "dst", "a");
-    UNCHANGED(ctx, &one, "texla_diag with dst == a");
-    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_diag(ctx, (texla_mat){0}, d.m), "a");
-    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_diag(ctx, a.m, (texla_mat){0}), "dst");
+    EXPECT(ctx, TEXLA_ERR_ALIAS, texla_mat_diag(ctx, one.m, one.m), "dst", "a");
+    UNCHANGED(ctx, &one, "texla_mat_diag with dst == a");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_diag(ctx, (texla_mat){0}, d.m), "a");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_diag(ctx, a.m, (texla_mat){0}), "dst");
     texla_mat stale = rect.m;
     hmat_free(ctx, &rect);
-    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_diag(ctx, stale, d.m), "a");
-    UNCHANGED(ctx, &d, "texla_diag of a destroyed matrix");
-    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_diag(NULL, a.m, d.m));
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_diag(ctx, stale, d.m), "a");
+    UNCHANGED(ctx, &d, "texla_mat_diag of a destroyed matrix");
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_mat_diag(NULL, a.m, d.m));
     hmat *all[] = {&a, &d, &d4, &row, &one};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) hmat_free(ctx, all[i]);
 }
 
+/* reductions of dense matrices into GPU scalars: any shape, both operands of one shape */
 static void test_dot(texla_ctx *ctx) {
     hmat v5 = hmat_make(ctx, 5, 1), w5 = hmat_make(ctx, 5, 1), v6 = hmat_make(ctx, 6, 1);
     hmat m52 = hmat_make(ctx, 5, 2), row = hmat_make(ctx, 1, 5);
-    float out = 0.0f;
-    EXPECT(ctx, TEXLA_OK, texla_dot(ctx, v5.m, w5.m, &out), NULL);
-    EXPECT(ctx, TEXLA_OK, texla_dot(ctx, v5.m, v5.m, &out), NULL); /* not aliasing: no dst */
-    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_dot(ctx, v5.m, v6.m, &out), "5", "6");
-    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_dot(ctx, v6.m, v5.m, &out), "5", "6");
-    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_dot(ctx, m52.m, m52.m, &out), "a", "2");
-    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_dot(ctx, v5.m, m52.m, &out), "b", "2");
-    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_dot(ctx, row.m, row.m, &out), "a", "1", "5");
-    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_dot(ctx, v5.m, row.m, &out), "b");
-    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_norm2(ctx, m52.m, &out), "2");
-    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_norm2(ctx, row.m, &out), "1", "5");
-    EXPECT_ISOLATED(ctx, TEXLA_ERR_ARGUMENT, c_dot_null, &v5.m, "out",
-                    "texla_dot(ctx, v, v, NULL)");
-    EXPECT_ISOLATED(ctx, TEXLA_ERR_ARGUMENT, c_norm2_null, &v5.m, "out",
-                    "texla_norm2(ctx, v, NULL)");
-    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_dot(ctx, (texla_mat){0}, w5.m, &out), "a");
-    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_dot(ctx, v5.m, (texla_mat){0}, &out), "b");
-    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_norm2(ctx, (texla_mat){0}, &out), NULL);
+    texla_scalar out = {0};
+    EXPECT(ctx, TEXLA_OK, texla_scalar_make(ctx, 0.0f, &out), NULL);
+    EXPECT(ctx, TEXLA_OK, texla_mat_dot(ctx, v5.m, w5.m, out), NULL);
+    EXPECT(ctx, TEXLA_OK, texla_mat_dot(ctx, v5.m, v5.m, out), NULL); /* not aliasing */
+    EXPECT(ctx, TEXLA_OK, texla_mat_dot(ctx, m52.m, m52.m, out), NULL); /* Frobenius */
+    EXPECT(ctx, TEXLA_OK, texla_mat_sqnorm(ctx, row.m, out), NULL);
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_mat_dot(ctx, v5.m, v6.m, out), "5", "6");
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_mat_dot(ctx, v6.m, v5.m, out), "5", "6");
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_mat_dot(ctx, v5.m, m52.m, out), "b", "2");
+    EXPECT(ctx, TEXLA_ERR_SHAPE, texla_mat_dot(ctx, v5.m, row.m, out), "b", "1", "5");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_dot(ctx, v5.m, w5.m, (texla_scalar){0}), "dst");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_dot(ctx, (texla_mat){0}, w5.m, out), "a");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_dot(ctx, v5.m, (texla_mat){0}, out), "b");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_sqnorm(ctx, (texla_mat){0}, out), NULL);
     texla_mat stale = v6.m;
     hmat_free(ctx, &v6);
-    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_dot(ctx, stale, w5.m, &out), "a");
-    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_dot(ctx, v5.m, stale, &out), "b");
-    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_norm2(ctx, stale, &out), NULL);
-    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_dot(NULL, v5.m, w5.m, &out));
-    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_norm2(NULL, v5.m, &out));
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_dot(ctx, stale, w5.m, out), "a");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_dot(ctx, v5.m, stale, out), "b");
+    EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_sqnorm(ctx, stale, out), NULL);
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_mat_dot(NULL, v5.m, w5.m, out));
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_mat_sqnorm(NULL, v5.m, out));
+    texla_scalar_destroy(ctx, out);
     hmat_free(ctx, &v5);
     hmat_free(ctx, &w5);
     hmat_free(ctx, &m52);
@@ -565,12 +557,14 @@ static void test_make_and_io(texla_ctx *ctx) {
         snprintf(what, sizeof what, "texla_mat_make(%d x %d)", r0, c0);
         m.id = 0xdeadbeefu;
         EXPECT_LABEL(ctx, what, TEXLA_ERR_ARGUMENT, texla_mat_make(ctx, r0, c0, NULL, &m), rs, cs);
-        CHECK(m.id == 0, "%s failed but *out is 0x%08x, not the 0 handle", what, m.id);
+        CHECK(m.id == 0, "%s failed but *out is 0x%016llx, not the 0 handle", what,
+              (unsigned long long)m.id);
         snprintf(what, sizeof what, "texla_mat_make_const(%d x %d)", r0, c0);
         m.id = 0xdeadbeefu;
         EXPECT_LABEL(ctx, what, TEXLA_ERR_ARGUMENT, texla_mat_make_const(ctx, r0, c0, 1.0f, &m),
                      rs, cs);
-        CHECK(m.id == 0, "%s failed but *out is 0x%08x, not the 0 handle", what, m.id);
+        CHECK(m.id == 0, "%s failed but *out is 0x%016llx, not the 0 handle", what,
+              (unsigned long long)m.id);
     }
     EXPECT(ctx, TEXLA_ERR_ARGUMENT, texla_mat_make_identity(ctx, 0, &m), "0");
     EXPECT(ctx, TEXLA_ERR_ARGUMENT, texla_mat_make_identity(ctx, -4, &m), "-4");
@@ -589,7 +583,8 @@ static void test_make_and_io(texla_ctx *ctx) {
         m.id = 0xdeadbeefu;
         EXPECT_LABEL(ctx, what, TEXLA_ERR_ARGUMENT,
                      texla_mat_make_const(ctx, 3, 3, nonfinite[v], &m), "value");
-        CHECK(m.id == 0, "%s failed but *out is 0x%08x, not the 0 handle", what, m.id);
+        CHECK(m.id == 0, "%s failed but *out is 0x%016llx, not the 0 handle", what,
+              (unsigned long long)m.id);
     }
     CHECK(textures_alive(ctx) == t0, "failed makes left %llu textures alive (before: %llu)",
           (unsigned long long)textures_alive(ctx), (unsigned long long)t0);
@@ -628,7 +623,7 @@ static void test_make_and_io(texla_ctx *ctx) {
     EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_info_get(ctx, stale, &mi), "m");
     EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_write(ctx, buf, stale), "m");
     hmat b = hmat_make(ctx, 5, 3); /* same shape, takes the freed slot */
-    CHECK(b.m.id != stale.id, "a new matrix got the handle 0x%08x of a destroyed one", stale.id);
+    CHECK(b.m.id != stale.id, "a new matrix got the handle 0x%016llx of a destroyed one", (unsigned long long)stale.id);
     EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_read(ctx, stale, buf), "m");
     EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_read_raw(ctx, stale, buf), "m");
     EXPECT(ctx, TEXLA_ERR_HANDLE, texla_mat_info_get(ctx, stale, &mi), "m");
@@ -684,7 +679,7 @@ static void test_limits(texla_ctx *ctx) {
         texla_result r = texla_mat_make(ctx, over[i].rows, over[i].cols, NULL, &m);
         expect_at(ctx, 1, r, TEXLA_ERR_LIMIT, __FILE__, __LINE__, what,
                   big ? NEEDLES(maxs, max1s) : NEEDLES(maxs));
-        CHECK(m.id == 0, "%s failed but *out is 0x%08x", what, m.id);
+        CHECK(m.id == 0, "%s failed but *out is 0x%016llx", what, (unsigned long long)m.id);
         snprintf(what, sizeof what, "texla_mat_make_const(%d x %d), GL_MAX_TEXTURE_SIZE %d",
                  over[i].rows, over[i].cols, max);
         EXPECT_LABEL(ctx, what, TEXLA_ERR_LIMIT,
@@ -717,18 +712,18 @@ static void test_ctx_calls(texla_ctx *ctx) {
     texla_stats st;
     EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_ctx_stats(NULL, &st));
     EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_ctx_finish(NULL));
-    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_set_matmul_k(NULL, 1));
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_ctx_set_matmul_k(NULL, 1));
 
-    EXPECT(ctx, TEXLA_OK, texla_set_matmul_k(ctx, 3), NULL);
-    EXPECT(ctx, TEXLA_ERR_ARGUMENT, texla_set_matmul_k(ctx, -1), "-1");
-    EXPECT(ctx, TEXLA_ERR_ARGUMENT, texla_set_matmul_k(ctx, INT_MIN), NULL);
+    EXPECT(ctx, TEXLA_OK, texla_ctx_set_matmul_k(ctx, 3), NULL);
+    EXPECT(ctx, TEXLA_ERR_ARGUMENT, texla_ctx_set_matmul_k(ctx, -1), "-1");
+    EXPECT(ctx, TEXLA_ERR_ARGUMENT, texla_ctx_set_matmul_k(ctx, INT_MIN), NULL);
     memset(&info, 0, sizeof info);
     texla_ctx_info(ctx, &info);
-    CHECK(info.matmul_k == 3, "a rejected texla_set_matmul_k changed matmul_k from 3 to %d",
+    CHECK(info.matmul_k == 3, "a rejected texla_ctx_set_matmul_k changed matmul_k from 3 to %d",
           info.matmul_k);
-    EXPECT(ctx, TEXLA_OK, texla_set_matmul_k(ctx, 0), NULL);
+    EXPECT(ctx, TEXLA_OK, texla_ctx_set_matmul_k(ctx, 0), NULL);
     texla_ctx_info(ctx, &info);
-    CHECK(info.matmul_k == TEXLA_MATMUL_K_DEFAULT, "texla_set_matmul_k(0) left matmul_k %d, "
+    CHECK(info.matmul_k == TEXLA_MATMUL_K_DEFAULT, "texla_ctx_set_matmul_k(0) left matmul_k %d, "
           "expected the default %d", info.matmul_k, TEXLA_MATMUL_K_DEFAULT);
 
     /* names of codes */
@@ -943,9 +938,9 @@ void suite_errors(void) {
     test_ctx_calls(ctx);
     test_make_and_io(ctx);
     test_elementwise(ctx);
-    test_product(ctx, texla_matmul, "texla_matmul", 0, 0);
-    test_product(ctx, texla_matmul_tn, "texla_matmul_tn", 1, 0);
-    test_product(ctx, texla_matmul_nt, "texla_matmul_nt", 0, 1);
+    test_product(ctx, texla_mat_matmul, "texla_mat_matmul", 0, 0);
+    test_product(ctx, texla_mat_matmul_tn, "texla_mat_matmul_tn", 1, 0);
+    test_product(ctx, texla_mat_matmul_nt, "texla_mat_matmul_nt", 0, 1);
     test_diag(ctx);
     test_dot(ctx);
     test_limits(ctx);

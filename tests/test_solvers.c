@@ -17,7 +17,7 @@
  * reports rel_residual -1, 50 iterations and ZERO read-backs (texla_ctx_stats), lowers the true
  * residual, and gives the x of tolerance mode stopped at the same 50 iterations (the same
  * arithmetic: required within 1e-3 relative, printed beside the change one more iteration
- * makes, which that bound must be far below to mean anything); texla_op_apply for each kind.
+ * makes, which that bound must be far below to mean anything); texla_op_matvec for each kind.
  *
  * LCP: random symmetric A with off-diagonal entries in [-1, 1) and a_ii = 2 sum_j |a_ij| + 1
  * (so SPD, and q = max_i sum_j |a_ij| / a_ii < 1/2), n = 16, 64, 200, b random with mixed
@@ -435,7 +435,7 @@ static void test_cg_sparse(void) {
     free(r), free(c), free(v), free(B), free(X), free(rowabs), free(ax), free(absax);
 }
 
-/* y = A x through texla_op_apply for each kind, componentwise within 1.01 g_k |A||x| */
+/* y = A x through texla_op_matvec for each kind, componentwise within 1.01 g_k |A||x| */
 static void test_op_apply(void) {
     char what[120];
     double worst = 0;
@@ -482,9 +482,9 @@ static void test_op_apply(void) {
         }
         for (int i = 0; i < n; i++)
             bnd[i] = 1.01 * check_gamma(kind == 2 ? cnt[i] : kind == 0 ? 6 : k) * absr[i];
-        snprintf(what, sizeof what, "texla_op_apply %s n=%d", kind == 0 ? "banded (poisson 7x5, "
+        snprintf(what, sizeof what, "texla_op_matvec %s n=%d", kind == 0 ? "banded (poisson 7x5, "
                  "2, -0.3)" : kind == 1 ? "dense" : "sparse", n);
-        texla_result r = texla_op_apply(ctx, op, x, y);
+        texla_result r = texla_op_matvec(ctx, op, x, y);
         CHECK_OK(ctx, r, what);
         if (!r && !vfetch(y, s, got, what)) {
             double w = expect_bound(got, ref, bnd, (size_t)n, what, "1.01 g_k (|A||x|)_i");
@@ -498,7 +498,7 @@ static void test_op_apply(void) {
         free(X), free(Y0), free(got), free(A), free(ref), free(absr), free(bnd), free(rr),
             free(cc), free(vv), free(cnt);
     }
-    printf("texla_op_apply banded/dense/sparse: worst |err|/bound %.3f\n", worst);
+    printf("texla_op_matvec banded/dense/sparse: worst |err|/bound %.3f\n", worst);
 }
 
 static void test_cg_errors(void) {
@@ -570,10 +570,10 @@ static void test_cg_errors(void) {
     texla_op wrong = {TEXLA_OP_BANDED, a.id};
     CHECK_CODE(ctx, texla_cg(ctx, wrong, b, &d, x, &out), TEXLA_ERR_HANDLE,
                "texla_cg with a dense matrix's id passed as a banded operator");
-    CHECK_CODE(ctx, texla_op_apply(ctx, texla_op_dense(a), w, x), TEXLA_ERR_SHAPE,
-               "texla_op_apply 37x37 with x of n=38");
-    CHECK_CODE(ctx, texla_op_apply(ctx, texla_op_dense(a), x, x), TEXLA_ERR_ALIAS,
-               "texla_op_apply with y = x");
+    CHECK_CODE(ctx, texla_op_matvec(ctx, texla_op_dense(a), w, x), TEXLA_ERR_SHAPE,
+               "texla_op_matvec 37x37 with x of n=38");
+    CHECK_CODE(ctx, texla_op_matvec(ctx, texla_op_dense(a), x, x), TEXLA_ERR_ALIAS,
+               "texla_op_matvec with y = x");
     texla_mat_destroy(ctx, a);
     texla_mat_destroy(ctx, wide);
     texla_vec_destroy(ctx, b);

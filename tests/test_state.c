@@ -982,9 +982,9 @@ static void run_vectors(texla_ctx *ctx) {
          texla_vec_acc(ctx, texla_host(2.0f), vb, vd));
     for (int i = 0; i < NV; i++) want[i] = want[i] + 2.0f * VB[i];
     expect_v_exact(ctx, vd, want, NV, "texla_vec_acc (host coefficient, blended)");
-    STEP(ctx, "texla_vec_max", texla_vec_max(ctx, va, 0.125f, vd));
+    STEP(ctx, "texla_vec_clamp_min", texla_vec_clamp_min(ctx, va, 0.125f, vd));
     for (int i = 0; i < NV; i++) want[i] = VA[i] > 0.125f ? VA[i] : 0.125f;
-    expect_v_exact(ctx, vd, want, NV, "texla_vec_max");
+    expect_v_exact(ctx, vd, want, NV, "texla_vec_clamp_min");
     STEP(ctx, "texla_vec_clamp", texla_vec_clamp(ctx, va, -0.25f, 0.5f, vd));
     for (int i = 0; i < NV; i++) want[i] = VA[i] < -0.25f ? -0.25f : VA[i] > 0.5f ? 0.5f : VA[i];
     expect_v_exact(ctx, vd, want, NV, "texla_vec_clamp");
@@ -1006,8 +1006,8 @@ static void run_vectors(texla_ctx *ctx) {
     expect_s_near(ctx, sr, sum, 2 * NV * CHECK_U * asum + 1e-30, "texla_vec_sum");
     STEP(ctx, "texla_vec_dot", texla_vec_dot(ctx, va, vb, sr));
     expect_s_near(ctx, sr, dot, 2 * NV * CHECK_U * adot + 1e-30, "texla_vec_dot");
-    STEP(ctx, "texla_vec_norm2", texla_vec_norm2(ctx, va, sr));
-    expect_s_near(ctx, sr, nrm, 2 * NV * CHECK_U * nrm + 1e-30, "texla_vec_norm2");
+    STEP(ctx, "texla_vec_sqnorm", texla_vec_sqnorm(ctx, va, sr));
+    expect_s_near(ctx, sr, nrm, 2 * NV * CHECK_U * nrm + 1e-30, "texla_vec_sqnorm");
     STEP(ctx, "texla_vec_maxval", texla_vec_maxval(ctx, va, sr));
     expect_s_near(ctx, sr, mx, 0.0, "texla_vec_maxval");
     STEP(ctx, "texla_vec_minval", texla_vec_minval(ctx, va, sr));
@@ -1029,9 +1029,9 @@ static void run_vectors(texla_ctx *ctx) {
     texla_vec y6 = {0};
     STEP(ctx, "texla_mat_make (6 x 37)", texla_mat_make(ctx, 6, NV, A6, &ma6));
     STEP(ctx, "texla_vec_make (6, zeros)", texla_vec_make(ctx, 6, NULL, &y6));
-    STEP(ctx, "texla_mat_mul_vec", texla_mat_mul_vec(ctx, ma6, va, y6));
+    STEP(ctx, "texla_mat_matvec", texla_mat_matvec(ctx, ma6, va, y6));
     product_ref(A6, VA, 6, NV, 1, 0, 0, ref, bnd);
-    expect_v_near(ctx, y6, ref, bnd, 6, "texla_mat_mul_vec");
+    expect_v_near(ctx, y6, ref, bnd, 6, "texla_mat_matvec");
 
     /* scalar arithmetic */
     STEP(ctx, "texla_scalar_make", texla_scalar_make(ctx, 1.0f, &s2));
@@ -1137,18 +1137,18 @@ static void run_banded_sparse(texla_ctx *ctx) {
     /* 5 diagonals: two passes, the second added by blending */
     texla_banded pz = {0}, bd = {0};
     STEP(ctx, "texla_banded_poisson", texla_banded_poisson(ctx, GX, GY, 0.5f, 1.0f, &pz));
-    STEP(ctx, "texla_banded_mul (Poisson, 2 passes)", texla_banded_mul(ctx, pz, xg, yg));
+    STEP(ctx, "texla_banded_matvec (Poisson, 2 passes)", texla_banded_matvec(ctx, pz, xg, yg));
     double absy[GN];
     poisson_ref(X, GX, GY, 0.5, 1.0, ref, absy);
     for (int k = 0; k < GN; k++) bnd[k] = 8 * CHECK_U * absy[k] + 1e-30;
-    expect_v_near(ctx, yg, ref, bnd, GN, "texla_banded_mul (Poisson 6 x 5, alpha 0.5, beta 1)");
+    expect_v_near(ctx, yg, ref, bnd, GN, "texla_banded_matvec (Poisson 6 x 5, alpha 0.5, beta 1)");
 
     /* diagonals 0, +1, -GX from host data, then y = A x + s b */
     const int offs[3] = {0, 1, -GX};
     float D[3 * GN];
     check_fill(D, 3 * GN);
     STEP(ctx, "texla_banded_make", texla_banded_make(ctx, xg, 3, offs, D, &bd));
-    STEP(ctx, "texla_banded_mul_add", texla_banded_mul_add(ctx, bd, xg, -0.5f, bg, yg));
+    STEP(ctx, "texla_banded_matvec_add", texla_banded_matvec_add(ctx, bd, xg, -0.5f, bg, yg));
     for (int k = 0; k < GN; k++) {
         double s = -0.5 * Bv[k], a = fabs(s);
         for (int i = 0; i < 3; i++) {
@@ -1160,7 +1160,7 @@ static void run_banded_sparse(texla_ctx *ctx) {
         ref[k] = s;
         bnd[k] = 8 * CHECK_U * a + 1e-30;
     }
-    expect_v_near(ctx, yg, ref, bnd, GN, "texla_banded_mul_add");
+    expect_v_near(ctx, yg, ref, bnd, GN, "texla_banded_matvec_add");
 
     /* a 7 x 30 sparse matrix: duplicates, an empty row (3), a row of 9 entries (3 points) */
     static const int rows[] = {0, 0, 1, 2, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 6, 6, 0};
@@ -1203,27 +1203,27 @@ static void run_banded_sparse(texla_ctx *ctx) {
     STEP(ctx, "texla_sparse_make_csr",
          texla_sparse_make_csr(ctx, y7, xg, row_ptr, ccols, cvals, &sr));
     /* points drawn with GL_PROGRAM_POINT_SIZE: the host's point size 3 must not leak in */
-    STEP(ctx, "texla_sparse_mul (COO)", texla_sparse_mul(ctx, sc, xg, y7));
-    expect_v_near(ctx, y7, sref, sbnd, SR, "texla_sparse_mul (COO)");
+    STEP(ctx, "texla_sparse_matvec (COO)", texla_sparse_matvec(ctx, sc, xg, y7));
+    expect_v_near(ctx, y7, sref, sbnd, SR, "texla_sparse_matvec (COO)");
     STEP(ctx, "texla_vec_fill", texla_vec_fill(ctx, texla_host(9.0f), y7));
-    STEP(ctx, "texla_sparse_mul (CSR)", texla_sparse_mul(ctx, sr, xg, y7));
-    expect_v_near(ctx, y7, sref, sbnd, SR, "texla_sparse_mul (CSR)");
+    STEP(ctx, "texla_sparse_matvec (CSR)", texla_sparse_matvec(ctx, sr, xg, y7));
+    expect_v_near(ctx, y7, sref, sbnd, SR, "texla_sparse_matvec (CSR)");
 
     /* the operator interface, one of each kind */
-    STEP(ctx, "texla_op_apply (banded)", texla_op_apply(ctx, texla_op_banded(pz), xg, yg));
+    STEP(ctx, "texla_op_matvec (banded)", texla_op_matvec(ctx, texla_op_banded(pz), xg, yg));
     poisson_ref(X, GX, GY, 0.5, 1.0, ref, absy);
     for (int k = 0; k < GN; k++) bnd[k] = 8 * CHECK_U * absy[k] + 1e-30;
-    expect_v_near(ctx, yg, ref, bnd, GN, "texla_op_apply (banded)");
+    expect_v_near(ctx, yg, ref, bnd, GN, "texla_op_matvec (banded)");
     STEP(ctx, "texla_vec_fill", texla_vec_fill(ctx, texla_host(9.0f), y7));
-    STEP(ctx, "texla_op_apply (sparse)", texla_op_apply(ctx, texla_op_sparse(sc), xg, y7));
-    expect_v_near(ctx, y7, sref, sbnd, SR, "texla_op_apply (sparse)");
+    STEP(ctx, "texla_op_matvec (sparse)", texla_op_matvec(ctx, texla_op_sparse(sc), xg, y7));
+    expect_v_near(ctx, y7, sref, sbnd, SR, "texla_op_matvec (sparse)");
     float Ad[SR * GN];
     check_fill(Ad, SR * GN);
     texla_mat md = {0};
     STEP(ctx, "texla_mat_make (7 x 30)", texla_mat_make(ctx, SR, GN, Ad, &md));
-    STEP(ctx, "texla_op_apply (dense)", texla_op_apply(ctx, texla_op_dense(md), xg, y7));
+    STEP(ctx, "texla_op_matvec (dense)", texla_op_matvec(ctx, texla_op_dense(md), xg, y7));
     product_ref(Ad, X, SR, GN, 1, 0, 0, ref, bnd);
-    expect_v_near(ctx, y7, ref, bnd, SR, "texla_op_apply (dense)");
+    expect_v_near(ctx, y7, ref, bnd, SR, "texla_op_matvec (dense)");
 
     cur_call = "texla_sparse_destroy";
     texla_sparse_destroy(ctx, sc);
@@ -1475,63 +1475,63 @@ static void run_sequence(host *h) {
           mi.cols, mi.tex_width, mi.tex_height, mi.texture);
 
     /* element-wise operations, each checked against float32 C (no contraction in C11 mode) */
-    STEP(ctx, "texla_copy", texla_copy(ctx, a, d));
-    expect_exact(ctx, d, A, N35, "texla_copy");
-    STEP(ctx, "texla_add", texla_add(ctx, a, b, d));
+    STEP(ctx, "texla_mat_copy", texla_mat_copy(ctx, a, d));
+    expect_exact(ctx, d, A, N35, "texla_mat_copy");
+    STEP(ctx, "texla_mat_add", texla_mat_add(ctx, a, b, d));
     for (int i = 0; i < N35; i++) want[i] = A[i] + B[i];
-    expect_exact(ctx, d, want, N35, "texla_add");
-    STEP(ctx, "texla_sub", texla_sub(ctx, a, b, d));
+    expect_exact(ctx, d, want, N35, "texla_mat_add");
+    STEP(ctx, "texla_mat_sub", texla_mat_sub(ctx, a, b, d));
     for (int i = 0; i < N35; i++) want[i] = A[i] - B[i];
-    expect_exact(ctx, d, want, N35, "texla_sub");
-    STEP(ctx, "texla_mul", texla_mul(ctx, a, b, d));
+    expect_exact(ctx, d, want, N35, "texla_mat_sub");
+    STEP(ctx, "texla_mat_mul", texla_mat_mul(ctx, a, b, d));
     for (int i = 0; i < N35; i++) want[i] = A[i] * B[i];
-    expect_exact(ctx, d, want, N35, "texla_mul");
-    STEP(ctx, "texla_scale", texla_scale(ctx, a, 0.75f, d));
+    expect_exact(ctx, d, want, N35, "texla_mat_mul");
+    STEP(ctx, "texla_mat_scale", texla_mat_scale(ctx, a, texla_host(0.75f), d));
     for (int i = 0; i < N35; i++) want[i] = 0.75f * A[i];
-    expect_exact(ctx, d, want, N35, "texla_scale");
-    STEP(ctx, "texla_scale_self", texla_scale_self(ctx, 1.5f, d));
+    expect_exact(ctx, d, want, N35, "texla_mat_scale");
+    STEP(ctx, "texla_mat_rescale", texla_mat_rescale(ctx, 1.5f, d));
     for (int i = 0; i < N35; i++) want[i] = 1.5f * want[i];
-    expect_exact(ctx, d, want, N35, "texla_scale_self");
-    STEP(ctx, "texla_acc", texla_acc(ctx, b, d));
+    expect_exact(ctx, d, want, N35, "texla_mat_rescale");
+    STEP(ctx, "texla_mat_acc", texla_mat_acc(ctx, texla_host(1.0f), b, d));
     for (int i = 0; i < N35; i++) want[i] = want[i] + B[i];
-    expect_exact(ctx, d, want, N35, "texla_acc");
-    STEP(ctx, "texla_acc_scaled", texla_acc_scaled(ctx, b, -0.5f, d));
+    expect_exact(ctx, d, want, N35, "texla_mat_acc");
+    STEP(ctx, "texla_mat_acc", texla_mat_acc(ctx, texla_host(-0.5f), b, d));
     for (int i = 0; i < N35; i++) want[i] = want[i] + -0.5f * B[i];
-    expect_exact(ctx, d, want, N35, "texla_acc_scaled");
-    STEP(ctx, "texla_acc_mul", texla_acc_mul(ctx, a, b, d));
+    expect_exact(ctx, d, want, N35, "texla_mat_acc");
+    STEP(ctx, "texla_mat_acc_mul", texla_mat_acc_mul(ctx, a, b, d));
     for (int i = 0; i < N35; i++) want[i] = want[i] + A[i] * B[i];
-    expect_exact(ctx, d, want, N35, "texla_acc_mul");
+    expect_exact(ctx, d, want, N35, "texla_mat_acc_mul");
     /* these two may be contracted to FMAs by the shader compiler: a few ulps */
-    STEP(ctx, "texla_add_scaled", texla_add_scaled(ctx, a, b, 3.0f, d));
+    STEP(ctx, "texla_mat_axpy", texla_mat_axpy(ctx, a, texla_host(3.0f), b, d));
     for (int i = 0; i < N35; i++) {
         ref[i] = (double)A[i] + 3.0 * B[i];
         bnd[i] = 4 * CHECK_U * (fabs(A[i]) + fabs(3.0 * B[i])) + 1e-30;
     }
-    expect_near(ctx, d, ref, bnd, N35, "texla_add_scaled");
-    STEP(ctx, "texla_madad", texla_madad(ctx, a, b, c, k, d));
+    expect_near(ctx, d, ref, bnd, N35, "texla_mat_axpy");
+    STEP(ctx, "texla_mat_madad", texla_mat_madad(ctx, a, b, c, k, d));
     for (int i = 0; i < N35; i++) {
         ref[i] = (double)A[i] + ((double)B[i] + C0[i]) * 2.5;
         bnd[i] = 6 * CHECK_U * (fabs(A[i]) + (fabs(B[i]) + fabs(C0[i])) * 2.5) + 1e-30;
     }
-    expect_near(ctx, d, ref, bnd, N35, "texla_madad");
-    STEP(ctx, "texla_max", texla_max(ctx, a, 0.125f, d));
+    expect_near(ctx, d, ref, bnd, N35, "texla_mat_madad");
+    STEP(ctx, "texla_mat_clamp_min", texla_mat_clamp_min(ctx, a, 0.125f, d));
     for (int i = 0; i < N35; i++) want[i] = A[i] > 0.125f ? A[i] : 0.125f;
-    expect_exact(ctx, d, want, N35, "texla_max");
+    expect_exact(ctx, d, want, N35, "texla_mat_clamp_min");
 
-    STEP(ctx, "texla_recip", texla_recip(ctx, a, 2.0f, d));
+    STEP(ctx, "texla_mat_recip", texla_mat_recip(ctx, a, 2.0f, d));
     for (int i = 0; i < N35; i++) { /* GLSL division need not be correctly rounded */
         ref[i] = 2.0 / A[i];
         bnd[i] = 4 * CHECK_U * fabs(ref[i]);
     }
-    expect_near(ctx, d, ref, bnd, N35, "texla_recip");
+    expect_near(ctx, d, ref, bnd, N35, "texla_mat_recip");
     float S[36], sdiag[6];
     check_fill(S, 36);
     for (int i = 0; i < 6; i++) sdiag[i] = S[i * 6 + i];
     texla_mat sq = {0}, dg = {0};
     STEP(ctx, "texla_mat_make (square)", texla_mat_make(ctx, 6, 6, S, &sq));
     STEP(ctx, "texla_mat_make (diagonal)", texla_mat_make(ctx, 6, 1, NULL, &dg));
-    STEP(ctx, "texla_diag", texla_diag(ctx, sq, dg));
-    expect_exact(ctx, dg, sdiag, 6, "texla_diag");
+    STEP(ctx, "texla_mat_diag", texla_mat_diag(ctx, sq, dg));
+    expect_exact(ctx, dg, sdiag, 6, "texla_mat_diag");
 
     /* reductions */
     float va[11], vb[11];
@@ -1541,8 +1541,8 @@ static void run_sequence(host *h) {
     STEP(ctx, "texla_mat_make (vector)", texla_mat_make(ctx, 11, 1, va, &xa));
     STEP(ctx, "texla_mat_make (vector)", texla_mat_make(ctx, 11, 1, vb, &xb));
     float dot = NAN, nrm = NAN;
-    STEP(ctx, "texla_dot", texla_dot(ctx, xa, xb, &dot));
-    STEP(ctx, "texla_norm2", texla_norm2(ctx, xa, &nrm));
+    STEP(ctx, "texla_dot", check_mat_dot(ctx, xa, xb, &dot));
+    STEP(ctx, "texla_norm2", check_mat_sqnorm(ctx, xa, &nrm));
     double rd = 0, rds = 0, rn = 0;
     for (int i = 0; i < 11; i++) {
         rd += (double)va[i] * vb[i];
@@ -1570,21 +1570,21 @@ static void run_sequence(host *h) {
     STEP(ctx, "texla_mat_make (Q')", texla_mat_make(ctx, 7, 9, Qt, &mqt));
     STEP(ctx, "texla_mat_make (R)", texla_mat_make(ctx, 6, 7, NULL, &mr));
     product_ref(P, Q, 6, 9, 7, 0, 0, ref, bnd);
-    STEP(ctx, "texla_matmul", texla_matmul(ctx, mp, mq, mr));
-    expect_near(ctx, mr, ref, bnd, 42, "texla_matmul");
-    STEP(ctx, "texla_matmul_tn", texla_matmul_tn(ctx, mpt, mq, mr));
-    expect_near(ctx, mr, ref, bnd, 42, "texla_matmul_tn");
-    STEP(ctx, "texla_matmul_nt", texla_matmul_nt(ctx, mp, mqt, mr));
-    expect_near(ctx, mr, ref, bnd, 42, "texla_matmul_nt");
+    STEP(ctx, "texla_mat_matmul", texla_mat_matmul(ctx, mp, mq, mr));
+    expect_near(ctx, mr, ref, bnd, 42, "texla_mat_matmul");
+    STEP(ctx, "texla_mat_matmul_tn", texla_mat_matmul_tn(ctx, mpt, mq, mr));
+    expect_near(ctx, mr, ref, bnd, 42, "texla_mat_matmul_tn");
+    STEP(ctx, "texla_mat_matmul_nt", texla_mat_matmul_nt(ctx, mp, mqt, mr));
+    expect_near(ctx, mr, ref, bnd, 42, "texla_mat_matmul_nt");
     /* one block per pass: three passes, the later two added by blending */
-    STEP(ctx, "texla_set_matmul_k(1)", texla_set_matmul_k(ctx, 1));
-    STEP(ctx, "texla_matmul (k = 1, 3 passes)", texla_matmul(ctx, mp, mq, mr));
-    expect_near(ctx, mr, ref, bnd, 42, "texla_matmul (k = 1, 3 passes)");
-    STEP(ctx, "texla_matmul_tn (k = 1, 3 passes)", texla_matmul_tn(ctx, mpt, mq, mr));
-    expect_near(ctx, mr, ref, bnd, 42, "texla_matmul_tn (k = 1, 3 passes)");
-    STEP(ctx, "texla_matmul_nt (k = 1, 3 passes)", texla_matmul_nt(ctx, mp, mqt, mr));
-    expect_near(ctx, mr, ref, bnd, 42, "texla_matmul_nt (k = 1, 3 passes)");
-    STEP(ctx, "texla_set_matmul_k(0)", texla_set_matmul_k(ctx, 0));
+    STEP(ctx, "texla_ctx_set_matmul_k(1)", texla_ctx_set_matmul_k(ctx, 1));
+    STEP(ctx, "texla_mat_matmul (k = 1, 3 passes)", texla_mat_matmul(ctx, mp, mq, mr));
+    expect_near(ctx, mr, ref, bnd, 42, "texla_mat_matmul (k = 1, 3 passes)");
+    STEP(ctx, "texla_mat_matmul_tn (k = 1, 3 passes)", texla_mat_matmul_tn(ctx, mpt, mq, mr));
+    expect_near(ctx, mr, ref, bnd, 42, "texla_mat_matmul_tn (k = 1, 3 passes)");
+    STEP(ctx, "texla_mat_matmul_nt (k = 1, 3 passes)", texla_mat_matmul_nt(ctx, mp, mqt, mr));
+    expect_near(ctx, mr, ref, bnd, 42, "texla_mat_matmul_nt (k = 1, 3 passes)");
+    STEP(ctx, "texla_ctx_set_matmul_k(0)", texla_ctx_set_matmul_k(ctx, 0));
 
     /* the rest of the API, same rule */
     run_vectors(ctx);
@@ -1597,10 +1597,10 @@ static void run_sequence(host *h) {
     STEP(ctx, "texla_ctx_finish", texla_ctx_finish(ctx));
 
     /* a failing call leaves the state alone too */
-    cur_call = "texla_add (shape mismatch)";
-    texla_result r = texla_add(ctx, a, mp, d);
-    CHECK(r == TEXLA_ERR_SHAPE, "texla_add of 7 x 5 and 6 x 9 returned %s", texla_result_name(r));
-    after_call("texla_add (failing: shape mismatch)");
+    cur_call = "texla_mat_add (shape mismatch)";
+    texla_result r = texla_mat_add(ctx, a, mp, d);
+    CHECK(r == TEXLA_ERR_SHAPE, "texla_mat_add of 7 x 5 and 6 x 9 returned %s", texla_result_name(r));
+    after_call("texla_mat_add (failing: shape mismatch)");
 
     texla_mat all[] = {a, b, c, d, k, id, sq, dg, xa, xb, mp, mq, mpt, mqt, mr};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
@@ -1633,8 +1633,8 @@ static void round_trip(const char *situation) {
     STEP(ctx, label, texla_mat_make(ctx, 3, 2, A, &a));
     STEP(ctx, label, texla_mat_make(ctx, 3, 2, B, &b));
     STEP(ctx, label, texla_mat_make(ctx, 3, 2, NULL, &c));
-    snprintf(label, sizeof label, "texla_add [%s]", situation);
-    STEP(ctx, label, texla_add(ctx, a, b, c));
+    snprintf(label, sizeof label, "texla_mat_add [%s]", situation);
+    STEP(ctx, label, texla_mat_add(ctx, a, b, c));
     memset(got, 0, sizeof got);
     snprintf(label, sizeof label, "texla_mat_read [%s]", situation);
     STEP(ctx, label, texla_mat_read(ctx, c, got));

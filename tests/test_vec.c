@@ -29,7 +29,7 @@
  *   within the GLSL precision of x / y, 2.5 ULP (GLSL 4.60 section 4.7.1; GL 3.3 leaves it
  *   unspecified): 2.5 ULP <= 5 u|ref| (NVIDIA computes x * rcp(y), seen at 1.5 u|ref|);
  *   div_or_zero(a, 0) exactly 0.
- * Conversions texla_vec_from_mat / texla_mat_from_vec exact; texla_mat_mul_vec (n x m)
+ * Conversions texla_vec_from_mat / texla_mat_from_vec exact; texla_mat_matvec (n x m)
  *   componentwise |y - ref| <= 1.01 g_m (|A||x|) (Higham 3.5).
  * g_k = k u / (1 - k u).
  *
@@ -152,8 +152,8 @@ static void test_handles(void) {
     texla_vec old = mkv(s, data, "handles: first vector");
     texla_vec_destroy(ctx, old);
     texla_vec fresh = mkv(s, NULL, "handles: vector made after destroying the first");
-    CHECK(fresh.id != old.id, "handles: a new vector got the destroyed handle 0x%08x back",
-          old.id);
+    CHECK(fresh.id != old.id, "handles: a new vector got the destroyed handle 0x%016llx back",
+          (unsigned long long)old.id);
     CHECK_CODE(ctx, texla_vec_read(ctx, old, got), TEXLA_ERR_HANDLE,
                "handles: texla_vec_read on a destroyed vector");
     texla_vec zero = {0};
@@ -249,8 +249,8 @@ static void ew_shape(vshape s, texla_scalar s1, texla_scalar s2) {
         case V_AXPY_G: r = texla_vec_axpy(ctx, a, texla_gpu(C_AXPY_G, s1), b, c); break;
         case V_ACC_H: r = texla_vec_acc(ctx, texla_host(C_ACC), b, c); break;
         case V_ACC_G: r = texla_vec_acc(ctx, texla_gpu(C_ACC_G, s2), b, c); break;
-        case V_MAX_P: r = texla_vec_max(ctx, a, C_MAXP, c); break;
-        case V_MAX_N: r = texla_vec_max(ctx, a, C_MAXN, c); break;
+        case V_MAX_P: r = texla_vec_clamp_min(ctx, a, C_MAXP, c); break;
+        case V_MAX_N: r = texla_vec_clamp_min(ctx, a, C_MAXN, c); break;
         case V_CLAMP_MIX: r = texla_vec_clamp(ctx, a, -0.3f, 0.5f, c); break;
         case V_CLAMP_POS: r = texla_vec_clamp(ctx, a, 0.2f, 0.6f, c); break;
         case V_CLAMP_NEG: r = texla_vec_clamp(ctx, a, -0.7f, -0.1f, c); break;
@@ -351,7 +351,7 @@ static void red_shape(vshape s, texla_scalar out) {
         case R_SUM: r = texla_vec_sum(ctx, a, out); break;
         case R_SUM_POS: r = texla_vec_sum(ctx, p, out); break;
         case R_DOT: r = texla_vec_dot(ctx, a, b, out); break;
-        case R_NORM2: r = texla_vec_norm2(ctx, a, out); break;
+        case R_NORM2: r = texla_vec_sqnorm(ctx, a, out); break;
         case R_MAX: r = texla_vec_maxval(ctx, a, out); break;
         case R_MAX_NEG: r = texla_vec_maxval(ctx, m, out); break;
         case R_MIN: r = texla_vec_minval(ctx, a, out); break;
@@ -644,7 +644,7 @@ static void mat_vec_shape(vshape sy, vshape sx) {
           *got = check_alloc((size_t)n, 4);
     double *ref = check_alloc((size_t)n, sizeof *ref), *bnd = check_alloc((size_t)n, sizeof *bnd);
     char what[200];
-    snprintf(what, sizeof what, "texla_mat_mul_vec %dx%d * (%s) -> (%s)", n, m, sname(sx).s,
+    snprintf(what, sizeof what, "texla_mat_matvec %dx%d * (%s) -> (%s)", n, m, sname(sx).s,
              sname(sy).s);
     texla_mat a = {0};
     CHECK_OK(ctx, texla_mat_make(ctx, n, m, A, &a), what);
@@ -658,13 +658,13 @@ static void mat_vec_shape(vshape sy, vshape sx) {
         }
         ref[i] = acc, bnd[i] = 1.01 * gm * mag;
     }
-    texla_result r = texla_mat_mul_vec(ctx, a, x, y);
+    texla_result r = texla_mat_matvec(ctx, a, x, y);
     CHECK_OK(ctx, r, what);
     if (!r && !vfetch(y, sy, got, what)) {
         double w = expect_bound(got, ref, bnd, (size_t)n, what, "1.01 g_m (|A||x|)_i");
         if (w > mv_worst) mv_worst = w;
     }
-    expect_holds(x, sx, X, "texla_mat_mul_vec: x unchanged");
+    expect_holds(x, sx, X, "texla_mat_matvec: x unchanged");
     texla_mat_destroy(ctx, a);
     texla_vec_destroy(ctx, x);
     texla_vec_destroy(ctx, y);
@@ -684,7 +684,7 @@ static void test_conversions(void) {
     mat_vec_shape(plain_shape(1), plain_shape(257));
     mat_vec_shape(plain_shape(257), plain_shape(1));
     mat_vec_shape(grid_shape(7, 5), grid_shape(9, 7));
-    printf("texla_mat_mul_vec 37x53, 53x37, 1x1, 1x257, 257x1, 35x63 (grids): worst |err| / "
+    printf("texla_mat_matvec 37x53, 53x37, 1x1, 1x257, 257x1, 35x63 (grids): worst |err| / "
            "(1.01 g_m (|A||x|)_i) = %.3f\n", mv_worst);
 
     /* shape and alias errors */
@@ -692,14 +692,14 @@ static void test_conversions(void) {
     CHECK_OK(ctx, texla_mat_make(ctx, 37, 53, NULL, &a), "mat_mul_vec errors: a");
     texla_vec x52 = mkv(plain_shape(52), NULL, "x52"), y37 = mkv(plain_shape(37), NULL, "y37"),
               x53 = mkv(plain_shape(53), NULL, "x53"), y36 = mkv(plain_shape(36), NULL, "y36");
-    CHECK_CODE(ctx, texla_mat_mul_vec(ctx, a, x52, y37), TEXLA_ERR_SHAPE,
-               "texla_mat_mul_vec 37x53 with x of length 52");
-    CHECK_CODE(ctx, texla_mat_mul_vec(ctx, a, x53, y36), TEXLA_ERR_SHAPE,
-               "texla_mat_mul_vec 37x53 with y of length 36");
+    CHECK_CODE(ctx, texla_mat_matvec(ctx, a, x52, y37), TEXLA_ERR_SHAPE,
+               "texla_mat_matvec 37x53 with x of length 52");
+    CHECK_CODE(ctx, texla_mat_matvec(ctx, a, x53, y36), TEXLA_ERR_SHAPE,
+               "texla_mat_matvec 37x53 with y of length 36");
     texla_mat sq = {0};
     CHECK_OK(ctx, texla_mat_make(ctx, 53, 53, NULL, &sq), "mat_mul_vec errors: square");
-    CHECK_CODE(ctx, texla_mat_mul_vec(ctx, sq, x53, x53), TEXLA_ERR_ALIAS,
-               "texla_mat_mul_vec 53x53 with y = x");
+    CHECK_CODE(ctx, texla_mat_matvec(ctx, sq, x53, x53), TEXLA_ERR_ALIAS,
+               "texla_mat_matvec 53x53 with y = x");
     texla_mat_destroy(ctx, a);
     texla_mat_destroy(ctx, sq);
     texla_vec_destroy(ctx, x52);
@@ -727,7 +727,7 @@ static void test_errors(void) {
     CHECK_CODE(ctx, texla_vec_acc(ctx, texla_host(2), o, dst), TEXLA_ERR_SHAPE,
                "texla_vec_acc b of n=58");
     CHECK_CODE(ctx, texla_vec_mul(ctx, a, b, o), TEXLA_ERR_SHAPE, "texla_vec_mul into n=58");
-    CHECK_CODE(ctx, texla_vec_max(ctx, o, 0, dst), TEXLA_ERR_SHAPE, "texla_vec_max n=58 -> n=57");
+    CHECK_CODE(ctx, texla_vec_clamp_min(ctx, o, 0, dst), TEXLA_ERR_SHAPE, "texla_vec_clamp_min n=58 -> n=57");
     CHECK_CODE(ctx, texla_vec_clamp(ctx, o, 0, 1, dst), TEXLA_ERR_SHAPE,
                "texla_vec_clamp n=58 -> n=57");
     CHECK_CODE(ctx, texla_vec_dot(ctx, a, o, sc), TEXLA_ERR_SHAPE, "texla_vec_dot n=57, n=58");
@@ -747,7 +747,7 @@ static void test_errors(void) {
                "texla_vec_axpy(a, 2, b, b)");
     CHECK_CODE(ctx, texla_vec_acc(ctx, texla_host(2), dst, dst), TEXLA_ERR_ALIAS,
                "texla_vec_acc(2, dst, dst)");
-    CHECK_CODE(ctx, texla_vec_max(ctx, a, 0, a), TEXLA_ERR_ALIAS, "texla_vec_max(a, 0, a)");
+    CHECK_CODE(ctx, texla_vec_clamp_min(ctx, a, 0, a), TEXLA_ERR_ALIAS, "texla_vec_clamp_min(a, 0, a)");
     CHECK_CODE(ctx, texla_vec_clamp(ctx, a, 0, 1, a), TEXLA_ERR_ALIAS,
                "texla_vec_clamp(a, 0, 1, a)");
     expect_holds(dst, s, D, "errors: destination unchanged after texla_vec_acc(2, dst, dst)");
@@ -785,7 +785,7 @@ static void test_errors(void) {
                "texla_vec_fill with +Inf");
     CHECK_CODE(ctx, texla_vec_scale(ctx, a, texla_gpu(NAN, sc), dst), TEXLA_ERR_ARGUMENT,
                "texla_vec_scale by NaN times a GPU scalar");
-    CHECK_CODE(ctx, texla_vec_max(ctx, a, NAN, dst), TEXLA_ERR_ARGUMENT, "texla_vec_max with NaN");
+    CHECK_CODE(ctx, texla_vec_clamp_min(ctx, a, NAN, dst), TEXLA_ERR_ARGUMENT, "texla_vec_clamp_min with NaN");
     CHECK_CODE(ctx, texla_vec_clamp(ctx, a, -INFINITY, NAN, dst), TEXLA_ERR_ARGUMENT,
                "texla_vec_clamp with hi NaN");
     expect_holds(dst, s, D, "errors: destination unchanged after the argument errors");

@@ -390,8 +390,8 @@ static void run_window_test(void) {
     TCALL(texla_mat_make(ctx, N, N, f, &mf));
     TCALL(texla_mat_make(ctx, N, N, NULL, &mp));
     TCALL(texla_mat_make(ctx, N, N, NULL, &mc));
-    TCALL(texla_matmul(ctx, ma, mb, mp));
-    TCALL(texla_add(ctx, mp, mf, mc));
+    TCALL(texla_mat_matmul(ctx, ma, mb, mp));
+    TCALL(texla_mat_add(ctx, mp, mf, mc));
     TCALL(texla_mat_read(ctx, mp, p));
     TCALL(texla_mat_read(ctx, mc, c));
     texla_mat_info mi = {0};
@@ -474,11 +474,11 @@ static void run_window_test(void) {
     /* ---- texla again, now with the app's drawing state (texla's texture on unit 2) ---- */
     state_get(&want);
     TCALL(texla_mat_make(ctx, N, N, NULL, &mh));
-    TCALL(texla_scale(ctx, mc, 0.5f, mh));
+    TCALL(texla_mat_scale(ctx, mc, texla_host(0.5f), mh));
     TCALL(texla_mat_read(ctx, mh, half));
     int exact = 1;
     for (int k = 0; k < N * N; k++) exact &= half[k] == 0.5f * c[k];
-    CHECK(exact, "texla_scale(C, 0.5) after the app's draw is not exactly C/2");
+    CHECK(exact, "texla_mat_scale(C, 0.5) after the app's draw is not exactly C/2");
 #undef TCALL
 
     glfwSwapBuffers(win);

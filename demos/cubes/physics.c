@@ -92,7 +92,7 @@ int cubes_world_init(cubes_world *w, texla_ctx *ctx, const cubes_params *p) {
     memset(w, 0, sizeof *w);
     w->ctx = ctx;
     w->p = cubes_params_resolve(p);
-    if (w->p.matmul_k > 0 && texla_set_matmul_k(ctx, w->p.matmul_k)) return -1;
+    if (w->p.matmul_k > 0 && texla_ctx_set_matmul_k(ctx, w->p.matmul_k)) return -1;
     return 0;
 }
 
@@ -950,7 +950,7 @@ int cubes_step_begin(cubes_world *w) {
             tx(texla_mat_write(ctx, w->hmu + G->off_v, s->mu)))
             return -1;
         /* A = B J' = J M^-1 J', on the GPU */
-        if (tx(texla_matmul_nt(ctx, s->B, s->J, s->A))) return -1;
+        if (tx(texla_mat_matmul_nt(ctx, s->B, s->J, s->A))) return -1;
         texla_lcp_desc d = {.iterations = p->iterations, .omega = G->omega,
                             .friction_index = s->fi, .friction_mu = s->mu};
         if (tx(texla_lcp_jacobi(ctx, s->A, s->b, &d, s->x, NULL))) return -1;

@@ -15,7 +15,7 @@
  *      the ground joins none).
  *   4. Per group, on the CPU: J (m x K: a normal row and two friction rows per contact point,
  *      6 columns per body), B = J M^-1 (block-sparse), b = J v* + bias, the warm start, and the
- *      friction index / mu vectors; uploaded, then ON THE GPU A = B J' (texla_matmul_nt) and the
+ *      friction index / mu vectors; uploaded, then ON THE GPU A = B J' (texla_mat_matmul_nt) and the
  *      bounded projected Jacobi (texla_lcp_jacobi, no read-back inside), relaxed per group by
  *      min(omega, 1.6 / lambda_max(D^-1 A)), lambda_max estimated on the CPU from the sparse J.
  *   5. The impulses of every group are read back (once per group, after all solves are issued),
@@ -45,7 +45,7 @@ typedef struct cubes_params {
     int islands;       /* 1: one LCP per island; 0: one dense LCP of all contacts */
     int no_pool;       /* 1: make and destroy the GPU matrices every step (for measuring) */
     int cpu_solve;     /* 1: the same projected Jacobi on the CPU in float (debugging only) */
-    int matmul_k;      /* texla_set_matmul_k for the context (MOPs per product pass); 0: leave
+    int matmul_k;      /* texla_ctx_set_matmul_k for the context (MOPs per product pass); 0: leave
                           the context's setting */
 } cubes_params;
 

@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
     /* Update: C = A * B on the GPU */
     texla_mat A, B, C;
     int rc = texla_mat_make(ctx, n, k, a, &A) || texla_mat_make(ctx, k, m, b, &B) ||
-             texla_mat_make(ctx, n, m, NULL, &C) || texla_matmul(ctx, A, B, C) ||
+             texla_mat_make(ctx, n, m, NULL, &C) || texla_mat_matmul(ctx, A, B, C) ||
              texla_mat_read(ctx, C, c);
     if (rc) {
         fprintf(stderr, "texla-demo: %s\n", texla_error_message(ctx));

@@ -56,10 +56,10 @@ int wave_sim_set_dt(wave_sim *s, float dt) {
 int wave_sim_step(wave_sim *s) {
     texla_vec now = s->y[s->cur], prev = s->y[(s->cur + 2) % 3], next = s->y[(s->cur + 1) % 3];
     if (!s->implicit) {
-        TRY(texla_banded_mul_add(s->ctx, s->A, now, -(1.0f - s->damping), prev, next));
+        TRY(texla_banded_matvec_add(s->ctx, s->A, now, -(1.0f - s->damping), prev, next));
     } else {
         /* rhs = (2 - d) y(t) + N y(t-1); then M y(t+1) = rhs from 2 y(t) - y(t-1) */
-        TRY(texla_banded_mul_add(s->ctx, s->N, prev, 2.0f - s->damping, now, s->rhs));
+        TRY(texla_banded_matvec_add(s->ctx, s->N, prev, 2.0f - s->damping, now, s->rhs));
         TRY(texla_vec_scale(s->ctx, now, texla_host(2.0f), next));
         TRY(texla_vec_acc(s->ctx, texla_host(-1.0f), prev, next));
         texla_cg_desc d = {.max_iter = s->cg_iters}; /* fixed iterations: no read-back */
@@ -86,9 +86,9 @@ int wave_sim_drop(wave_sim *s, float x, float y, float radius, float amplitude) 
 texla_vec wave_sim_state(const wave_sim *s) { return s->y[s->cur]; }
 
 int wave_sim_residual_start(wave_sim *s) {
-    TRY(texla_banded_mul_add(s->ctx, s->M, s->y[s->cur], -1.0f, s->rhs, s->res));
-    TRY(texla_vec_norm2(s->ctx, s->res, s->rr));
-    TRY(texla_vec_norm2(s->ctx, s->rhs, s->bb));
+    TRY(texla_banded_matvec_add(s->ctx, s->M, s->y[s->cur], -1.0f, s->rhs, s->res));
+    TRY(texla_vec_sqnorm(s->ctx, s->res, s->rr));
+    TRY(texla_vec_sqnorm(s->ctx, s->rhs, s->bb));
     TRY(texla_scalar_read_start(s->ctx, s->bb)); /* bb first: its fence passes before rr's */
     TRY(texla_scalar_read_start(s->ctx, s->rr));
     return 0;

@@ -70,7 +70,7 @@ static val *scale(interp *in, pos at, val *x, double s) {
     }
     if (x->kind == V_DENSE) {
         val *r = dense_new(in, at, x->rows, x->cols, NULL);
-        if (r && texla_scale(in->ctx, x->m, f, r->m)) {
+        if (r && texla_mat_scale(in->ctx, x->m, texla_host(f), r->m)) {
             gl_fail(in, at, "scaling");
             val_unref(in, r);
             return NULL;
@@ -111,7 +111,7 @@ static val *apply(interp *in, pos at, val *a, val *x) {
     if (vec_of(in, at, x, a->kind == V_BANDED ? a->like : a->clike, &xv)) return NULL;
     val *r = NULL;
     texla_op op = a->kind == V_BANDED ? texla_op_banded(a->b) : texla_op_sparse(a->sp);
-    if (texla_vec_make_like(in->ctx, a->like, &yv) || texla_op_apply(in->ctx, op, xv, yv)) {
+    if (texla_vec_make_like(in->ctx, a->like, &yv) || texla_op_matvec(in->ctx, op, xv, yv)) {
         gl_fail(in, at, a->kind == V_BANDED ? "banded product" : "sparse product");
     } else {
         int sq = a->rows == a->cols;
@@ -138,9 +138,9 @@ static val *matmul(interp *in, pos at, val *a, val *b, prod p) {
     }
     val *r = dense_new(in, at, n, m, NULL);
     if (!r) return NULL;
-    texla_result e = p == P_NN ? texla_matmul(in->ctx, a->m, b->m, r->m)
-                   : p == P_TN ? texla_matmul_tn(in->ctx, a->m, b->m, r->m)
-                               : texla_matmul_nt(in->ctx, a->m, b->m, r->m);
+    texla_result e = p == P_NN ? texla_mat_matmul(in->ctx, a->m, b->m, r->m)
+                   : p == P_TN ? texla_mat_matmul_tn(in->ctx, a->m, b->m, r->m)
+                               : texla_mat_matmul_nt(in->ctx, a->m, b->m, r->m);
     if (e) {
         gl_fail(in, at, "product");
         val_unref(in, r);
@@ -179,9 +179,9 @@ static val *mul(interp *in, pos at, val *a, val *b) {
 static val *dense_ew(interp *in, pos at, int op, val *a, val *b) {
     val *r = dense_new(in, at, a->rows, a->cols, NULL);
     if (!r) return NULL;
-    texla_result e = op == '+' ? texla_add(in->ctx, a->m, b->m, r->m)
-                   : op == '-' ? texla_sub(in->ctx, a->m, b->m, r->m)
-                               : texla_mul(in->ctx, a->m, b->m, r->m);
+    texla_result e = op == '+' ? texla_mat_add(in->ctx, a->m, b->m, r->m)
+                   : op == '-' ? texla_mat_sub(in->ctx, a->m, b->m, r->m)
+                               : texla_mat_mul(in->ctx, a->m, b->m, r->m);
     if (e) {
         gl_fail(in, at, op == '+' ? "sum" : op == '-' ? "difference" : "element-wise product");
         val_unref(in, r);
@@ -387,13 +387,23 @@ static val *b_max(call *c) {
     }
     val *d = to_dense(c->in, c->n->at, x, "max"), *r = NULL;
     if (d) r = dense_new(c->in, c->n->at, d->rows, d->cols, NULL);
-    if (r && texla_max(c->in->ctx, d->m, f, r->m)) {
+    if (r && texla_mat_clamp_min(c->in->ctx, d->m, f, r->m)) {
         gl_fail(c->in, c->n->at, "max");
         val_unref(c->in, r);
         r = NULL;
     }
     if (r) r->nx = d->nx, r->ny = d->ny;
     val_unref(c->in, d);
+    return r;
+}
+
+/* a' * b (or a' * a) of dense matrices, read back */
+static texla_result mat_reduce(texla_ctx *ctx, texla_mat a, const texla_mat *b, float *out) {
+    texla_scalar s = {0};
+    texla_result r = texla_scalar_make(ctx, 0.0f, &s);
+    if (!r) r = b ? texla_mat_dot(ctx, a, *b, s) : texla_mat_sqnorm(ctx, a, s);
+    if (!r) r = texla_scalar_read(ctx, s, out);
+    texla_scalar_destroy(ctx, s);
     return r;
 }
 
@@ -408,7 +418,7 @@ static val *b_dot(call *c) {
         return NULL;
     }
     float f;
-    if (two ? texla_dot(c->in->ctx, a->m, b->m, &f) : texla_norm2(c->in->ctx, a->m, &f)) {
+    if (mat_reduce(c->in->ctx, a->m, two ? &b->m : NULL, &f)) {
         gl_fail(c->in, c->n->at, c->n->name);
         return NULL;
     }

@@ -85,13 +85,22 @@ static int cmd_info(void) {
     printf("float render:   %s (RGBA32F render targets, probed)\n", i.float_render ? "yes" : "no");
     printf("float blend:    %s (unclamped additive blending of RGBA32F, probed)\n",
            i.float_blend ? "yes" : "no");
-    printf("backends:       fragment programs (render-to-texture)%s\n",
-           i.compute ? ", GL 4.3 compute shaders" : "; no compute shaders (GL < 4.3)");
-    printf("in use:         %s", i.backend == TEXLA_BACKEND_COMPUTE ? "compute shaders" : "fragment programs");
-    if (i.calib_fragment_ms > 0)
-        printf(" (measured on a 512x512 copy: fragment %.3f ms, compute %.3f ms)",
-               (double)i.calib_fragment_ms, (double)i.calib_compute_ms);
-    printf("; sparse products always draw points\n");
+    printf("backends:      ");
+    for (int b = 0; b < i.nbackends; b++) {
+        const texla_backend_info *bi = &i.backends[b];
+        printf("%s %s (", b ? "," : "", bi->name);
+        if (!bi->available) printf("not available)");
+        else if (bi->calib_ms > 0)
+            printf("512x512 copy %.3f ms, %d programs)", (double)bi->calib_ms, bi->programs);
+        else printf("%d programs)", bi->programs);
+    }
+    printf("\n");
+    printf("default:        %s backend (each operation may be pinned to another)\n",
+           i.backend == TEXLA_BACKEND_COMPUTE ? "compute" : "fragment");
+    printf("kernels:        %s; shared memory %d bytes; float atomics %s\n",
+           i.subgroup_size ? "subgroups" : "no subgroups (shared-memory reductions)",
+           i.shared_memory, i.atomic_float ? "yes" : "no");
+    if (i.subgroup_size) printf("subgroup size:  %d\n", i.subgroup_size);
     printf("matmul k:       %d MOPs per product pass\n", i.matmul_k);
     texla_ctx_destroy(ctx);
     return 0;

@@ -532,7 +532,7 @@ val *with_grid(interp *in, pos at, val *v, int nx, int ny) {
     }
     val *r = dense_new(in, at, v->rows, 1, NULL);
     if (!r) return NULL;
-    if (texla_copy(in->ctx, v->m, r->m)) {
+    if (texla_mat_copy(in->ctx, v->m, r->m)) {
         gl_fail(in, at, "grid");
         val_unref(in, r);
         return NULL;

@@ -28,7 +28,7 @@
  *   slots are padding).
  * - Host textures, raw view: the four channel planes side by side (R | G | B | A).
  * - Images are at most 16384 pixels per side (TEXLA_ERR_LIMIT beyond). */
-#include "internal.h"
+#include "io/io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,9 +44,7 @@
 #include <unistd.h>
 
 #define MAX_SIDE 16384  /* pixels per side of a written image */
-#define SPARSE_BIN 4096 /* sparse patterns longer than this on an axis are binned */
 
-enum { CELL_VALUE, CELL_PAD, CELL_BACK };
 
 /* colours no map produces (the test suite checks the maps against them) */
 static const uint8_t COLOUR_NAN[3] = {255, 0, 255}, COLOUR_PINF[3] = {0, 255, 0},
@@ -146,82 +144,11 @@ static texla_result get_opts(texla_ctx *ctx, const char *fn, const char *path,
     return TEXLA_OK;
 }
 
-/* ---- the grid of cells ---- */
-
-typedef struct grid {
-    int w, h;       /* cells (pixels before the upscale) */
-    float *v;       /* w * h values, row 0 at the top */
-    uint8_t *cls;   /* w * h CELL_* */
-    int gpu;        /* lo..hi below is the GPU's finite range (lo > hi: none) */
-    float lo, hi;
-    char shape[160];
-    char *layout;   /* "texla:layout", allocated */
-} grid;
-
-static void grid_free(grid *g) {
-    free(g->v), free(g->cls), free(g->layout);
-    g->v = NULL, g->cls = NULL, g->layout = NULL;
-}
-
-/* Allocates a w x h grid (every cell background) after checking the upscaled size. */
-static texla_result grid_make(texla_ctx *ctx, const char *fn, const opts *o, long long w,
-                              long long h, grid *g) {
-    if (w < 1) w = 1;
-    if (h < 1) h = 1;
-    if (w * o->scale > MAX_SIDE || h * o->scale > MAX_SIDE)
-        return texla__fail(ctx, TEXLA_ERR_LIMIT,
-                           "%s: the image would be %lld x %lld pixels (%lld x %lld at scale %d); "
-                           "at most %d per side", fn, w * o->scale, h * o->scale, w, h, o->scale,
-                           MAX_SIDE);
-    g->w = (int)w, g->h = (int)h;
-    size_t n = (size_t)w * (size_t)h;
-    g->v = calloc(n, sizeof *g->v);
-    g->cls = malloc(n);
-    if (!g->v || !g->cls) {
-        grid_free(g);
-        return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory for a %lld x %lld image",
-                           fn, w, h);
-    }
-    memset(g->cls, CELL_BACK, n);
-    g->lo = INFINITY, g->hi = -INFINITY;
-    return TEXLA_OK;
-}
-
-static texla_result set_layout(texla_ctx *ctx, const char *fn, grid *g, const char *text) {
-    g->layout = malloc(strlen(text) + 1);
-    if (!g->layout) return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
-    strcpy(g->layout, text);
-    return TEXLA_OK;
-}
-
-static void put(grid *g, int x, int y, float v, int cls) {
-    size_t i = (size_t)y * (size_t)g->w + (size_t)x;
-    g->v[i] = v;
-    g->cls[i] = (uint8_t)cls;
-}
-
-/* Dense 4x1 texels (tw wide) of a rows x cols matrix: logical rows x cols, raw tw x 4 th. */
-static void fill_dense(grid *g, const float *tx, int rows, int tw, int raw) {
-    for (int y = 0; y < g->h; y++)
-        for (int x = 0; x < g->w; x++) {
-            size_t i = ((size_t)(y / 4) * (size_t)tw + (size_t)x) * 4 + (size_t)(y % 4);
-            put(g, x, y, tx[i], !raw || y < rows ? CELL_VALUE : CELL_PAD);
-        }
-}
-
-/* A 2D vector's texels at grid row y0: logical nx x ceil(n/nx), raw gx x gy. */
-static void fill_vec(grid *g, int y0, const float *tx, const texla__layout *l, int raw) {
-    int h = raw ? l->gy : (l->n + l->nx - 1) / l->nx, w = raw ? l->gx : l->nx;
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            long long k = (long long)y * l->nx + x;
-            int live = x < l->nx && k < l->n;
-            size_t i = raw ? ((size_t)(y / 2) * (size_t)(l->gx / 2) + (size_t)(x / 2)) * 4 +
-                                 (size_t)((x & 1) + 2 * (y & 1))
-                           : live ? texla__texel_index(l, (int)k) : 0;
-            put(g, x, y0 + y, live ? tx[i] : 0.0f, live ? CELL_VALUE : CELL_PAD);
-        }
-}
+typedef texla__grid grid;
+#define CELL_VALUE TEXLA__CELL_VALUE
+#define CELL_PAD TEXLA__CELL_PAD
+#define CELL_BACK TEXLA__CELL_BACK
+#define grid_free texla__grid_free
 
 /* ---- encoding ---- */
 
@@ -459,233 +386,43 @@ static texla_result write_image(texla_ctx *ctx, const char *fn, const char *path
     return r;
 }
 
-/* ---- the GPU range ---- */
+/* ---- the objects: each storage kind draws its grid (core/grid.c, storage/) ---- */
 
-/* Widens lo..hi by the min and max of t's finite live values (shape: its padding mask),
- * reduced on the GPU. Inside texla__enter. */
-static texla_result gpu_range(texla_ctx *ctx, const texla__tex *t, const int32_t shape[4],
-                              grid *g) {
-    texla__tex mx = {0}, mn = {0};
-    float a[4], b[4];
-    texla_result r = texla__pool_take(ctx, 1, 1, &mx);
-    if (!r) r = texla__pool_take(ctx, 1, 1, &mn);
-    if (!r) r = texla__reduce(ctx, t, shape, NULL, TEXLA__FOLD_MAX, TEXLA__MAP_FINITE, &mx);
-    if (!r) r = texla__reduce(ctx, t, shape, NULL, TEXLA__FOLD_MIN, TEXLA__MAP_FINITE, &mn);
-    if (!r) r = texla__tex_download(ctx, &mx, a);
-    if (!r) r = texla__tex_download(ctx, &mn, b);
-    if (!r) {
-        if (b[0] < g->lo) g->lo = b[0];
-        if (a[0] > g->hi) g->hi = a[0];
-        g->gpu = 1;
-    }
-    texla__pool_give(ctx, &mx);
-    texla__pool_give(ctx, &mn);
-    return r;
-}
-
-/* Reads texture t (w x h texels) into *out (allocated) and, unless the range is fixed, its
- * finite range into g. */
-static texla_result read_tex(texla_ctx *ctx, const char *fn, const opts *o, const texla__tex *t,
-                             const int32_t shape[4], grid *g, float **out) {
-    *out = malloc((size_t)t->w * (size_t)t->h * 4 * sizeof **out);
-    if (!*out) return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
-    texla__enter(ctx);
-    texla_result r = texla__tex_download(ctx, t, *out);
-    if (!r && !o->fixed) r = gpu_range(ctx, t, shape, g);
-    texla__leave(ctx);
-    if (r) free(*out), *out = NULL;
-    return r;
-}
-
-/* ---- the objects ---- */
-
-static texla_result dense_like(texla_ctx *ctx, const char *fn, const texla__obj *m,
-                               const char *path, const texla_png_desc *desc, int scalar) {
+static texla_result dump(texla_ctx *ctx, const char *fn, uint64_t id, texla__kind kind,
+                         const char *path, const texla_png_desc *desc) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
     opts o;
     texla_result r = get_opts(ctx, fn, path, desc, &o);
     if (r) return r;
+    texla__grid_req q = {fn, o.raw, !o.fixed, MAX_SIDE, o.scale};
     grid g = {0};
-    r = o.raw ? grid_make(ctx, fn, &o, m->t.w, 4LL * m->t.h, &g)
-              : grid_make(ctx, fn, &o, m->cols, m->rows, &g);
-    if (!r) r = set_layout(ctx, fn, &g, scalar ? "scalar" : "dense 4x1");
-    if (r) return grid_free(&g), r;
-    if (scalar) snprintf(g.shape, sizeof g.shape, "scalar");
-    else snprintf(g.shape, sizeof g.shape, "%d x %d", m->rows, m->cols);
-    int32_t shape[4];
-    texla__shape_of(m, shape);
-    float *tx;
-    r = read_tex(ctx, fn, &o, &m->t, shape, &g, &tx);
-    if (r) return grid_free(&g), r;
-    fill_dense(&g, tx, m->rows, m->t.w, o.raw);
-    free(tx);
-    return write_image(ctx, fn, path, &o, &g);
+    r = texla__grid_of(ctx, id, kind, &q, &g);
+    return r ? r : write_image(ctx, fn, path, &o, &g);
 }
 
 texla_result texla_png_mat(texla_ctx *ctx, texla_mat m, const char *path,
                            const texla_png_desc *desc) {
-    if (!ctx) return TEXLA_ERR_ARGUMENT;
-    const texla__obj *o = texla__obj_get(ctx, m.id, TEXLA__KIND_MAT);
-    if (!o) return texla__bad_handle(ctx, "texla_png_mat", "m", TEXLA__KIND_MAT, m.id);
-    return dense_like(ctx, "texla_png_mat", o, path, desc, 0);
+    return dump(ctx, "texla_png_mat", m.id, TEXLA__KIND_MAT, path, desc);
 }
 
 texla_result texla_png_scalar(texla_ctx *ctx, texla_scalar s, const char *path,
                               const texla_png_desc *desc) {
-    if (!ctx) return TEXLA_ERR_ARGUMENT;
-    const texla__obj *o = texla__obj_get(ctx, s.id, TEXLA__KIND_SCALAR);
-    if (!o) return texla__bad_handle(ctx, "texla_png_scalar", "s", TEXLA__KIND_SCALAR, s.id);
-    return dense_like(ctx, "texla_png_scalar", o, path, desc, 1);
+    return dump(ctx, "texla_png_scalar", s.id, TEXLA__KIND_SCALAR, path, desc);
 }
 
 texla_result texla_png_vec(texla_ctx *ctx, texla_vec v, const char *path,
                            const texla_png_desc *desc) {
-    if (!ctx) return TEXLA_ERR_ARGUMENT;
-    const char *fn = "texla_png_vec";
-    const texla__obj *vo = texla__obj_get(ctx, v.id, TEXLA__KIND_VEC);
-    if (!vo) return texla__bad_handle(ctx, fn, "v", TEXLA__KIND_VEC, v.id);
-    opts o;
-    texla_result r = get_opts(ctx, fn, path, desc, &o);
-    if (r) return r;
-    const texla__layout *l = &vo->lay;
-    int ny = (l->n + l->nx - 1) / l->nx;
-    grid g = {0};
-    char layout[96];
-    snprintf(layout, sizeof layout, "vector 2x2 gx %d gy %d", l->gx, l->gy);
-    r = o.raw ? grid_make(ctx, fn, &o, l->gx, l->gy, &g) : grid_make(ctx, fn, &o, l->nx, ny, &g);
-    if (!r) r = set_layout(ctx, fn, &g, layout);
-    if (r) return grid_free(&g), r;
-    snprintf(g.shape, sizeof g.shape, "vector %d grid %d x %d", l->n, l->nx, ny);
-    int32_t shape[4];
-    texla__shape_of(vo, shape);
-    float *tx;
-    r = read_tex(ctx, fn, &o, &vo->t, shape, &g, &tx);
-    if (r) return grid_free(&g), r;
-    fill_vec(&g, 0, tx, l, o.raw);
-    free(tx);
-    return write_image(ctx, fn, path, &o, &g);
+    return dump(ctx, "texla_png_vec", v.id, TEXLA__KIND_VEC, path, desc);
 }
 
 texla_result texla_png_banded(texla_ctx *ctx, texla_banded a, const char *path,
                               const texla_png_desc *desc) {
-    if (!ctx) return TEXLA_ERR_ARGUMENT;
-    const char *fn = "texla_png_banded";
-    const texla__obj *bo = texla__obj_get(ctx, a.id, TEXLA__KIND_BANDED);
-    if (!bo) return texla__bad_handle(ctx, fn, "a", TEXLA__KIND_BANDED, a.id);
-    opts o;
-    texla_result r = get_opts(ctx, fn, path, desc, &o);
-    if (r) return r;
-    const texla__layout *l = &bo->lay;
-    int ny = (l->n + l->nx - 1) / l->nx, each = o.raw ? l->gy : ny, nd = bo->ndiag;
-    grid g = {0};
-    r = grid_make(ctx, fn, &o, o.raw ? l->gx : l->nx, (long long)each * (nd ? nd : 1), &g);
-    if (r) return r;
-    /* the diagonals by increasing offset */
-    int *order = malloc(sizeof *order * (size_t)(nd ? nd : 1));
-    char *layout = malloc(16 + 12 * (size_t)nd);
-    float *tx = malloc((size_t)(l->gx / 2) * (size_t)(l->gy / 2) * 4 * sizeof *tx);
-    if (!order || !layout || !tx) {
-        free(order), free(layout), free(tx), grid_free(&g);
-        return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
-    }
-    for (int i = 0; i < nd; i++) {
-        int k = i;
-        for (; k > 0 && bo->offsets[order[k - 1]] > bo->offsets[i]; k--) order[k] = order[k - 1];
-        order[k] = i;
-    }
-    size_t len = (size_t)sprintf(layout, "banded");
-    for (int i = 0; i < nd; i++) len += (size_t)sprintf(layout + len, " %d", bo->offsets[order[i]]);
-    g.layout = layout;
-    snprintf(g.shape, sizeof g.shape, "banded %d x %d grid %d x %d diagonals %d", l->n, l->n,
-             l->nx, ny, nd);
-    int32_t shape[4] = {1, l->n, l->nx, 0};
-    texla__enter(ctx);
-    for (int i = 0; i < nd && !r; i++) {
-        const texla__tex *t = &bo->diags[order[i]];
-        r = texla__tex_download(ctx, t, tx);
-        if (!r && !o.fixed) r = gpu_range(ctx, t, shape, &g);
-        if (!r) fill_vec(&g, i * each, tx, l, o.raw);
-    }
-    texla__leave(ctx);
-    free(order), free(tx);
-    if (r) return grid_free(&g), r;
-    return write_image(ctx, fn, path, &o, &g);
-}
-
-typedef struct triplet {
-    int r, c;
-    float v;
-} triplet;
-
-static int by_position(const void *pa, const void *pb) {
-    const triplet *a = pa, *b = pb;
-    if (a->r != b->r) return a->r < b->r ? -1 : 1;
-    return a->c < b->c ? -1 : a->c > b->c;
-}
-
-/* does value a win a bin over b: NaN first, then the larger magnitude */
-static int wins(float a, float b) {
-    if (isnan(b)) return 0;
-    return isnan(a) || fabsf(a) > fabsf(b);
+    return dump(ctx, "texla_png_banded", a.id, TEXLA__KIND_BANDED, path, desc);
 }
 
 texla_result texla_png_sparse(texla_ctx *ctx, texla_sparse a, const char *path,
                               const texla_png_desc *desc) {
-    if (!ctx) return TEXLA_ERR_ARGUMENT;
-    const char *fn = "texla_png_sparse";
-    const texla__obj *so = texla__obj_get(ctx, a.id, TEXLA__KIND_SPARSE);
-    if (!so) return texla__bad_handle(ctx, fn, "a", TEXLA__KIND_SPARSE, a.id);
-    opts o;
-    texla_result r = get_opts(ctx, fn, path, desc, &o);
-    if (r) return r;
-    const texla__sparse_vertex *vs = so->host_verts;
-    int nv = vs ? so->nverts : 0;
-    long long nnz = 0;
-    for (int i = 0; i < nv; i++)
-        for (int q = 0; q < 4; q++) nnz += vs[i].col[q] >= 0;
-    char layout[64];
-    snprintf(layout, sizeof layout, "sparse nnz %lld", nnz);
-    grid g = {0};
-    if (o.raw) {
-        r = grid_make(ctx, fn, &o, 4, nv, &g);
-        if (!r) r = set_layout(ctx, fn, &g, layout);
-        if (r) return grid_free(&g), r;
-        snprintf(g.shape, sizeof g.shape, "%d x %d vertices %d", so->rows, so->cols, nv);
-        for (int i = 0; i < nv; i++)
-            for (int q = 0; q < 4; q++)
-                put(&g, q, i, vs[i].val[q], vs[i].col[q] >= 0 ? CELL_VALUE : CELL_PAD);
-        return write_image(ctx, fn, path, &o, &g);
-    }
-    int br = (so->rows + SPARSE_BIN - 1) / SPARSE_BIN, bc = (so->cols + SPARSE_BIN - 1) / SPARSE_BIN;
-    r = grid_make(ctx, fn, &o, (so->cols + bc - 1) / bc, (so->rows + br - 1) / br, &g);
-    if (!r) r = set_layout(ctx, fn, &g, layout);
-    if (r) return grid_free(&g), r;
-    if (br > 1 || bc > 1)
-        snprintf(g.shape, sizeof g.shape, "%d x %d binned %d x %d", so->rows, so->cols, br, bc);
-    else
-        snprintf(g.shape, sizeof g.shape, "%d x %d", so->rows, so->cols);
-    /* duplicates are summed (as the product does), then each bin keeps its largest entry */
-    triplet *t = malloc(sizeof *t * (size_t)(nnz ? nnz : 1));
-    if (!t) {
-        grid_free(&g);
-        return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory for %lld entries", fn,
-                           nnz);
-    }
-    size_t m = 0;
-    for (int i = 0; i < nv; i++)
-        for (int q = 0; q < 4; q++)
-            if (vs[i].col[q] >= 0) t[m++] = (triplet){vs[i].row, vs[i].col[q], vs[i].val[q]};
-    qsort(t, m, sizeof *t, by_position);
-    for (size_t i = 0; i < m;) {
-        triplet s = t[i++];
-        for (; i < m && t[i].r == s.r && t[i].c == s.c; i++) s.v += t[i].v;
-        size_t cell = (size_t)(s.r / br) * (size_t)g.w + (size_t)(s.c / bc);
-        if (g.cls[cell] != CELL_VALUE || wins(s.v, g.v[cell])) {
-            g.v[cell] = s.v;
-            g.cls[cell] = CELL_VALUE;
-        }
-    }
-    free(t);
-    return write_image(ctx, fn, path, &o, &g);
+    return dump(ctx, "texla_png_sparse", a.id, TEXLA__KIND_SPARSE, path, desc);
 }
 
 texla_result texla_png_texture(texla_ctx *ctx, uint32_t texture, int width, int height,
@@ -699,32 +436,10 @@ texla_result texla_png_texture(texla_ctx *ctx, uint32_t texture, int width, int 
     if (width < 1 || height < 1)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: the size is %d x %d; both must be >= 1",
                            fn, width, height);
-    int max = ctx->info.max_texture_size;
-    if (width > max || height > max)
-        return texla__fail(ctx, TEXLA_ERR_LIMIT,
-                           "%s: the size is %d x %d; this GL has no textures past %d x %d "
-                           "(GL_MAX_TEXTURE_SIZE)", fn, width, height, max, max);
+    texla__grid_req q = {fn, o.raw, !o.fixed, MAX_SIDE, o.scale};
     grid g = {0};
-    r = grid_make(ctx, fn, &o, (o.raw ? 4LL : 1LL) * width, height, &g);
-    if (!r) r = set_layout(ctx, fn, &g, o.raw ? "texture RGBA planes" : "texture channel 0");
-    if (r) return grid_free(&g), r;
-    snprintf(g.shape, sizeof g.shape, "texture %d x %d", width, height);
-    float *tx = malloc((size_t)width * (size_t)height * 4 * sizeof *tx);
-    if (!tx) {
-        grid_free(&g);
-        return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
-    }
-    texla__enter(ctx);
-    r = texla__tex_download_name(ctx, fn, texture, width, height, tx);
-    texla__leave(ctx);
-    if (r) return free(tx), grid_free(&g), r;
-    for (int y = 0; y < g.h; y++)
-        for (int x = 0; x < g.w; x++) {
-            int c = x / width, xx = x % width;
-            put(&g, x, y, tx[((size_t)y * (size_t)width + (size_t)xx) * 4 + (size_t)c], CELL_VALUE);
-        }
-    free(tx);
-    return write_image(ctx, fn, path, &o, &g);
+    r = texla__grid_texture(ctx, texture, width, height, &q, &g);
+    return r ? r : write_image(ctx, fn, path, &o, &g);
 }
 
 /* ---- reading ---- */
@@ -788,8 +503,9 @@ texla_result texla_png_read(texla_ctx *ctx, const char *path, texla_mat *out) {
     if (!out) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: out is NULL", fn);
     out->id = 0;
     if (!path) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: path is NULL", fn);
-    rjob j = {.max_w = ctx->info.max_texture_size};
-    j.max_h = ctx->info.max_texture_size > 0x1fffffff ? 0x7fffffff : 4 * ctx->info.max_texture_size;
+    rjob j = {.max_w = ctx->gl.info.max_texture_size};
+    j.max_h = ctx->gl.info.max_texture_size > 0x1fffffff ? 0x7fffffff
+                                                          : 4 * ctx->gl.info.max_texture_size;
     j.f = fopen(path, "rb");
     if (!j.f) return texla__fail(ctx, TEXLA_ERR_IO, "%s: %s: %s", fn, path, strerror(errno));
     unsigned char sig[8];

@@ -1,8 +1,9 @@
 /* egl_context.c - texla's own headless context: EGL with no window system.
  * Order: EGL device platform (hardware devices, then software ones), Mesa's surfaceless
  * platform, then the default display; core profile, 4.6 down to 3.3. libEGL.so.1 is opened
- * at run time by glad's EGL loader, so applications need not link -lEGL. */
-#include "internal.h"
+ * at run time by glad's EGL loader, so applications need not link -lEGL. want: 0 any device,
+ * N: only EGL device N-1; vmax: cap on the context version (e.g. 33), 0 none. */
+#include "gl/gl.h"
 
 #include <glad/egl.h>
 #include <stdio.h>
@@ -52,7 +53,8 @@ static void note(char *log, size_t cap, const char *fmt, const char *a, const ch
 }
 
 /* Initialises dpy and makes the highest core context current on it; 0 on failure. */
-static int try_display(texla_ctx *ctx, EGLDisplay dpy, const char *what, char *log, size_t cap) {
+static int try_display(texla__gl *g, int vmax, EGLDisplay dpy, const char *what, char *log,
+                       size_t cap) {
     EGLint maj = 0, min = 0;
     if (dpy == EGL_NO_DISPLAY) {
         note(log, cap, "%s: no display (%s); ", what, egl_err());
@@ -88,11 +90,11 @@ static int try_display(texla_ctx *ctx, EGLDisplay dpy, const char *what, char *l
     EGLContext c = EGL_NO_CONTEXT;
     int ver = 0;
     for (size_t i = 0; i < sizeof vers / sizeof vers[0] && c == EGL_NO_CONTEXT; i++) {
-        if (ctx->desc.gl_version_max && vers[i] > ctx->desc.gl_version_max) continue;
+        if (vmax && vers[i] > vmax) continue;
         const EGLint ca[] = {EGL_CONTEXT_MAJOR_VERSION, vers[i] / 10,
                              EGL_CONTEXT_MINOR_VERSION, vers[i] % 10,
                              EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                             EGL_CONTEXT_OPENGL_DEBUG, ctx->desc.debug ? EGL_TRUE : EGL_FALSE,
+                             EGL_CONTEXT_OPENGL_DEBUG, g->debug ? EGL_TRUE : EGL_FALSE,
                              EGL_NONE};
         c = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ca);
         ver = vers[i];
@@ -115,29 +117,28 @@ static int try_display(texla_ctx *ctx, EGLDisplay dpy, const char *what, char *l
         eglDestroyContext(dpy, c);
         return 0;
     }
-    ctx->egl_dpy = dpy;
-    ctx->egl_ctx = c;
-    ctx->egl_surf = s;
-    snprintf(ctx->info.platform, sizeof ctx->info.platform, "%s, core %d.%d requested", what,
+    g->egl_dpy = dpy;
+    g->egl_ctx = c;
+    g->egl_surf = s;
+    snprintf(g->info.platform, sizeof g->info.platform, "%s, core %d.%d requested", what,
              ver / 10, ver % 10);
     return 1;
 }
 
-texla_result texla__egl_make(texla_ctx *ctx) {
+texla_result texla__egl_make(texla__gl *g, int want, int vmax) {
     char log[2048] = "";
     if (!gladLoaderLoadEGL(EGL_NO_DISPLAY))
-        return texla__fail(ctx, TEXLA_ERR_CONTEXT,
+        return texla__glfail(g, TEXLA_ERR_CONTEXT,
                            "headless context: libEGL.so.1 could not be loaded (install libegl1, "
                            "or use host mode with texla_ctx_desc.host_getproc)");
     const char *cext = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     if (!cext) eglGetError(); /* EGL 1.4 without client extensions: clear the error */
-    int want = ctx->desc.egl_device; /* 0: all, N: device N-1 only */
     if (has_ext(cext, "EGL_EXT_platform_device") && eglQueryDevicesEXT && eglGetPlatformDisplayEXT) {
         EGLDeviceEXT devs[16];
         EGLint ndev = 0;
         if (!eglQueryDevicesEXT(16, devs, &ndev)) ndev = 0;
         if (want > ndev)
-            return texla__fail(ctx, TEXLA_ERR_CONTEXT,
+            return texla__glfail(g, TEXLA_ERR_CONTEXT,
                                "headless context: EGL device %d asked for, %d found", want - 1,
                                (int)ndev);
         for (int soft = 0; soft < 2; soft++) /* hardware first */
@@ -149,37 +150,37 @@ texla_result texla__egl_make(texla_ctx *ctx) {
                 char what[64];
                 snprintf(what, sizeof what, "EGL device %d%s", i, soft ? " (software)" : "");
                 EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devs[i], NULL);
-                if (try_display(ctx, d, what, log, sizeof log)) return TEXLA_OK;
+                if (try_display(g, vmax, d, what, log, sizeof log)) return TEXLA_OK;
             }
     } else {
         note(log, sizeof log, "%s%s", "EGL_EXT_platform_device: not offered; ", "");
     }
     if (want)
-        return texla__fail(ctx, TEXLA_ERR_CONTEXT, "headless context: EGL device %d failed: %s",
+        return texla__glfail(g, TEXLA_ERR_CONTEXT, "headless context: EGL device %d failed: %s",
                            want - 1, log);
     if (has_ext(cext, "EGL_MESA_platform_surfaceless") && eglGetPlatformDisplayEXT) {
         EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA,
                                                 (void *)EGL_DEFAULT_DISPLAY, NULL);
-        if (try_display(ctx, d, "EGL surfaceless (Mesa)", log, sizeof log)) return TEXLA_OK;
+        if (try_display(g, vmax, d, "EGL surfaceless (Mesa)", log, sizeof log)) return TEXLA_OK;
     }
-    if (try_display(ctx, eglGetDisplay(EGL_DEFAULT_DISPLAY), "EGL default display", log,
+    if (try_display(g, vmax, eglGetDisplay(EGL_DEFAULT_DISPLAY), "EGL default display", log,
                     sizeof log))
         return TEXLA_OK;
-    return texla__fail(ctx, TEXLA_ERR_CONTEXT, "no headless OpenGL 3.3+ core context: %s", log);
+    return texla__glfail(g, TEXLA_ERR_CONTEXT, "no headless OpenGL 3.3+ core context: %s", log);
 }
 
-void texla__egl_make_current(texla_ctx *ctx) {
-    if (ctx->egl_ctx && eglGetCurrentContext() != ctx->egl_ctx)
-        eglMakeCurrent(ctx->egl_dpy, ctx->egl_surf, ctx->egl_surf, ctx->egl_ctx);
+void texla__egl_make_current(texla__gl *g) {
+    if (g->egl_ctx && eglGetCurrentContext() != g->egl_ctx)
+        eglMakeCurrent(g->egl_dpy, g->egl_surf, g->egl_surf, g->egl_ctx);
 }
 
-void texla__egl_destroy(texla_ctx *ctx) {
-    if (!ctx->egl_dpy) return;
-    eglMakeCurrent(ctx->egl_dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    if (ctx->egl_surf) eglDestroySurface(ctx->egl_dpy, ctx->egl_surf);
-    if (ctx->egl_ctx) eglDestroyContext(ctx->egl_dpy, ctx->egl_ctx);
+void texla__egl_destroy(texla__gl *g) {
+    if (!g->egl_dpy) return;
+    eglMakeCurrent(g->egl_dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    if (g->egl_surf) eglDestroySurface(g->egl_dpy, g->egl_surf);
+    if (g->egl_ctx) eglDestroyContext(g->egl_dpy, g->egl_ctx);
     /* eglTerminate is not called: EGL displays are shared per process, and another
      * context (texla's or the application's) may still use this one. */
     eglReleaseThread();
-    ctx->egl_dpy = ctx->egl_ctx = ctx->egl_surf = NULL;
+    g->egl_dpy = g->egl_ctx = g->egl_surf = NULL;
 }

@@ -1,29 +1,23 @@
-/* ops.c - what every operation shares: operand validation (handles, shapes, aliasing,
- * coefficients) and the layout-agnostic element-wise pass, which serves dense matrices and 2D
- * vectors alike (it works texel by texel on textures of one shape). No GL here. */
-#include "internal.h"
+/* operands.c - what every operation shares: operand validation (handles, shapes, aliasing,
+ * coefficients), descriptions for messages, the 2D vector layout's index map. No GL here. */
+#include "core/core.h"
 
 #include <math.h>
 #include <stdio.h>
 
-static const char *const kind_names[] = {"object", "matrix", "vector", "scalar",
-                                         "banded matrix", "sparse matrix"};
+const char *const texla__kind_names[TEXLA__KIND_COUNT] = {"object", "matrix", "vector", "scalar",
+                                                          "banded matrix", "sparse matrix"};
 
 texla_result texla__bad_handle(texla_ctx *ctx, const char *fn, const char *name, texla__kind kind,
-                               uint32_t id) {
-    return texla__fail(ctx, TEXLA_ERR_HANDLE, "%s: %s is not a live %s (handle 0x%08x: %s)", fn,
-                       name, kind_names[kind], id,
-                       id == 0 ? "the null handle" : "destroyed, or never made by this context");
+                               uint64_t id) {
+    return texla__fail(ctx, TEXLA_ERR_HANDLE, "%s: %s is not a live %s of this context (handle "
+                       "0x%016llx: %s)", fn, name, texla__kind_names[kind], (unsigned long long)id,
+                       texla__handle_problem(ctx, id, kind));
 }
 
 const char *texla__describe(const texla__obj *o, char *buf, size_t n) {
-    if (o->kind == TEXLA__KIND_VEC)
-        snprintf(buf, n, "a vector of %d elements (rows %d wide, grid %d x %d)", o->lay.n,
-                 o->lay.nx, o->lay.gx, o->lay.gy);
-    else if (o->kind == TEXLA__KIND_SCALAR)
-        snprintf(buf, n, "a scalar");
-    else
-        snprintf(buf, n, "%d x %d", o->rows, o->cols);
+    if (o->k && o->k->describe) o->k->describe(o, buf, n);
+    else snprintf(buf, n, "%d x %d", o->rows, o->cols);
     return buf;
 }
 
@@ -99,20 +93,9 @@ void texla__shape_of(const texla__obj *o, int32_t shape[4]) {
     }
 }
 
-texla_result texla__elementwise(texla_ctx *ctx, const char *fn, texla__operand *ops, int n,
-                                const texla__ew *ew) {
-    if (!ctx) return TEXLA_ERR_ARGUMENT;
-    texla_result r = texla__resolve(ctx, fn, ops, n);
-    if (!r) r = texla__same_shape(ctx, fn, ops, n);
-    if (r) return r;
-    texla__pass p = {.prog = ew->prog, .dst = &ops[n - 1].o->t, .blend = ew->blend,
-                     .blend_scale = ew->f0[0], .coef = ew->coef_src ? ew->coef : 0,
-                     .coef_src = ew->coef_src};
-    for (int i = 0; i < 4; i++) p.f0[i] = ew->f0[i];
-    texla__shape_of(ops[n - 1].o, p.shape);
-    for (int i = 0; i < n - 1; i++) p.src[i] = &ops[i].o->t;
-    texla__enter(ctx);
-    r = texla__run(ctx, &p);
-    texla__leave(ctx);
+texla_result texla__run1(texla_ctx *ctx, const texla__pass *p) {
+    texla__gl_enter(&ctx->gl);
+    texla_result r = texla__run(&ctx->gl, p);
+    texla__gl_leave(&ctx->gl);
     return r;
 }

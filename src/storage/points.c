@@ -1,14 +1,52 @@
-/* sparse.c - random sparse matrices as vertex buffers (Krueger & Westermann): one vertex per
+/* points.c - random sparse matrices as vertex buffers (Krueger & Westermann): one vertex per
  * group of up to four nonzeros of a row, drawn as a point on the row's texel of y; its vertex
  * shader fetches x at the four columns, and the points of one row add up by blending, each
- * writing only its row's channel. No GL here. */
-#include "internal.h"
+ * writing only its row's channel. The fragment backend's sparse product (and GL 3.3's). No GL
+ * here. */
+#include "core/core.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* an allocation count of n >= 0 elements, at least one */
-static size_t at_least_one(int n) { return n > 0 ? (size_t)n : 1; }
+#define at_least_one texla__at_least_one
+
+/* One vertex: up to four nonzeros of one row (unused: col -1, val 0). */
+typedef struct sparse_vertex {
+    int32_t row;
+    int32_t col[4];
+    float val[4];
+} sparse_vertex;
+
+typedef struct points_part {
+    texla__layout cols;   /* the column (x) layout; the row layout is the object's lay */
+    GLuint vao, vbo;
+    int nverts;
+    sparse_vertex *host;  /* the vertices, kept for images */
+} points_part;
+
+static void release(texla_ctx *ctx, texla__obj *o) {
+    (void)ctx;
+    points_part *p = o->part;
+    if (!p) return;
+    texla__points_free(&p->vao, &p->vbo);
+    free(p->host);
+}
+
+static void describe(const texla__obj *o, char *buf, size_t n) {
+    snprintf(buf, n, "a sparse %d x %d matrix", o->rows, o->cols);
+}
+
+static texla_result grid(texla_ctx *ctx, texla__obj *o, const texla__grid_req *q, texla__grid *g);
+
+static const texla__kind_desc kind = {"sparse matrix", release, describe, grid};
+
+static const texla__attr attrs[3] = {
+    {0, 1, GL_INT, offsetof(sparse_vertex, row)},
+    {1, 4, GL_INT, offsetof(sparse_vertex, col)},
+    {2, 4, GL_FLOAT, offsetof(sparse_vertex, val)},
+};
 
 /* Builds the vertices from COO triplets (validated), grouped by row. */
 static texla_result build(texla_ctx *ctx, const char *fn, const texla__layout *rl,
@@ -26,7 +64,7 @@ static texla_result build(texla_ctx *ctx, const char *fn, const texla__layout *r
     /* counting sort by row */
     int *start = calloc((size_t)(unsigned)rl->n + 1, sizeof *start); /* n >= 1: a vector */
     int *order = malloc(sizeof *order * at_least_one(nnz));
-    texla__sparse_vertex *v = NULL;
+    sparse_vertex *v = NULL;
     long long nverts = 0;
     if (start && order) {
         for (int i = 0; i < nnz; i++) start[rows[i] + 1]++;
@@ -51,7 +89,7 @@ static texla_result build(texla_ctx *ctx, const char *fn, const texla__layout *r
     long long nv = 0;
     for (int r = 0; r < rl->n; r++)
         for (int e = start[r]; e < start[r + 1]; e += 4, nv++) {
-            texla__sparse_vertex *p = &v[nv];
+            sparse_vertex *p = &v[nv];
             p->row = r;
             for (int q = 0; q < 4; q++) {
                 int has = e + q < start[r + 1];
@@ -60,22 +98,32 @@ static texla_result build(texla_ctx *ctx, const char *fn, const texla__layout *r
             }
         }
     free(start), free(order);
-    texla__enter(ctx);
+    points_part *pp = calloc(1, sizeof *pp);
+    if (!pp) {
+        free(v);
+        return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
+    }
+    texla__gl_enter(&ctx->gl);
     texla__obj *o;
-    uint32_t id = 0;
-    texla_result r = texla__obj_new(ctx, TEXLA__KIND_SPARSE, &id, &o);
+    uint64_t id = 0;
+    texla_result r = texla__obj_new(ctx, TEXLA__KIND_SPARSE, &kind, &id, &o);
     if (!r) {
         o->lay = *rl;
-        o->lay2 = *cl;
         o->rows = rl->n;
         o->cols = cl->n;
-        o->nverts = (int)nverts;
-        if (nverts) r = texla__points_make(ctx, v, (int)nverts, &o->vao, &o->vbo);
-        if (!r) o->host_verts = v, v = NULL; /* kept for texla_png_sparse; freed on release */
+        o->part = pp;
+        pp->cols = *cl;
+        pp->nverts = (int)nverts;
+        if (nverts)
+            r = texla__points_make(&ctx->gl, v, (int)nverts, sizeof *v, attrs, 3, &pp->vao,
+                                   &pp->vbo);
+        if (!r) pp->host = v, v = NULL; /* kept for images; freed on release */
+    } else {
+        free(pp);
     }
     if (r && id) texla__obj_release(ctx, id);
     else out->id = id;
-    texla__leave(ctx);
+    texla__gl_leave(&ctx->gl);
     free(v);
     return r;
 }
@@ -138,45 +186,122 @@ texla_result texla_sparse_make_csr(texla_ctx *ctx, texla_vec row_like, texla_vec
 }
 
 void texla_sparse_destroy(texla_ctx *ctx, texla_sparse a) {
-    if (!ctx || !texla__obj_get(ctx, a.id, TEXLA__KIND_SPARSE)) return;
-    texla__enter(ctx);
-    texla__obj_release(ctx, a.id);
-    texla__leave(ctx);
+    texla__destroy(ctx, a.id, TEXLA__KIND_SPARSE);
 }
 
 
-texla_result texla_sparse_mul(texla_ctx *ctx, texla_sparse a, texla_vec x, texla_vec y) {
+texla_result texla_sparse_matvec(texla_ctx *ctx, texla_sparse a, texla_vec x, texla_vec y) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
-    const char *fn = "texla_sparse_mul";
+    const char *fn = "texla_sparse_matvec";
     texla__operand ops[3] = {{"a", a.id, TEXLA__KIND_SPARSE, NULL},
                              {"x", x.id, TEXLA__KIND_VEC, NULL},
                              {"y", y.id, TEXLA__KIND_VEC, NULL}};
     texla_result r = texla__resolve(ctx, fn, ops, 3);
     if (r) return r;
     const texla__obj *A = ops[0].o;
-    if (!texla__same_layout(&ops[1].o->lay, &A->lay2) || !texla__same_layout(&ops[2].o->lay, &A->lay)) {
+    const points_part *P = A->part;
+    if (!texla__same_layout(&ops[1].o->lay, &P->cols) || !texla__same_layout(&ops[2].o->lay, &A->lay)) {
         char b1[96], b2[96];
         return texla__fail(ctx, TEXLA_ERR_SHAPE,
                            "%s: a is %d x %d (built on layouts of %d and %d elements), x is %s, "
                            "y is %s: x must have a's column layout and y its row layout", fn,
-                           A->rows, A->cols, A->lay.n, A->lay2.n,
+                           A->rows, A->cols, A->lay.n, P->cols.n,
                            texla__describe(ops[1].o, b1, sizeof b1),
                            texla__describe(ops[2].o, b2, sizeof b2));
     }
-    texla__enter(ctx);
+    texla__gl_enter(&ctx->gl);
     texla__pass clear = {.prog = TEXLA__P_FILL, .dst = &ops[2].o->t};
     texla__shape_of(ops[2].o, clear.shape);
-    r = texla__run(ctx, &clear);
-    if (!r && A->nverts) {
-        texla__pass p = {.prog = TEXLA__P_SPARSE, .dst = &ops[2].o->t, .src = {&ops[1].o->t},
-                         .blend = TEXLA__BLEND_ADD, .draw = TEXLA__DRAW_POINTS, .vao = A->vao,
-                         .count = A->nverts};
+    r = texla__run(&ctx->gl, &clear);
+    if (!r && P->nverts) {
+        texla__pass p = {.prog = TEXLA__P_POINTS, .dst = &ops[2].o->t, .src = {&ops[1].o->t},
+                         .blend = TEXLA__BLEND_ADD, .draw = TEXLA__DRAW_POINTS, .vao = P->vao,
+                         .count = P->nverts};
         texla__shape_of(ops[2].o, p.shape);
         p.i0[0] = ops[2].o->t.w;
         p.i0[1] = ops[2].o->t.h;
-        p.i0[2] = A->lay2.nx;
-        r = texla__run(ctx, &p);
+        p.i0[2] = P->cols.nx;
+        r = texla__run(&ctx->gl, &p);
     }
-    texla__leave(ctx);
+    texla__gl_leave(&ctx->gl);
     return r;
+}
+
+/* ---- the image grid ----
+ * logical: the rows x cols pattern (axes longer than 4096 binned, the entry of largest
+ * magnitude of a bin shown, NaN first; duplicates summed as the product sums them);
+ * raw: the vertex buffer as stored, one row of 4 slots per vertex (unused slots padding). */
+
+#define SPARSE_BIN 4096
+
+typedef struct triplet {
+    int r, c;
+    float v;
+} triplet;
+
+static int by_position(const void *pa, const void *pb) {
+    const triplet *a = pa, *b = pb;
+    if (a->r != b->r) return a->r < b->r ? -1 : 1;
+    return a->c < b->c ? -1 : a->c > b->c;
+}
+
+/* does value a win a bin over b: NaN first, then the larger magnitude */
+static int wins(float a, float b) {
+    if (isnan(b)) return 0;
+    return isnan(a) || fabsf(a) > fabsf(b);
+}
+
+static texla_result grid(texla_ctx *ctx, texla__obj *so, const texla__grid_req *q, texla__grid *g) {
+    const points_part *P = so->part;
+    const sparse_vertex *vs = P->host;
+    int nv = vs ? P->nverts : 0;
+    long long nnz = 0;
+    for (int i = 0; i < nv; i++)
+        for (int k = 0; k < 4; k++) nnz += vs[i].col[k] >= 0;
+    char layout[64];
+    snprintf(layout, sizeof layout, "sparse nnz %lld", nnz);
+    texla_result r;
+    if (q->raw) {
+        r = texla__grid_make(ctx, q, 4, nv, g);
+        if (!r) r = texla__grid_layout(ctx, q, g, layout);
+        if (r) return texla__grid_free(g), r;
+        snprintf(g->shape, sizeof g->shape, "%d x %d vertices %d", so->rows, so->cols, nv);
+        for (int i = 0; i < nv; i++)
+            for (int k = 0; k < 4; k++)
+                texla__grid_put(g, k, i, vs[i].val[k],
+                                vs[i].col[k] >= 0 ? TEXLA__CELL_VALUE : TEXLA__CELL_PAD);
+    } else {
+        int br = (so->rows + SPARSE_BIN - 1) / SPARSE_BIN;
+        int bc = (so->cols + SPARSE_BIN - 1) / SPARSE_BIN;
+        r = texla__grid_make(ctx, q, (so->cols + bc - 1) / bc, (so->rows + br - 1) / br, g);
+        if (!r) r = texla__grid_layout(ctx, q, g, layout);
+        if (r) return texla__grid_free(g), r;
+        if (br > 1 || bc > 1)
+            snprintf(g->shape, sizeof g->shape, "%d x %d binned %d x %d", so->rows, so->cols, br,
+                     bc);
+        else
+            snprintf(g->shape, sizeof g->shape, "%d x %d", so->rows, so->cols);
+        triplet *t = malloc(sizeof *t * texla__at_least_one(nnz));
+        if (!t) {
+            texla__grid_free(g);
+            return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory for %lld entries",
+                               q->fn, nnz);
+        }
+        size_t m = 0;
+        for (int i = 0; i < nv; i++)
+            for (int k = 0; k < 4; k++)
+                if (vs[i].col[k] >= 0) t[m++] = (triplet){vs[i].row, vs[i].col[k], vs[i].val[k]};
+        if (m) qsort(t, m, sizeof *t, by_position);
+        for (size_t i = 0; i < m;) {
+            triplet s = t[i++];
+            for (; i < m && t[i].r == s.r && t[i].c == s.c; i++) s.v += t[i].v;
+            size_t cell = (size_t)(s.r / br) * (size_t)g->w + (size_t)(s.c / bc);
+            if (g->cls[cell] != TEXLA__CELL_VALUE || wins(s.v, g->v[cell])) {
+                g->v[cell] = s.v;
+                g->cls[cell] = TEXLA__CELL_VALUE;
+            }
+        }
+        free(t);
+    }
+    return TEXLA_OK; /* gpu stays 0: the writer finds the range of these host values */
 }

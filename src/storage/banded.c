@@ -2,7 +2,7 @@
  * stored in the 2D layout of the vectors it multiplies, A(k, k+d) at element k, and y = A x is
  * the sum over d of diag_d .* shift(x, d), the shift a change of fetch coordinates. Up to four
  * diagonals per pass; further passes are added by blending. No GL here. */
-#include "internal.h"
+#include "core/core.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +10,31 @@
 #include <string.h>
 
 #define DIAGS_PER_PASS 4
+
+/* the diagonals: offsets[i] and its texture diags[i] (A(k, k + offsets[i]) at element k) */
+typedef struct banded_part {
+    int ndiag;
+    int *offsets;
+    texla__tex *diags;
+} banded_part;
+
+static void release(texla_ctx *ctx, texla__obj *o) {
+    banded_part *b = o->part;
+    if (!b) return;
+    for (int i = 0; i < b->ndiag; i++) texla__tex_free(&ctx->gl, &b->diags[i]);
+    free(b->diags);
+    free(b->offsets);
+}
+
+static void describe(const texla__obj *o, char *buf, size_t n) {
+    const banded_part *b = o->part;
+    snprintf(buf, n, "a banded %d x %d matrix of %d diagonals (grid %d wide)", o->rows, o->cols,
+             b ? b->ndiag : 0, o->lay.nx);
+}
+
+static texla_result grid(texla_ctx *ctx, texla__obj *o, const texla__grid_req *q, texla__grid *g);
+
+static const texla__kind_desc kind = {"banded matrix", release, describe, grid};
 
 
 /* Makes a banded matrix on layout lay from ndiag diagonals (diags[i*n + k] = A(k, k+off[i])). */
@@ -22,10 +47,6 @@ static texla_result make(texla_ctx *ctx, const char *fn, texla__layout lay, int 
                            ndiag, offsets ? "given" : "NULL", diags ? "given" : "NULL");
     int n = lay.n;
     for (int i = 0; i < ndiag; i++) {
-        if (offsets[i] <= -n || offsets[i] >= n)
-            return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
-                               "%s: offset %d (diagonal %d) is outside -(n-1)..n-1 for n = %d", fn,
-                               offsets[i], i, n);
         for (int j = 0; j < i; j++)
             if (offsets[j] == offsets[i])
                 return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
@@ -34,25 +55,31 @@ static texla_result make(texla_ctx *ctx, const char *fn, texla__layout lay, int 
     }
     size_t ntex = (size_t)(lay.gx / 2) * (size_t)(lay.gy / 2) * 4;
     float *tx = calloc(ntex, sizeof *tx);
-    int *offs = malloc(sizeof *offs * (size_t)(ndiag ? ndiag : 1));
-    texla__tex *texs = calloc((size_t)(ndiag ? ndiag : 1), sizeof *texs);
-    if (!tx || !offs || !texs) {
-        free(tx), free(offs), free(texs);
+    banded_part *b = calloc(1, sizeof *b);
+    int *offs = malloc(sizeof *offs * texla__at_least_one(ndiag));
+    texla__tex *texs = calloc(texla__at_least_one(ndiag), sizeof *texs);
+    if (!tx || !b || !offs || !texs) {
+        free(tx), free(b), free(offs), free(texs);
         return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
     }
-    texla__enter(ctx);
+    b->offsets = offs;
+    b->diags = texs;
+    texla__gl_enter(&ctx->gl);
     texla__obj *o;
-    uint32_t id = 0;
-    texla_result r = texla__obj_new(ctx, TEXLA__KIND_BANDED, &id, &o);
+    uint64_t id = 0;
+    texla_result r = texla__obj_new(ctx, TEXLA__KIND_BANDED, &kind, &id, &o);
     if (!r) {
         o->lay = lay;
         o->rows = o->cols = n;
-        o->offsets = offs;
-        o->diags = texs;
-        offs = NULL, texs = NULL;
+        o->part = b;
+    } else {
+        free(b), free(offs), free(texs);
     }
     for (int i = 0; i < ndiag && !r; i++) {
-        o->offsets[i] = offsets[i];
+        /* a diagonal wholly outside the matrix has no entries: nothing to store */
+        if (offsets[i] <= -n || offsets[i] >= n) continue;
+        int d = b->ndiag;
+        b->offsets[d] = offsets[i];
         /* entries whose column falls outside the matrix are stored as 0: the shader skips
          * them anyway, and padding lanes must stay 0 */
         memset(tx, 0, ntex * sizeof *tx);
@@ -60,16 +87,16 @@ static texla_result make(texla_ctx *ctx, const char *fn, texla__layout lay, int 
             long long j = (long long)k + offsets[i];
             if (j >= 0 && j < n) tx[texla__texel_index(&lay, k)] = diags[(size_t)i * (size_t)n + (size_t)k];
         }
-        r = texla__tex_make(ctx, lay.gx / 2, lay.gy / 2, &o->diags[i]);
+        r = texla__tex_make(&ctx->gl, lay.gx / 2, lay.gy / 2, &b->diags[d]);
         if (!r) {
-            o->ndiag = i + 1;
-            r = texla__tex_upload(ctx, &o->diags[i], tx);
+            b->ndiag = d + 1;
+            r = texla__tex_upload(&ctx->gl, &b->diags[d], tx);
         }
     }
     if (r && id) texla__obj_release(ctx, id);
     else out->id = id;
-    texla__leave(ctx);
-    free(tx), free(offs), free(texs);
+    texla__gl_leave(&ctx->gl);
+    free(tx);
     return r;
 }
 
@@ -96,7 +123,7 @@ texla_result texla_banded_poisson(texla_ctx *ctx, int nx, int ny, float alpha, f
     texla__layout lay = {nx * ny, nx, nx + (nx & 1), ny + (ny & 1)};
     char what[96];
     snprintf(what, sizeof what, "%s: a %d x %d grid", fn, nx, ny);
-    texla_result r = texla__check_size(ctx, what, lay.gx / 2, lay.gy / 2);
+    texla_result r = texla__check_size(&ctx->gl, what, lay.gx / 2, lay.gy / 2);
     if (r) return r;
     int n = nx * ny;
     /* diagonals 0, -1, +1, -nx, +nx (the last two only when there is more than one row) */
@@ -129,10 +156,7 @@ texla_result texla_banded_poisson(texla_ctx *ctx, int nx, int ny, float alpha, f
 }
 
 void texla_banded_destroy(texla_ctx *ctx, texla_banded a) {
-    if (!ctx || !texla__obj_get(ctx, a.id, TEXLA__KIND_BANDED)) return;
-    texla__enter(ctx);
-    texla__obj_release(ctx, a.id);
-    texla__leave(ctx);
+    texla__destroy(ctx, a.id, TEXLA__KIND_BANDED);
 }
 
 
@@ -147,6 +171,7 @@ static texla_result mul(texla_ctx *ctx, const char *fn, texla_banded a, texla_ve
     texla_result r = texla__resolve(ctx, fn, ops, 4);
     if (r) return r;
     const texla__obj *A = ops[0].o;
+    const banded_part *B = A->part;
     for (int i = 1; i < 4; i++)
         if (!texla__same_layout(&ops[i].o->lay, &A->lay)) {
             char b1[96];
@@ -155,37 +180,77 @@ static texla_result mul(texla_ctx *ctx, const char *fn, texla_banded a, texla_ve
                                ops[i].name, texla__describe(ops[i].o, b1, sizeof b1), A->lay.n,
                                A->lay.n, A->lay.nx, A->lay.gx);
         }
-    texla__enter(ctx);
+    texla__gl_enter(&ctx->gl);
     texla__pass p = {.prog = TEXLA__P_BANDED, .dst = &ops[3].o->t};
     texla__shape_of(ops[3].o, p.shape);
     p.src[0] = &ops[1].o->t;
     int first = 1;
-    for (int d0 = 0; d0 < A->ndiag || first; d0 += DIAGS_PER_PASS) {
-        int nd = A->ndiag - d0 < DIAGS_PER_PASS ? A->ndiag - d0 : DIAGS_PER_PASS;
+    for (int d0 = 0; d0 < B->ndiag || first; d0 += DIAGS_PER_PASS) {
+        int nd = B->ndiag - d0 < DIAGS_PER_PASS ? B->ndiag - d0 : DIAGS_PER_PASS;
         if (nd < 0) nd = 0;
         /* a diagonal-less matrix still needs one pass (writes zeros, or s*b) */
         for (int i = 0; i < DIAGS_PER_PASS; i++) {
-            p.src[1 + i] = i < nd ? &A->diags[d0 + i] : &ops[1].o->t;
-            p.i0[i] = i < nd ? A->offsets[d0 + i] : 0;
+            p.src[1 + i] = i < nd ? &B->diags[d0 + i] : &ops[1].o->t;
+            p.i0[i] = i < nd ? B->offsets[d0 + i] : 0;
         }
         p.src[5] = first && b ? &ops[2].o->t : NULL;
         p.i2[0] = nd;
         p.i2[1] = first && b;
         p.f0[0] = s;
         p.blend = first ? TEXLA__BLEND_NONE : TEXLA__BLEND_ADD;
-        r = texla__run(ctx, &p);
+        r = texla__run(&ctx->gl, &p);
         first = 0;
         if (r) break;
     }
-    texla__leave(ctx);
+    texla__gl_leave(&ctx->gl);
     return r;
 }
 
-texla_result texla_banded_mul(texla_ctx *ctx, texla_banded a, texla_vec x, texla_vec y) {
-    return mul(ctx, "texla_banded_mul", a, x, 0.0f, NULL, y);
+texla_result texla_banded_matvec(texla_ctx *ctx, texla_banded a, texla_vec x, texla_vec y) {
+    return mul(ctx, "texla_banded_matvec", a, x, 0.0f, NULL, y);
 }
 
-texla_result texla_banded_mul_add(texla_ctx *ctx, texla_banded a, texla_vec x, float s,
+texla_result texla_banded_matvec_add(texla_ctx *ctx, texla_banded a, texla_vec x, float s,
                                   texla_vec b, texla_vec y) {
-    return mul(ctx, "texla_banded_mul_add", a, x, s, &b, y);
+    return mul(ctx, "texla_banded_matvec_add", a, x, s, &b, y);
+}
+
+/* ---- the image grid: the diagonals' grids stacked top to bottom by increasing offset ---- */
+
+static texla_result grid(texla_ctx *ctx, texla__obj *o, const texla__grid_req *q, texla__grid *g) {
+    const banded_part *b = o->part;
+    const texla__layout *l = &o->lay;
+    int ny = (l->n + l->nx - 1) / l->nx, each = q->raw ? l->gy : ny, nd = b->ndiag;
+    texla_result r = texla__grid_make(ctx, q, q->raw ? l->gx : l->nx,
+                                      (long long)each * (nd ? nd : 1), g);
+    if (r) return r;
+    int *order = malloc(sizeof *order * texla__at_least_one(nd));
+    char *layout = malloc(16 + 12 * (size_t)nd);
+    float *tx = malloc((size_t)(l->gx / 2) * (size_t)(l->gy / 2) * 4 * sizeof *tx);
+    if (!order || !layout || !tx) {
+        free(order), free(layout), free(tx), texla__grid_free(g);
+        return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", q->fn);
+    }
+    for (int i = 0; i < nd; i++) {
+        int k = i;
+        for (; k > 0 && b->offsets[order[k - 1]] > b->offsets[i]; k--) order[k] = order[k - 1];
+        order[k] = i;
+    }
+    size_t len = (size_t)sprintf(layout, "banded");
+    for (int i = 0; i < nd; i++) len += (size_t)sprintf(layout + len, " %d", b->offsets[order[i]]);
+    g->layout = layout;
+    snprintf(g->shape, sizeof g->shape, "banded %d x %d grid %d x %d diagonals %d", l->n, l->n,
+             l->nx, ny, nd);
+    int32_t shape[4] = {1, l->n, l->nx, 0};
+    texla__gl_enter(&ctx->gl);
+    for (int i = 0; i < nd && !r; i++) {
+        const texla__tex *t = &b->diags[order[i]];
+        r = texla__tex_download(&ctx->gl, t, tx);
+        if (!r && q->range) r = texla__grid_range(ctx, t, shape, g);
+        if (!r) texla__grid_vec(g, i * each, tx, l, q->raw);
+    }
+    texla__gl_leave(&ctx->gl);
+    free(order), free(tx);
+    if (r) texla__grid_free(g);
+    return r;
 }

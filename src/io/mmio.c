@@ -9,7 +9,7 @@
  * Writing is atomic: a temporary file beside PATH (PATH.tmpXXXXXX, created exclusively),
  * every write checked, fflush + fsync, then rename() over PATH; on any failure the temporary
  * file is removed and an existing PATH is left untouched. */
-#include "internal.h"
+#include "io/io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,7 +40,7 @@ static texla_result fail(texla_ctx *ctx, texla_result code, const char *fmt, ...
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return ctx ? texla__fail(ctx, code, "%s", msg) : texla__fail_make(NULL, code, "%s", msg);
+    return texla__iofail(ctx, code, "%s", msg);
 }
 
 /* ---- reading lines ---- */

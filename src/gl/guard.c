@@ -1,7 +1,8 @@
-/* gl_state.c - the state guard. In host mode the outermost texla call saves every piece of
- * GL state texla may touch, puts the context into texla's canonical state, and restores the
- * host's state on return. The list here is the list in texla.h ("GL state touched"). */
-#include "internal.h"
+/* guard.c - the state guard. In host mode the outermost texla call (or texla_ctx_begin) saves
+ * every piece of GL state texla may touch, puts the context into texla's canonical state, and
+ * restores the host's state on return. The list here is the list in texla.h ("GL state
+ * touched"). */
+#include "gl/gl.h"
 
 /* Capabilities switched off for texla's passes; restored as found. */
 /* (scissor test: per viewport since GL 4.1, handled apart so only index 0 is touched) */
@@ -23,7 +24,7 @@ static const GLenum unpack_names[7] = {GL_UNPACK_ALIGNMENT,    GL_UNPACK_ROW_LEN
                                        GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES,
                                        GL_UNPACK_SWAP_BYTES};
 
-void texla__glstate_save(texla__glstate *s) {
+static void save(texla__glstate *s) {
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &s->draw_fbo);
     glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &s->read_fbo);
     if (GLAD_GL_VERSION_4_1) glGetFloati_v(GL_VIEWPORT, 0, s->viewport);
@@ -61,7 +62,16 @@ void texla__glstate_save(texla__glstate *s) {
         static const GLenum q[6] = {GL_IMAGE_BINDING_NAME,  GL_IMAGE_BINDING_LEVEL,
                                     GL_IMAGE_BINDING_LAYERED, GL_IMAGE_BINDING_LAYER,
                                     GL_IMAGE_BINDING_ACCESS, GL_IMAGE_BINDING_FORMAT};
-        for (int i = 0; i < 6; i++) glGetIntegeri_v(q[i], 0, &s->image0[i]);
+        for (int u = 0; u < TEXLA__MAX_IMG; u++)
+            for (int i = 0; i < 6; i++) glGetIntegeri_v(q[i], (GLuint)u, &s->image[u][i]);
+    }
+    if (GLAD_GL_VERSION_4_3) {
+        glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &s->ssbo_generic);
+        for (int i = 0; i < TEXLA__MAX_SSBO; i++) {
+            glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, (GLuint)i, &s->ssbo[i]);
+            glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, (GLuint)i, &s->ssbo_start[i]);
+            glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, (GLuint)i, &s->ssbo_size[i]);
+        }
     }
     for (int i = 0; i < N_CAPS; i++) s->enables[i] = glIsEnabled(enable_caps[i]);
 }
@@ -71,7 +81,7 @@ static void set_cap(GLenum cap, GLboolean on) {
     else glDisable(cap);
 }
 
-void texla__glstate_restore(const texla__glstate *s) {
+static void restore(const texla__glstate *s) {
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)s->draw_fbo);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)s->read_fbo);
     if (GLAD_GL_VERSION_4_1) {
@@ -113,13 +123,27 @@ void texla__glstate_restore(const texla__glstate *s) {
     /* core profile: front and back modes are always equal */
     glPolygonMode(GL_FRONT_AND_BACK, (GLenum)s->polygon_mode[0]);
     if (GLAD_GL_VERSION_4_2)
-        glBindImageTexture(0, (GLuint)s->image0[0], s->image0[1], (GLboolean)s->image0[2],
-                           s->image0[3], (GLenum)s->image0[4], (GLenum)s->image0[5]);
+        for (int u = 0; u < TEXLA__MAX_IMG; u++) {
+            const GLint *m = s->image[u];
+            glBindImageTexture((GLuint)u, (GLuint)m[0], m[1], (GLboolean)m[2], m[3], (GLenum)m[4],
+                               (GLenum)m[5]);
+        }
+    if (GLAD_GL_VERSION_4_3) {
+        /* a range of size 0 is how GL reports a whole-buffer (glBindBufferBase) binding */
+        for (int i = 0; i < TEXLA__MAX_SSBO; i++) {
+            if (s->ssbo[i] && s->ssbo_size[i] > 0)
+                glBindBufferRange(GL_SHADER_STORAGE_BUFFER, (GLuint)i, (GLuint)s->ssbo[i],
+                                  (GLintptr)s->ssbo_start[i], (GLsizeiptr)s->ssbo_size[i]);
+            else
+                glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)i, (GLuint)s->ssbo[i]);
+        }
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, (GLuint)s->ssbo_generic);
+    }
     for (int i = 0; i < N_CAPS; i++) set_cap(enable_caps[i], s->enables[i]);
 }
 
 /* The state every pass assumes: nothing but the fragment program decides what is written. */
-void texla__canonical_state(void) {
+static void canonical_state(void) {
     for (int i = 0; i < N_CAPS; i++) glDisable(enable_caps[i]);
     glColorMaski(0, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
@@ -148,17 +172,16 @@ void texla__blend_func(GLenum src, GLenum dst) {
     else glBlendFunc(src, dst);
 }
 
-void texla__enter(texla_ctx *ctx) {
-    if (ctx->depth++ > 0) return;
-    if (!ctx->host) texla__egl_make_current(ctx);
-    if (ctx->host) texla__glstate_save(&ctx->saved);
+void texla__gl_enter(texla__gl *g) {
+    if (g->depth++ > 0) return;
+    if (!g->host) texla__egl_make_current(g);
+    if (g->host) save(&g->saved);
     /* Headless too: the application may draw in texla's context between calls (the demos
      * do), so nothing from an earlier call is assumed. */
-    texla__canonical_state();
-    texla__runner_reset(ctx);
+    canonical_state();
 }
 
-void texla__leave(texla_ctx *ctx) {
-    if (--ctx->depth > 0) return;
-    if (ctx->host) texla__glstate_restore(&ctx->saved);
+void texla__gl_leave(texla__gl *g) {
+    if (--g->depth > 0) return;
+    if (g->host) restore(&g->saved);
 }

@@ -3,7 +3,7 @@
  * the mode of an existing PATH, so a replaced file keeps its permissions; mkstemp would give
  * 0600), is flushed and synced, and only then renamed over PATH. On any failure the temporary
  * file is removed and PATH is left as it was. No GL here. */
-#include "internal.h"
+#include "io/io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +21,7 @@ static texla_result afail(texla_ctx *ctx, texla_result code, const char *fmt, co
                           const char *path, const char *a, const char *b) {
     char msg[1024];
     snprintf(msg, sizeof msg, fmt, fn, path, a, b);
-    return ctx ? texla__fail(ctx, code, "%s", msg) : texla__fail_make(NULL, code, "%s", msg);
+    return texla__iofail(ctx, code, "%s", msg);
 }
 
 texla_result texla__afile_open(texla_ctx *ctx, const char *fn, const char *path, texla__afile *a) {

@@ -1,0 +1,409 @@
+#!/usr/bin/env python3
+"""spgen.py -- writes texla's sparse SpMV benchmark suite as .tsp files (format: tsp.py, README.md).
+
+    python3 bench/spgen.py OUTDIR [--scale S] [--seed N] [--only name1,name2] [--list]
+
+S = 1.0 is the full suite for an 80 GB GPU (10-35 M scalar nonzeros per matrix); --scale 0.01 makes small
+versions of the same classes for a CPU test.  Each matrix comes from its own generator seeded by (seed,
+crc32(name)), so a matrix is the same whether made alone (--only) or with the others.  Everything is
+vectorised numpy (no Python loop over nonzeros).  OUTDIR/suite.json lists what was written (shape, kind,
+nonzeros, bytes, generation time, the class description).
+"""
+import os
+import sys
+import json
+import time
+import zlib
+import argparse
+
+import numpy as np
+
+sys.dont_write_bytecode = True     # no __pycache__ beside the scripts
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tsp  # noqa: E402
+
+F32 = np.float32
+
+
+# ----------------------------------------------------------------------------- helpers
+def uni(rng, n, lo=-1.0, hi=1.0):
+    """n float32 uniform in [lo, hi)."""
+    return (rng.random(n, dtype=F32) * F32(hi - lo) + F32(lo)).astype(F32, copy=False)
+
+
+def seg_arange(lens):
+    """For segment lengths L: concatenation of arange(L_i) (vectorised)."""
+    lens = np.asarray(lens, dtype=np.int64)
+    tot = int(lens.sum())
+    starts = np.cumsum(lens) - lens
+    return np.arange(tot, dtype=np.int64) - np.repeat(starts, lens)
+
+
+def coo_to_csr(rows, cols, r, c, v, sum_dups=True):
+    """COO (any order, duplicates allowed) -> CSR with sorted, unique columns; duplicates summed.
+    v: (nnz,) or (nnz, k) values."""
+    key = r.astype(np.int64) * cols + c.astype(np.int64)
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    v = v[order]
+    if key.size:
+        first = np.empty(key.size, dtype=bool)
+        first[0] = True
+        np.not_equal(key[1:], key[:-1], out=first[1:])
+        starts = np.flatnonzero(first)
+        if starts.size != key.size:
+            if not sum_dups:
+                raise ValueError("duplicates")
+            v = np.add.reduceat(v, starts, axis=0).astype(F32, copy=False)
+            key = key[starts]
+    rr = (key // cols).astype(np.int64)
+    cc = (key - rr * cols).astype(np.int32)
+    row_ptr = np.zeros(rows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rr, minlength=rows), out=row_ptr[1:])
+    return row_ptr.astype(np.int32), cc, v
+
+
+def distinct_sorted(nrows, k, sampler, rng, fixed=None, max_rounds=200):
+    """(nrows, k) int64 column indices, each row sorted and free of duplicates.
+    sampler(rows_idx, k_draw, rng) -> (len(rows_idx), k_draw) candidate columns for those rows;
+    fixed (nrows,) if given is one column every row must contain (the diagonal): k-1 are drawn.
+    Rows with a repeated column are drawn again (vectorised over those rows) until none is left."""
+    idx = np.arange(nrows)
+    out = np.empty((nrows, k), dtype=np.int64)
+    kd = k - (fixed is not None)
+    for _ in range(max_rounds):
+        c = sampler(idx, kd, rng).astype(np.int64)
+        if fixed is not None:
+            c = np.concatenate([c, fixed[idx, None].astype(np.int64)], axis=1)
+        c.sort(axis=1)
+        dup = (c[:, 1:] == c[:, :-1]).any(axis=1) if k > 1 else np.zeros(len(idx), bool)
+        out[idx[~dup]] = c[~dup]
+        idx = idx[dup]
+        if idx.size == 0:
+            return out
+    raise RuntimeError(f"distinct_sorted: {idx.size} rows still have duplicates (window too small?)")
+
+
+def rows_with_k(rows, ks, sampler, rng, fixed_diag=False):
+    """Rows with a variable number ks[i] of distinct sorted columns; rows grouped by k, each group drawn
+    by distinct_sorted.  Returns row_ptr, col."""
+    ks = np.asarray(ks, dtype=np.int64)
+    row_ptr = np.zeros(rows + 1, dtype=np.int64)
+    np.cumsum(ks, out=row_ptr[1:])
+    col = np.empty(int(row_ptr[-1]), dtype=np.int32)
+    for k in np.unique(ks):
+        if k == 0:
+            continue
+        ridx = np.flatnonzero(ks == k)
+
+        def samp(i, kd, g, ridx=ridx):
+            return sampler(ridx[i], kd, g)
+        c = distinct_sorted(ridx.size, int(k), samp, rng, fixed=ridx if fixed_diag else None)
+        pos = row_ptr[ridx][:, None] + np.arange(k)
+        col[pos.ravel()] = c.ravel()
+    return row_ptr.astype(np.int32), col
+
+
+def expand_block_pattern(rp, cb, b):
+    """Scalar CSR pattern of a b x b block pattern (block row_ptr rp, block cols cb): row b*i+a holds
+    columns b*cb[k]+t for the blocks k of block row i and t = 0..b-1, in order.  Returns (row_ptr, col,
+    blk, a, t): for each scalar entry the block index it comes from and its (row, col) inside the block."""
+    R = rp.size - 1
+    lens = np.diff(rp.astype(np.int64))
+    srow_len = np.repeat(lens * b, b)                       # scalar row lengths
+    row_ptr = np.zeros(R * b + 1, dtype=np.int64)
+    np.cumsum(srow_len, out=row_ptr[1:])
+    nb = np.repeat(lens, b)                                 # blocks per scalar row
+    blk = np.repeat(np.repeat(rp[:-1].astype(np.int64), b) + 0, nb) + seg_arange(nb)   # block per (row, k)
+    a = np.repeat(np.tile(np.arange(b), R), nb)             # row inside the block
+    blk = np.repeat(blk, b)
+    a = np.repeat(a, b)
+    t = np.tile(np.arange(b), blk.size // b)
+    col = (b * cb[blk].astype(np.int64) + t).astype(np.int32)
+    return row_ptr.astype(np.int32), col, blk, a, t
+
+
+def splitmix_uniform(key, salt):
+    """Deterministic uniform [-1, 1) float32 from uint64 keys (splitmix64 finaliser), vectorised."""
+    with np.errstate(over="ignore"):
+        z = key.astype(np.uint64) + np.uint64(salt) * np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    return ((z >> np.uint64(40)).astype(np.float64) * (2.0 / 2 ** 24) - 1.0).astype(F32)
+
+
+def grid27(n):
+    """Block pattern of a 27-point stencil on an n^3 node grid (node = (z*n + y)*n + x): rp, cb (sorted)."""
+    N = n ** 3
+    i = np.arange(N, dtype=np.int64)
+    x, y, z = i % n, (i // n) % n, i // (n * n)
+    offs = [(dz, dy, dx) for dz in (-1, 0, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]  # increasing offset
+    cols = np.empty((N, 27), dtype=np.int64)
+    valid = np.empty((N, 27), dtype=bool)
+    for k, (dz, dy, dx) in enumerate(offs):
+        cols[:, k] = i + (dz * n + dy) * n + dx
+        valid[:, k] = ((x + dx >= 0) & (x + dx < n) & (y + dy >= 0) & (y + dy < n)
+                       & (z + dz >= 0) & (z + dz < n))
+    rp = np.zeros(N + 1, dtype=np.int64)
+    np.cumsum(valid.sum(axis=1), out=rp[1:])
+    return rp.astype(np.int32), cols[valid].astype(np.int32)
+
+
+# ----------------------------------------------------------------------------- the classes
+def g_rand_1m_16(S, rng):
+    n = max(64, int(round(2 ** 20 * S)))
+    k = 16
+    c = distinct_sorted(n, k, lambda i, kd, g: g.integers(0, n, size=(i.size, kd), dtype=np.int64), rng)
+    rp = np.arange(0, n * k + 1, k, dtype=np.int32)
+    return n, n, 1, rp, c.astype(np.int32).ravel(), uni(rng, n * k)
+
+
+def g_poisson3d(S, rng):
+    n = max(4, int(round(128 * S ** (1 / 3))))
+    N = n ** 3
+    i = np.arange(N, dtype=np.int64)
+    x, y, z = i % n, (i // n) % n, i // (n * n)
+    cols = np.stack([i - n * n, i - n, i - 1, i, i + 1, i + n, i + n * n], axis=1)
+    valid = np.stack([z > 0, y > 0, x > 0, np.ones(N, bool), x < n - 1, y < n - 1, z < n - 1], axis=1)
+    vals = np.full((N, 7), -1.0, dtype=F32)
+    vals[:, 3] = 6.0
+    rp = np.zeros(N + 1, dtype=np.int64)
+    np.cumsum(valid.sum(axis=1), out=rp[1:])
+    return N, N, 1, rp.astype(np.int32), cols[valid].astype(np.int32), vals[valid]
+
+
+def fem_values(rp, cb, salt):
+    """3x3 blocks, symmetric (block (j,i) = block (i,j)^T) and strictly diagonally dominant with a positive
+    diagonal, so SPD.  Entry (a, b) of block (i, j) is a hash of the unordered pair, hence symmetric
+    without any sorting."""
+    R = rp.size - 1
+    rows = np.repeat(np.arange(R, dtype=np.int64), np.diff(rp.astype(np.int64)))
+    cols = cb.astype(np.int64)
+    lo, hi = np.minimum(rows, cols), np.maximum(rows, cols)
+    swap = rows > cols
+    a = np.arange(3)[None, :, None]
+    b = np.arange(3)[None, None, :]
+    aa = np.where(swap[:, None, None], b, a)
+    bb = np.where(swap[:, None, None], a, b)
+    diag = (rows == cols)[:, None, None]
+    aa, bb = np.where(diag, np.minimum(aa, bb), aa), np.where(diag, np.maximum(aa, bb), bb)
+    key = (((lo * R + hi)[:, None, None] * 3 + aa) * 3 + bb).astype(np.uint64)
+    v = splitmix_uniform(key, salt)
+    # dominance: a scalar row has at most 27*3 = 81 entries, 80 off the diagonal with |v| <= 1
+    eye = np.eye(3, dtype=bool)[None]
+    v[np.broadcast_to(diag & eye, v.shape)] += F32(82.0)
+    return v
+
+
+def g_fem3x3(S, rng):
+    n = max(3, int(round(40 * S ** (1 / 3))))
+    rp, cb = grid27(n)
+    salt = int(rng.integers(1, 2 ** 62))
+    return n ** 3, n ** 3, 9, rp, cb, fem_values(rp, cb, salt).reshape(-1, 9)
+
+
+def g_complex3x3(S, rng):
+    n = max(3, int(round(35 * S ** (1 / 3))))
+    rp, cb = grid27(n)
+    srp, scol, blk, a, t = expand_block_pattern(rp, cb, 3)
+    nnz = scol.size
+    val = np.empty((nnz, 2), dtype=F32)
+    val[:, 0] = uni(rng, nnz)
+    val[:, 1] = uni(rng, nnz)
+    srows = np.repeat(np.arange(3 * n ** 3), np.diff(srp.astype(np.int64)))
+    d = srows == scol
+    val[d, 0] += F32(82.0)                       # diagonally dominant (not Hermitian)
+    return 3 * n ** 3, 3 * n ** 3, 2, srp, scol, val
+
+
+def g_rmat(S, rng):
+    levels = max(8, int(round(21 + np.log2(S))))
+    N = 2 ** levels
+    E = 8 * N                                    # 2^24 edges at S = 1
+    a, b, c = 0.57, 0.19, 0.19
+    r = np.zeros(E, dtype=np.int64)
+    cc = np.zeros(E, dtype=np.int64)
+    for _ in range(levels):
+        u = rng.random(E, dtype=F32)
+        rb = u >= F32(a + b)                     # quadrants c, d: lower half
+        cbit = ((u >= F32(a)) & (u < F32(a + b))) | (u >= F32(a + b + c))   # quadrants b, d: right half
+        r = (r << 1) | rb
+        cc = (cc << 1) | cbit
+    perm = rng.permutation(N)                    # relabel vertices (Graph500 style): hubs spread out
+    r, cc = perm[r], perm[cc]
+    rp, col, val = coo_to_csr(N, N, r, cc, uni(rng, E))
+    return N, N, 1, rp, col, val
+
+
+def g_circuit(S, rng):
+    N = max(1000, int(round(2_000_000 * S)))
+    ks = rng.integers(2, 9, size=N)              # 2..8 per row, diagonal included
+    band = 2000
+
+    def near(i, kd, g):                          # log-uniform distance 1..band, random side, reflected
+        d = np.exp(g.random((i.size, kd)) * np.log(band)).astype(np.int64)
+        s = np.where(g.random((i.size, kd)) < 0.5, -1, 1)
+        c = i[:, None] + s * d
+        c = np.where(c < 0, -c, c)
+        c = np.where(c >= N, 2 * (N - 1) - c, c)
+        return np.clip(c, 0, N - 1)
+    rp, col = rows_with_k(N, ks, near, rng, fixed_diag=True)
+    r = np.repeat(np.arange(N, dtype=np.int64), np.diff(rp.astype(np.int64)))
+    v = uni(rng, col.size)
+    d = r == col
+    v[d] = uni(rng, int(d.sum()), 1.0, 2.0)
+    # a handful of very long rows and columns (power rails, clock nets): 10^4..10^6 entries each at S = 1
+    nlong = int(rng.integers(10, 31))
+    nrow_long = nlong // 2
+    lens = np.exp(rng.uniform(np.log(1e4), np.log(1e6), nlong)) * S
+    lens = np.clip(np.round(lens), min(10, N), N).astype(np.int64)
+    who = rng.choice(N, nlong, replace=False)
+    extra_r, extra_c = [], []
+    for j in range(nlong):
+        other = rng.choice(N, int(lens[j]), replace=False)
+        fixed = np.full(other.size, who[j])
+        if j < nrow_long:
+            extra_r.append(fixed)
+            extra_c.append(other)
+        else:
+            extra_r.append(other)
+            extra_c.append(fixed)
+    er, ec = np.concatenate(extra_r), np.concatenate(extra_c)
+    rp, col, val = coo_to_csr(N, N, np.concatenate([r, er]), np.concatenate([col, ec]),
+                              np.concatenate([v, uni(rng, er.size)]))
+    return N, N, 1, rp, col, val
+
+
+def g_band(S, rng):
+    N = max(1000, int(round(1_000_000 * S)))
+    w = 64
+    p = (0.15 * (2 * w + 1) - 1) / (2 * w)      # 15% of the 129 band positions, the diagonal always
+    offs = np.arange(-w, w + 1)
+    lens = np.empty(N, dtype=np.int64)
+    cols = []
+    chunk = 1 << 17
+    for s in range(0, N, chunk):
+        e = min(N, s + chunk)
+        i = np.arange(s, e, dtype=np.int64)[:, None]
+        c = i + offs
+        m = rng.random((e - s, 2 * w + 1), dtype=F32) < F32(p)
+        m[:, w] = True
+        m &= (c >= 0) & (c < N)
+        lens[s:e] = m.sum(axis=1)
+        cols.append(c[m].astype(np.int32))
+    rp = np.zeros(N + 1, dtype=np.int64)
+    np.cumsum(lens, out=rp[1:])
+    col = np.concatenate(cols)
+    return N, N, 1, rp.astype(np.int32), col, uni(rng, col.size)
+
+
+def g_quat(S, rng):
+    n = max(64, int(round(2 ** 19 * S)))
+    k = 16
+    W = min(2048, (n - 1) // 2)                  # columns within a window of 2W+1 around the diagonal
+
+    def win(i, kd, g):
+        lo = np.clip(i - W, 0, n - 1 - 2 * W)
+        return lo[:, None] + g.integers(0, 2 * W + 1, size=(i.size, kd))
+    c = distinct_sorted(n, k, win, rng, fixed=np.arange(n))
+    rp = np.arange(0, n * k + 1, k, dtype=np.int32)
+    return n, n, 4, rp, c.astype(np.int32).ravel(), uni(rng, n * k * 4)
+
+
+def g_rect_tall(S, rng):
+    R = max(256, int(round(2 ** 22 * S)))
+    C = max(64, int(round(2 ** 18 * S)))
+    ks = rng.integers(4, 13, size=R)             # 4..12, mean 8
+    rp, col = rows_with_k(R, ks, lambda i, kd, g: g.integers(0, C, size=(i.size, kd)), rng)
+    return R, C, 1, rp, col, uni(rng, col.size)
+
+
+def g_hypersparse(S, rng):
+    N = max(1000, int(round(2 ** 22 * S)))
+    E = N // 2                                   # 0.5 per row on average: ~61% of rows empty
+    r = rng.integers(0, N, size=E)
+    c = rng.integers(0, N, size=E)
+    rp, col, val = coo_to_csr(N, N, r, c, uni(rng, E))
+    return N, N, 1, rp, col, val
+
+
+CLASSES = [
+    ("rand_1m_16", g_rand_1m_16, "uniform random, 2^20 x 2^20, exactly 16 distinct random columns per row"),
+    ("poisson3d", g_poisson3d, "7-point 3D Laplacian (6, -1) on a 128^3 grid"),
+    ("fem3x3", g_fem3x3, "FEM-like 3x3 blocks: 40^3 nodes, 27-point coupling, symmetric, diagonally "
+                         "dominant (SPD)"),
+    ("rmat", g_rmat, "R-MAT power-law graph (0.57, 0.19, 0.19, 0.05), 2^21 nodes, 2^24 edges drawn, "
+                     "vertices relabelled randomly, duplicates summed"),
+    ("circuit", g_circuit, "circuit-like: 2M rows, 2..8 entries near the diagonal (diagonal always), plus "
+                           "10..30 long rows/columns of 10^4..10^6 entries"),
+    ("band", g_band, "random band: 1M rows, |i-j| <= 64, 15% of the band filled, diagonal always"),
+    ("complex3x3", g_complex3x3, "complex entries on the scalar pattern of 3x3 blocks (35^3 nodes, 27-point), "
+                                 "diagonally dominant, not Hermitian"),
+    ("quat", g_quat, "quaternion entries, 2^19 rows x 16 (diagonal + 15 random within +-2048): uniform rows"),
+    ("rect_tall", g_rect_tall, "rectangular 2^22 x 2^18, 4..12 (mean 8) random columns per row"),
+    ("hypersparse", g_hypersparse, "2^22 x 2^22, 2^21 random entries (0.5 per row, ~61% rows empty)"),
+]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("outdir", nargs="?")
+    ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", default="", help="comma-separated class names")
+    ap.add_argument("--list", action="store_true", help="list the classes and exit")
+    a = ap.parse_args(argv)
+    names = [c[0] for c in CLASSES]
+    if a.list or not a.outdir:
+        for nm, _, desc in CLASSES:
+            print(f"{nm:12s} {desc}")
+        return 0 if a.list else 2
+    only = [s for s in a.only.split(",") if s]
+    bad = [s for s in only if s not in names]
+    if bad:
+        print(f"unknown class(es) {bad}; known: {names}", file=sys.stderr)
+        return 2
+    os.makedirs(a.outdir, exist_ok=True)
+    man_path = os.path.join(a.outdir, "suite.json")
+    man = {}
+    if os.path.exists(man_path):
+        try:
+            with open(man_path) as f:
+                man = json.load(f)
+        except Exception:  # noqa: BLE001
+            man = {}
+    mats = man.get("matrices", {})
+    if man.get("scale") not in (None, a.scale) or man.get("seed") not in (None, a.seed):
+        mats = {}                                # another suite was here: start the manifest anew
+    print(f"spgen: scale {a.scale} seed {a.seed} -> {a.outdir}")
+    print(f"{'name':12s} {'kind':>10s} {'rows':>9s} {'cols':>9s} {'entries':>10s} {'scalar nnz':>11s} "
+          f"{'max row':>8s} {'empty':>8s} {'MB':>8s} {'gen s':>6s}")
+    t_all = time.perf_counter()
+    for nm, fn, desc in CLASSES:
+        if only and nm not in only:
+            continue
+        t0 = time.perf_counter()
+        rng = np.random.default_rng([a.seed, zlib.crc32(nm.encode())])
+        rows, cols, kind, rp, col, val = fn(a.scale, rng)
+        tg = time.perf_counter() - t0
+        path = os.path.join(a.outdir, nm + ".tsp")
+        nb = tsp.write_tsp(path, rows, cols, kind, rp, col, val)
+        m = tsp.TSP(rows, cols, kind, rp, col, np.asarray(val), name=nm)
+        s = m.stats()
+        s.update(cls=nm, desc=desc, gen_s=round(tg, 3), write_s=round(time.perf_counter() - t0 - tg, 3),
+                 file=os.path.basename(path))
+        mats[nm] = s
+        print(f"{nm:12s} {s['kind_name']:>10s} {rows:9d} {cols:9d} {m.nnz:10d} {m.scalar_nnz:11d} "
+              f"{s['max_row']:8d} {s['empty_rows']:8d} {nb / 1e6:8.1f} {tg:6.2f}", flush=True)
+        del rp, col, val, m
+    order = {nm: i for i, nm in enumerate(names)}
+    mats = dict(sorted(mats.items(), key=lambda kv: order.get(kv[0], 99)))
+    with open(man_path, "w") as f:
+        json.dump(dict(format="TXSP0001", scale=a.scale, seed=a.seed, matrices=mats), f, indent=1)
+    print(f"spgen: done in {time.perf_counter() - t_all:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

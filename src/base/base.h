@@ -1,0 +1,42 @@
+/* base.h - the ground floor of texla's sources: the public header, error reporting (codes,
+ * messages, the callback) and small helpers every layer may use. It calls nothing above it.
+ * Layers, each including the header of the one below: base/ -> gl/ (gl.h) -> core/ (core.h)
+ * -> storage/, ops/ -> io/; solvers/ and cli/ use only texla.h. */
+#ifndef TEXLA_BASE_H
+#define TEXLA_BASE_H
+
+#include "texla.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TEXLA__MSG_LEN 4096
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TEXLA__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TEXLA__PRINTF(f, a)
+#endif
+
+/* Where a context's errors go: the last message and the optional callback. */
+typedef struct texla__err {
+    char msg[TEXLA__MSG_LEN];
+    texla_error_fn cb;
+    void *user;
+} texla__err;
+
+/* Formats the message into e (NULL: the thread's message for calls without a context, as
+ * texla_error_message(NULL) reads it), calls the callback, returns code. */
+texla_result texla__errf(texla__err *e, texla_result code, const char *fmt, ...)
+    TEXLA__PRINTF(3, 4);
+texla_result texla__verrf(texla__err *e, texla_result code, const char *fmt, va_list ap);
+/* the thread's message for calls without a context (texla_ctx_make, host-side I/O) */
+char *texla__thread_msg(void);
+
+/* an allocation count of n >= 0 elements, at least one */
+static inline size_t texla__at_least_one(long long n) { return n > 0 ? (size_t)n : 1; }
+/* ceil(n / 4) without overflow at INT_MAX */
+static inline int texla__blocks_of(int n) { return n / 4 + (n % 4 != 0); }
+
+#endif

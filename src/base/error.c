@@ -1,0 +1,35 @@
+/* error.c - error codes, messages and the callback: the only error reporting in texla. */
+#include "base/base.h"
+
+#include <stdio.h>
+
+static _Thread_local char thread_msg[TEXLA__MSG_LEN];
+
+static const char *const result_names[] = {
+    "TEXLA_OK",          "TEXLA_ERR_ARGUMENT", "TEXLA_ERR_HANDLE",      "TEXLA_ERR_SHAPE",
+    "TEXLA_ERR_ALIAS",   "TEXLA_ERR_LIMIT",    "TEXLA_ERR_UNSUPPORTED", "TEXLA_ERR_CONTEXT",
+    "TEXLA_ERR_SHADER",  "TEXLA_ERR_GL",       "TEXLA_ERR_MEMORY",      "TEXLA_ERR_IO",
+    "TEXLA_ERR_FORMAT",  "TEXLA_ERR_NOT_READY",
+};
+
+const char *texla_result_name(texla_result r) {
+    if ((unsigned)r < sizeof result_names / sizeof result_names[0]) return result_names[r];
+    return "TEXLA_ERR_?";
+}
+
+char *texla__thread_msg(void) { return thread_msg; }
+
+texla_result texla__verrf(texla__err *e, texla_result code, const char *fmt, va_list ap) {
+    char *buf = e ? e->msg : thread_msg;
+    vsnprintf(buf, TEXLA__MSG_LEN, fmt, ap);
+    if (e && e->cb) e->cb(code, buf, e->user);
+    return code;
+}
+
+texla_result texla__errf(texla__err *e, texla_result code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    texla__verrf(e, code, fmt, ap);
+    va_end(ap);
+    return code;
+}

@@ -1,0 +1,109 @@
+/* recipes.c - passes shared by several storage kinds: the seed's multi-pass product (dense
+ * products and the dense matrix-vector product) and reductions of any texture into a GPU
+ * scalar (log passes of 2x2 folds on the fragment backend; one kernel pass on the compute
+ * backend: each workgroup folds its share, the last one to finish folds the partial results
+ * in a fixed order, so the result is the same run to run). No GL here. */
+#include "core/core.h"
+
+texla_result texla__multipass(texla_ctx *ctx, texla__prog_id prog, const texla__tex *a,
+                              const texla__tex *b, texla__tex *dst, int blocks, int iz) {
+    /* the fragment path adds passes by blending (the seed's design, k MOPs each); the compute
+     * backend does the whole inner dimension in one dispatch (measured fastest there) */
+    int compute = texla__backend_of(&ctx->gl, prog) == TEXLA_BACKEND_COMPUTE;
+    int k = compute || ctx->matmul_k > blocks ? blocks : ctx->matmul_k;
+    texla__pass p = {.prog = prog, .dst = dst, .src = {a, b}};
+    p.shape[0] = -1;
+    texla_result r = TEXLA_OK;
+    for (int t0 = 0; t0 < blocks && !r; t0 += k) {
+        p.i0[0] = t0;
+        p.i0[1] = blocks - t0 < k ? blocks - t0 : k;
+        p.i0[2] = iz;
+        p.blend = t0 == 0 ? TEXLA__BLEND_NONE : TEXLA__BLEND_ADD;
+        r = texla__run(&ctx->gl, &p);
+    }
+    return r;
+}
+
+/* Folds 2x2 texels per pass until one texel is left, then its four channels, into dst. */
+static texla_result reduce_passes(texla_ctx *ctx, const texla__tex *a, const int32_t shape[4],
+                                  const texla__tex *b, int fold, int map, texla__tex *dst) {
+    const texla__tex *src = a;
+    texla__tex tmp[2] = {{0}, {0}};
+    int w = src->w, h = src->h, first = 1, which = 0;
+    texla_result r = TEXLA_OK;
+    for (;;) {
+        int nw = (w + 1) / 2, nh = (h + 1) / 2, last = nw == 1 && nh == 1;
+        texla__tex *out = dst;
+        if (!last) {
+            texla__pool_give(&ctx->gl, &tmp[which]);
+            r = texla__pool_take(&ctx->gl, nw, nh, &tmp[which]);
+            if (r) break;
+            out = &tmp[which];
+        }
+        texla__pass p = {.prog = TEXLA__P_REDUCE, .dst = out,
+                         .src = {src, first && map == TEXLA__MAP_MUL ? b : NULL}};
+        p.i0[0] = fold;
+        p.i0[1] = first ? map : TEXLA__MAP_NONE;
+        p.i0[2] = last;
+        p.i1[0] = w;
+        p.i1[1] = h;
+        for (int i = 0; i < 4; i++) p.shape[i] = first ? shape[i] : (i ? 0 : -1);
+        r = texla__run(&ctx->gl, &p);
+        if (r || last) break;
+        src = out;
+        which ^= 1;
+        w = nw, h = nh, first = 0;
+    }
+    texla__pool_give(&ctx->gl, &tmp[0]);
+    texla__pool_give(&ctx->gl, &tmp[1]);
+    return r;
+}
+
+#define REDUCE_WG 256      /* invocations per workgroup of glsl/kernels/reduce.comp */
+#define REDUCE_PER_INV 16  /* texels each invocation folds at least, before more workgroups */
+#define REDUCE_MAX_WG 1024 /* partial results the last workgroup folds */
+
+/* One kernel pass: ceil(texels / (256 * 16)) workgroups, at most 1024. */
+static texla_result reduce_kernel(texla_ctx *ctx, const texla__tex *a, const int32_t shape[4],
+                                  const texla__tex *b, int fold, int map, texla__tex *dst) {
+    if (!ctx->scratch.buf) {
+        texla_result r = texla__buf_make(&ctx->gl, 16 + 4 * REDUCE_MAX_WG, NULL, &ctx->scratch);
+        if (r) return r;
+    }
+    long long texels = (long long)a->w * a->h;
+    long long groups = (texels + REDUCE_WG * REDUCE_PER_INV - 1) / (REDUCE_WG * REDUCE_PER_INV);
+    if (groups > REDUCE_MAX_WG) groups = REDUCE_MAX_WG;
+    if (groups < 1) groups = 1;
+    texla__pass p = {.prog = TEXLA__P_REDUCE_K, .dst = dst, .draw = TEXLA__DRAW_KERNEL,
+                     .src = {a, map == TEXLA__MAP_MUL ? b : NULL},
+                     .groups = {(unsigned)groups, 1, 1}};
+    p.ssbo[0].b = &ctx->scratch;
+    p.i0[0] = fold;
+    p.i0[1] = map;
+    p.i1[0] = a->w;
+    p.i1[1] = a->h;
+    for (int i = 0; i < 4; i++) p.shape[i] = shape[i];
+    return texla__run(&ctx->gl, &p);
+}
+
+texla_result texla__reduce(texla_ctx *ctx, const texla__tex *a, const int32_t shape[4],
+                           const texla__tex *b, int fold, int map, texla__tex *dst) {
+    if (texla__backend_of(&ctx->gl, TEXLA__P_REDUCE) == TEXLA_BACKEND_COMPUTE)
+        return reduce_kernel(ctx, a, shape, b, fold, map, dst);
+    return reduce_passes(ctx, a, shape, b, fold, map, dst);
+}
+
+/* ---- conversions between the 2D layout and the dense n x 1 layout ---- */
+
+texla_result texla__vec_to_dense(texla_ctx *ctx, const texla__obj *v, texla__tex *dst) {
+    texla__pass p = {.prog = TEXLA__P_VEC_TO_DENSE, .dst = dst, .src = {&v->t}};
+    p.i0[0] = v->lay.n;
+    p.i0[1] = v->lay.nx;
+    return texla__run(&ctx->gl, &p);
+}
+
+texla_result texla__dense_to_vec(texla_ctx *ctx, const texla__tex *src, texla__obj *v) {
+    texla__pass p = {.prog = TEXLA__P_DENSE_TO_VEC, .dst = &v->t, .src = {src}};
+    texla__shape_of(v, p.shape);
+    return texla__run(&ctx->gl, &p);
+}

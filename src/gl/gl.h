@@ -1,0 +1,272 @@
+/* gl.h - the GL layer: the loaded GL, headless EGL contexts, the state guard, textures,
+ * buffers and the temporary pool, the program cache built from the embedded glsl/ sources,
+ * and ONE pass runner. Only files of src/gl/ call gl* functions; the layers above describe
+ * passes (texla__pass) and hand them to texla__run. Everything here works on a texla__gl,
+ * the GL half of a context; errors go to its texla__err (base/). */
+#ifndef TEXLA_GL_H
+#define TEXLA_GL_H
+
+#include "base/base.h"
+#include "base/optable.h"
+
+#include <glad/gl.h>
+
+#define TEXLA__MAX_SRC 7   /* texture units a pass may sample (units 0..6, u_src0..u_src6) */
+#define TEXLA__COEF_UNIT 7 /* the unit of a GPU scalar coefficient (u_coef_src) */
+#define TEXLA__UNITS 8     /* texture units texla touches */
+#define TEXLA__MAX_IMG 4   /* image units a kernel may use (0..3; the destination is unit 0) */
+#define TEXLA__MAX_SSBO 8  /* shader storage buffer binding points a kernel may use (0..7) */
+
+/* ---- resources ---- */
+
+typedef struct texla__tex {
+    GLuint tex, fbo; /* fbo made lazily by the pass runner */
+    int w, h;
+} texla__tex;
+
+/* a shader storage buffer */
+typedef struct texla__buf {
+    GLuint buf;
+    size_t size;
+} texla__buf;
+
+/* ---- programs (base/optable.h) ---- */
+
+typedef enum texla__prog_id {
+#define TEXLA__X(id, file, form) TEXLA__P_##id,
+    TEXLA__PROGRAMS(TEXLA__X)
+#undef TEXLA__X
+    TEXLA__P_COUNT
+} texla__prog_id;
+
+typedef enum texla__form { TEXLA__FORM_OP, TEXLA__FORM_POINTS, TEXLA__FORM_KERNEL } texla__form;
+
+/* One compiled variant of a program: (backend, defines) picks it. */
+typedef struct texla__prog {
+    GLuint id;
+    int backend;
+    char *defines;
+    GLint u_i0, u_i1, u_i2, u_i3, u_f0, u_f1, u_shape, u_coef;
+    GLint u_rect, u_blend, u_blend_scale; /* compute versions of OP programs */
+    struct texla__prog *next;
+} texla__prog;
+
+/* ---- backends: data, indexed by texla_backend ---- */
+
+enum {
+    TEXLA__CAP_OP = 1,      /* runs texla_op programs (one output texel per invocation) */
+    TEXLA__CAP_POINTS = 2,  /* draws points with blending (the classic sparse product) */
+    TEXLA__CAP_KERNEL = 4,  /* runs kernels: own workgroups, buffers, images, shared memory */
+    TEXLA__CAP_BLEND = 8    /* accumulates by fixed-function blending (else in the shader) */
+};
+
+typedef struct texla__pass texla__pass;
+typedef struct texla__gl texla__gl;
+typedef struct texla__backend {
+    const char *name;      /* "fragment", "compute" */
+    const char *main_file; /* the main that wraps texla_op (glsl/common/...) */
+    int min_gl;            /* major*10 + minor */
+    unsigned caps;         /* TEXLA__CAP_* */
+    texla_result (*run)(texla__gl *g, const texla__prog *prog, const texla__pass *p);
+} texla__backend;
+#define TEXLA__NBACKENDS 3 /* index 0 (AUTO) unused */
+extern const texla__backend texla__backends[TEXLA__NBACKENDS];
+
+/* ---- the pass ---- */
+
+typedef enum texla__draw {
+    TEXLA__DRAW_QUAD,   /* every texel of the destination */
+    TEXLA__DRAW_RECTS,  /* the texels of each rect, each with its own u_i1 */
+    TEXLA__DRAW_POINTS, /* `count` points from vertex array `vao` */
+    TEXLA__DRAW_KERNEL  /* a kernel dispatched as groups[0] x groups[1] x groups[2] workgroups */
+} texla__draw;
+
+typedef enum texla__blend {
+    TEXLA__BLEND_NONE,  /* replace */
+    TEXLA__BLEND_ADD,   /* dst += src */
+    TEXLA__BLEND_SCALE  /* dst *= blend_scale (the program's value is ignored) */
+} texla__blend;
+
+typedef struct texla__rect {
+    int x, y, w, h;
+    int32_t i1[4]; /* u_i1 for this rect */
+} texla__rect;
+
+/* Everything one pass needs; the layers above fill this and call texla__run. */
+struct texla__pass {
+    texla__prog_id prog;
+    const char *defines;    /* kernels: the variant ("#define BM 64\n..."); NULL: none */
+    texla__tex *dst;        /* render target; for kernels image unit 0 (may be NULL) */
+    const texla__tex *src[TEXLA__MAX_SRC]; /* bound to units 0.. in order, NULL ends */
+    texla__blend blend;
+    float blend_scale;
+    int32_t i0[4], i1[4], i2[4], i3[4], shape[4];
+    float f0[4], f1[4];
+    int coef;               /* u_coef: bit i set: f0[i] is multiplied by the GPU scalar */
+    const texla__tex *coef_src; /* bound to unit TEXLA__COEF_UNIT */
+    texla__draw draw;
+    const texla__rect *rects;
+    int nrects;
+    GLuint vao;             /* DRAW_POINTS */
+    int count;
+    /* kernels */
+    unsigned groups[3];
+    const texla__tex *img[TEXLA__MAX_IMG]; /* image units 1..3 (img[0] unused: dst), read-write */
+    struct {
+        const texla__buf *b;
+        size_t off, size;   /* size 0: the whole buffer from off */
+    } ssbo[TEXLA__MAX_SSBO];
+};
+
+/* ---- the GL half of a context ---- */
+
+/* host GL state saved by the guard (host mode) */
+typedef struct texla__glstate {
+    GLint draw_fbo, read_fbo, program, active_tex, vao, array_buf;
+    GLfloat viewport[4];
+    GLboolean scissor0;
+    GLint pack_buf, unpack_buf, tex2d[TEXLA__UNITS], sampler[TEXLA__UNITS];
+    GLint pack[7], unpack[7], clamp_read;
+    GLboolean blend0, color_mask[4];
+    GLint blend_src_rgb, blend_dst_rgb, blend_src_a, blend_dst_a, blend_eq_rgb, blend_eq_a;
+    GLfloat blend_color[4];
+    GLint polygon_mode[2];
+    GLint image[TEXLA__MAX_IMG][6]; /* name, level, layered, layer, access, format (GL 4.2) */
+    GLint ssbo_generic;             /* GL_SHADER_STORAGE_BUFFER (GL 4.3) */
+    GLint ssbo[TEXLA__MAX_SSBO];    /* indexed bindings: name */
+    GLint64 ssbo_start[TEXLA__MAX_SSBO], ssbo_size[TEXLA__MAX_SSBO];
+    GLboolean enables[24];
+} texla__glstate;
+
+/* what kernels may use, asked of the GL at context creation */
+typedef struct texla__caps {
+    int compute;          /* GL 4.3 compute shaders */
+    int glsl_version;     /* 330, 430, 450, 460: the #version kernels get */
+    int subgroup;         /* GL_KHR_shader_subgroup with arithmetic and shuffle in compute */
+    int subgroup_size;    /* 0 when none */
+    int atomic_float;     /* GL_NV_shader_atomic_float */
+    int shared_max;       /* GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, bytes */
+    int wg_invocations;   /* GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS */
+    int groups_max[3];    /* GL_MAX_COMPUTE_WORK_GROUP_COUNT */
+    long long ssbo_max;   /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
+    int sm_count;         /* GL_SM_COUNT_NV where offered, else 0 */
+    int timer;            /* GPU timer queries that measure GPU time (not on llvmpipe) */
+    int software;         /* a software rasteriser (llvmpipe, softpipe) */
+} texla__caps;
+
+struct texla__gl {
+    texla__err *err;
+    int host, debug;
+    const char *glsl_dir;  /* development override (texla_ctx_desc.glsl_dir) */
+    void *egl_dpy, *egl_ctx, *egl_surf; /* headless only */
+    texla_info info;       /* strings and limits; core adds the rest */
+    texla__caps caps;
+    texla_stats stats;
+    texla__prog *progs[TEXLA__P_COUNT]; /* compiled variants */
+    uint8_t choice[TEXLA__P_COUNT];     /* the backend of each OP program; 0: default_backend */
+    int default_backend;
+    GLuint vao;            /* the empty vertex array full-screen draws need in core profile */
+    texla__tex *pool;      /* free temporaries */
+    int npool, cappool;
+    char gl_debug[512];    /* the last KHR_debug message of texla's own debug context */
+    GLuint timer_q;        /* texla__timer_begin/end */
+    double timer_t0;
+    int depth;             /* guard nesting */
+    texla__glstate saved;
+};
+
+#define texla__glfail(g, ...) texla__errf((g)->err, __VA_ARGS__)
+
+/* ---- EGL (egl.c) ---- */
+texla_result texla__egl_make(texla__gl *g, int egl_device, int gl_version_max);
+void texla__egl_destroy(texla__gl *g);
+void texla__egl_make_current(texla__gl *g);
+texla_getproc_fn texla__egl_getproc(void); /* eglGetProcAddress, for glad */
+
+/* ---- the loaded GL (device.c) ---- */
+/* loads GL through getproc (NULL: EGL's), fills g->info and g->caps */
+texla_result texla__gl_load(texla__gl *g, texla_getproc_fn getproc);
+/* whether GL was loaded at all (texla_ctx_destroy after a failed make) */
+int texla__gl_loaded(void);
+/* renders and blends known values into an RGBA32F target: sets info.float_render/_blend */
+texla_result texla__gl_probe_float(texla__gl *g);
+/* deletes texla's GL objects (programs, pool, vertex array); inside the guard */
+void texla__gl_release(texla__gl *g);
+/* waits for the GPU */
+void texla__gl_finish(texla__gl *g);
+/* milliseconds on the monotonic clock */
+double texla__now_ms(void);
+
+/* ---- guard (guard.c): brackets every public call that touches GL; nestable ---- */
+void texla__gl_enter(texla__gl *g);
+void texla__gl_leave(texla__gl *g);
+/* viewport 0 and draw buffer 0's blend function only (GL 4.1 / 4.0 have several) */
+void texla__viewport(int x, int y, int w, int h);
+void texla__blend_func(GLenum src, GLenum dst);
+
+/* ---- programs (programs.c) ---- */
+/* the variant (backend, defines) of program id, compiled on first use; main_file: the
+ * backend's main for OP programs */
+texla_result texla__prog_get(texla__gl *g, texla__prog_id id, int backend, const char *main_file,
+                             const char *defines, texla__prog **out);
+void texla__progs_destroy(texla__gl *g);
+const char *texla__prog_file(texla__prog_id id);
+texla__form texla__prog_form(texla__prog_id id);
+
+/* ---- textures, buffers, pool (resources.c) ---- */
+texla_result texla__check_size(texla__gl *g, const char *what, int w, int h);
+texla_result texla__tex_make(texla__gl *g, int w, int h, texla__tex *out);
+void texla__tex_free(texla__gl *g, texla__tex *t);
+texla_result texla__tex_upload(texla__gl *g, const texla__tex *t, const float *texels);
+texla_result texla__tex_download(texla__gl *g, const texla__tex *t, float *texels);
+/* level 0 of a host's texture name as w x h RGBA floats: TEXLA_ERR_ARGUMENT unless tex is a 2D
+ * texture of exactly w x h texels with colour (not integer) data */
+texla_result texla__tex_download_name(texla__gl *g, const char *fn, GLuint tex, int w, int h,
+                                      float *texels);
+/* asynchronous read of texel (0, 0) into a pixel-pack buffer behind a fence */
+texla_result texla__tex_read_start(texla__gl *g, const texla__tex *t, GLuint *pbo, GLsync *fence);
+/* TEXLA_OK and the texel once the fence has passed; TEXLA_ERR_NOT_READY before (no wait) */
+texla_result texla__tex_read_poll(texla__gl *g, GLuint pbo, GLsync *fence, float texel[4]);
+void texla__read_free(GLuint *pbo, GLsync *fence);
+/* pool temporaries of size w x h (contents undefined) */
+texla_result texla__pool_take(texla__gl *g, int w, int h, texla__tex *out);
+void texla__pool_give(texla__gl *g, texla__tex *t);
+void texla__pool_destroy(texla__gl *g);
+/* shader storage buffers: size bytes, from data (NULL: zeros) */
+texla_result texla__buf_make(texla__gl *g, size_t size, const void *data, texla__buf *out);
+void texla__buf_free(texla__gl *g, texla__buf *b);
+texla_result texla__buf_upload(texla__gl *g, const texla__buf *b, size_t off, size_t size,
+                               const void *data);
+texla_result texla__buf_download(texla__gl *g, const texla__buf *b, size_t off, size_t size,
+                                 void *data);
+/* vertex buffers of points (the classic sparse product): count vertices of `stride` bytes,
+ * attributes (location, components, GL type, offset) */
+typedef struct texla__attr {
+    int loc, comps;
+    GLenum type;
+    size_t offset;
+} texla__attr;
+texla_result texla__points_make(texla__gl *g, const void *v, int count, size_t stride,
+                                const texla__attr *attrs, int nattrs, GLuint *vao, GLuint *vbo);
+void texla__points_free(GLuint *vao, GLuint *vbo);
+
+/* ---- the pass runner (runner.c): the only code that binds and draws or dispatches ---- */
+texla_result texla__run(texla__gl *g, const texla__pass *p);
+/* the backend a pass of program id runs on */
+int texla__backend_of(const texla__gl *g, texla__prog_id id);
+/* the backends that can run a program (bit b: texla__backends[b]) on this GL */
+unsigned texla__prog_backends(const texla__gl *g, texla__prog_id id);
+/* GPU time of the passes between begin and end: a timer query where it measures GPU time,
+ * else the wall clock around glFinish */
+void texla__timer_begin(texla__gl *g);
+double texla__timer_end_ms(texla__gl *g);
+
+/* ---- shaders embedded at build time (build/gen/shaders.c) ---- */
+typedef struct texla__shader_file {
+    const char *name;
+    const char *source;
+} texla__shader_file;
+extern const texla__shader_file texla__shader_files[];
+extern const int texla__shader_file_count;
+
+#endif

@@ -1,0 +1,300 @@
+/* resources.c - RGBA32F textures, their upload and download, the temporary pool, shader storage
+ * buffers and the vertex buffers of the classic sparse product. */
+#include "gl/gl.h"
+
+#include <string.h>
+
+#include <stdlib.h>
+
+#define POOL_KEEP 16 /* free temporaries kept for reuse */
+
+texla_result texla__check_size(texla__gl *g, const char *what, int w, int h) {
+    int max = g->info.max_texture_size;
+    if (w > max || h > max)
+        return texla__glfail(g, TEXLA_ERR_LIMIT,
+                           "%s needs a %d x %d texture; this GL allows at most %d x %d "
+                           "(GL_MAX_TEXTURE_SIZE)", what, w, h, max, max);
+    if (w > g->info.max_viewport[0] || h > g->info.max_viewport[1])
+        return texla__glfail(g, TEXLA_ERR_LIMIT,
+                           "%s needs a %d x %d render target; this GL allows at most %d x %d "
+                           "(GL_MAX_VIEWPORT_DIMS)", what, w, h, g->info.max_viewport[0],
+                           g->info.max_viewport[1]);
+    return TEXLA_OK;
+}
+
+texla_result texla__tex_make(texla__gl *g, int w, int h, texla__tex *out) {
+    out->tex = out->fbo = 0;
+    out->w = w;
+    out->h = h;
+    glActiveTexture(GL_TEXTURE0);
+    glGenTextures(1, &out->tex);
+    glBindTexture(GL_TEXTURE_2D, out->tex);
+    /* NEAREST and one level: texelFetch on an incomplete texture returns 0 */
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, w, h, 0, GL_RGBA, GL_FLOAT, NULL);
+    /* Asked of the texture, not of glGetError: that would consume a host's pending errors.
+     * A failed allocation (GL_OUT_OF_MEMORY) leaves the level empty. */
+    GLint gw = 0, gh = 0;
+    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &gw);
+    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &gh);
+    if (gw != w || gh != h) {
+        glDeleteTextures(1, &out->tex);
+        out->tex = 0;
+        return texla__glfail(g, TEXLA_ERR_MEMORY,
+                           "allocating a %d x %d RGBA32F texture (%.1f MB) failed: out of GPU "
+                           "memory?", w, h, (double)w * h * 16 / 1e6);
+    }
+    g->stats.textures++;
+    return TEXLA_OK;
+}
+
+void texla__tex_free(texla__gl *g, texla__tex *t) {
+    if (t->fbo) {
+        glDeleteFramebuffers(1, &t->fbo);
+    }
+    if (t->tex) {
+        glDeleteTextures(1, &t->tex);
+        g->stats.textures--;
+    }
+    t->tex = t->fbo = 0;
+}
+
+texla_result texla__tex_upload(texla__gl *g, const texla__tex *t, const float *texels) {
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, t->tex);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, t->w, t->h, GL_RGBA, GL_FLOAT, texels);
+    g->stats.uploads++;
+    return TEXLA_OK;
+}
+
+texla_result texla__tex_download(texla__gl *g, const texla__tex *t, float *texels) {
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, t->tex);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, texels);
+    g->stats.readbacks++;
+    return TEXLA_OK;
+}
+
+texla_result texla__tex_download_name(texla__gl *g, const char *fn, GLuint tex, int w, int h,
+                                      float *texels) {
+    if (!glIsTexture(tex))
+        return texla__glfail(g, TEXLA_ERR_ARGUMENT,
+                           "%s: %u is not a texture name of the current context", fn, tex);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    /* A texture of another target cannot be bound to GL_TEXTURE_2D: the binding stays as it
+     * was. Asked of the binding, not of glGetError (see texla__tex_make); in texla's own
+     * context the error the failed bind raised is cleared. */
+    GLint bound = 0;
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
+    if ((GLuint)bound != tex) {
+        if (!g->host) (void)glGetError();
+        return texla__glfail(g, TEXLA_ERR_ARGUMENT, "%s: texture %u is not a 2D texture", fn, tex);
+    }
+    GLint gw = 0, gh = 0, red = 0;
+    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &gw);
+    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &gh);
+    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_RED_TYPE, &red);
+    if (gw != w || gh != h)
+        return texla__glfail(g, TEXLA_ERR_ARGUMENT,
+                           "%s: texture %u is %d x %d texels (level 0), not %d x %d as given", fn,
+                           tex, gw, gh, w, h);
+    if (red == GL_NONE || red == GL_INT || red == GL_UNSIGNED_INT)
+        return texla__glfail(g, TEXLA_ERR_ARGUMENT,
+                           "%s: texture %u holds %s data; only colour textures read as floats", fn,
+                           tex, red == GL_NONE ? "depth or stencil (no red channel)" : "integer");
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, texels);
+    g->stats.readbacks++;
+    return TEXLA_OK;
+}
+
+texla_result texla__pool_take(texla__gl *g, int w, int h, texla__tex *out) {
+    for (int i = g->npool - 1; i >= 0; i--)
+        if (g->pool[i].w == w && g->pool[i].h == h) {
+            *out = g->pool[i];
+            g->pool[i] = g->pool[--g->npool];
+            return TEXLA_OK;
+        }
+    return texla__tex_make(g, w, h, out);
+}
+
+void texla__pool_give(texla__gl *g, texla__tex *t) {
+    if (!t->tex) return;
+    if (g->npool == g->cappool && g->cappool < POOL_KEEP) {
+        int cap = g->cappool ? g->cappool * 2 : 4;
+        texla__tex *p = realloc(g->pool, sizeof *p * (size_t)cap);
+        if (p) {
+            g->pool = p;
+            g->cappool = cap;
+        }
+    }
+    if (g->npool < g->cappool) {
+        g->pool[g->npool++] = *t;
+        t->tex = t->fbo = 0;
+    } else {
+        /* pool full: the oldest goes */
+        texla__tex_free(g, &g->pool[0]);
+        g->pool[0] = *t;
+        t->tex = t->fbo = 0;
+    }
+}
+
+void texla__pool_destroy(texla__gl *g) {
+    for (int i = 0; i < g->npool; i++) texla__tex_free(g, &g->pool[i]);
+    g->npool = 0;
+}
+
+/* ---- asynchronous read-back of one texel ---- */
+
+texla_result texla__tex_read_start(texla__gl *g, const texla__tex *t, GLuint *pbo, GLsync *fence) {
+    texla__read_free(pbo, fence);
+    glGenBuffers(1, pbo);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, *pbo);
+    glBufferData(GL_PIXEL_PACK_BUFFER, 4 * sizeof(float), NULL, GL_STREAM_READ);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, t->tex);
+    /* level 0 of a 1x1 texture: exactly one texel into the buffer at offset 0 */
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, (void *)0);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    *fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    glFlush(); /* so the fence is on its way and a later poll can see it pass */
+    (void)g;
+    return TEXLA_OK;
+}
+
+texla_result texla__tex_read_poll(texla__gl *g, GLuint pbo, GLsync *fence, float texel[4]) {
+    if (*fence) {
+        GLenum st = glClientWaitSync(*fence, 0, 0);
+        if (st == GL_TIMEOUT_EXPIRED) return TEXLA_ERR_NOT_READY;
+        if (st == GL_WAIT_FAILED)
+            return texla__glfail(g, TEXLA_ERR_GL, "glClientWaitSync failed on a read-back fence");
+        glDeleteSync(*fence);
+        *fence = 0;
+    }
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo);
+    const float *m = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, 4 * sizeof(float), GL_MAP_READ_BIT);
+    texla_result r = TEXLA_OK;
+    if (m) {
+        for (int i = 0; i < 4; i++) texel[i] = m[i];
+        glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+        g->stats.readbacks++;
+    } else {
+        r = texla__glfail(g, TEXLA_ERR_GL, "mapping a read-back buffer failed");
+    }
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    return r;
+}
+
+void texla__read_free(GLuint *pbo, GLsync *fence) {
+    if (*fence) glDeleteSync(*fence);
+    if (*pbo) glDeleteBuffers(1, pbo);
+    *fence = 0;
+    *pbo = 0;
+}
+
+/* ---- shader storage buffers ---- */
+
+texla_result texla__buf_make(texla__gl *g, size_t size, const void *data, texla__buf *out) {
+    out->buf = 0;
+    out->size = size;
+    if (!g->info.compute)
+        return texla__glfail(g, TEXLA_ERR_UNSUPPORTED,
+                             "storage buffers need OpenGL 4.3; this context is %d.%d",
+                             g->info.gl_major, g->info.gl_minor);
+    if ((long long)size > g->caps.ssbo_max && g->caps.ssbo_max > 0)
+        return texla__glfail(g, TEXLA_ERR_LIMIT,
+                             "a storage buffer of %zu bytes is larger than this GL allows (%lld, "
+                             "GL_MAX_SHADER_STORAGE_BLOCK_SIZE)", size, g->caps.ssbo_max);
+    size_t alloc = size ? size : 16;
+    glGenBuffers(1, &out->buf);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, out->buf);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)alloc, data, GL_STATIC_DRAW);
+    GLint64 got = 0; /* asked of the buffer, not of glGetError (see texla__tex_make) */
+    glGetBufferParameteri64v(GL_SHADER_STORAGE_BUFFER, GL_BUFFER_SIZE, &got);
+    if (got == (GLint64)alloc && !data) {
+        const uint32_t zero = 0;
+        glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    }
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    if (got != (GLint64)alloc) {
+        glDeleteBuffers(1, &out->buf);
+        out->buf = 0;
+        return texla__glfail(g, TEXLA_ERR_MEMORY,
+                             "allocating a storage buffer of %.1f MB failed: out of GPU memory?",
+                             (double)alloc / 1e6);
+    }
+    g->stats.uploads += data != NULL;
+    return TEXLA_OK;
+}
+
+void texla__buf_free(texla__gl *g, texla__buf *b) {
+    (void)g;
+    if (b->buf) glDeleteBuffers(1, &b->buf);
+    b->buf = 0;
+    b->size = 0;
+}
+
+texla_result texla__buf_upload(texla__gl *g, const texla__buf *b, size_t off, size_t size,
+                               const void *data) {
+    if (!size) return TEXLA_OK;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->buf);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)off, (GLsizeiptr)size, data);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    g->stats.uploads++;
+    return TEXLA_OK;
+}
+
+texla_result texla__buf_download(texla__gl *g, const texla__buf *b, size_t off, size_t size,
+                                 void *data) {
+    if (!size) return TEXLA_OK;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->buf);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)off, (GLsizeiptr)size, data);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    g->stats.readbacks++;
+    return TEXLA_OK;
+}
+
+/* ---- vertex buffers of points ---- */
+
+texla_result texla__points_make(texla__gl *g, const void *v, int count, size_t stride,
+                                const texla__attr *attrs, int nattrs, GLuint *vao, GLuint *vbo) {
+    glGenVertexArrays(1, vao);
+    glBindVertexArray(*vao);
+    glGenBuffers(1, vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, *vbo);
+    GLint64 want = (GLint64)count * (GLint64)stride;
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)want, v, GL_STATIC_DRAW);
+    for (int i = 0; i < nattrs; i++) {
+        const texla__attr *a = &attrs[i];
+        glEnableVertexAttribArray((GLuint)a->loc);
+        if (a->type == GL_FLOAT)
+            glVertexAttribPointer((GLuint)a->loc, a->comps, a->type, GL_FALSE, (GLsizei)stride,
+                                  (void *)a->offset);
+        else
+            glVertexAttribIPointer((GLuint)a->loc, a->comps, a->type, (GLsizei)stride,
+                                   (void *)a->offset);
+    }
+    GLint64 size = 0; /* asked of the buffer, not of glGetError (see texla__tex_make) */
+    glGetBufferParameteri64v(GL_ARRAY_BUFFER, GL_BUFFER_SIZE, &size);
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    if (size != want) {
+        texla__points_free(vao, vbo);
+        return texla__glfail(g, TEXLA_ERR_MEMORY,
+                             "allocating a vertex buffer of %d points (%.1f MB) failed: out of GPU "
+                             "memory?", count, (double)want / 1e6);
+    }
+    g->stats.uploads++;
+    return TEXLA_OK;
+}
+
+void texla__points_free(GLuint *vao, GLuint *vbo) {
+    if (*vao) glDeleteVertexArrays(1, vao);
+    if (*vbo) glDeleteBuffers(1, vbo);
+    *vao = *vbo = 0;
+}
