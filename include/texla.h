@@ -157,6 +157,12 @@ typedef struct texla_ctx_desc {
     int egl_device;     /* headless: 0 automatic; N > 0: only EGL device N-1 */
     int gl_version_max; /* headless: cap the context version, e.g. 33; 0: highest */
     texla_backend backend; /* every operation's backend; 0: AUTO (measured) */
+    /* the tuning cache file (see texla_tune_count); NULL: $XDG_CACHE_HOME/texla/tune.txt,
+     * else ~/.cache/texla/tune.txt; "": none (tuning results live as long as the context) */
+    const char *tune_cache;
+    /* called with warnings (code TEXLA_OK): a tuning cache ignored as corrupt or stale, a
+     * cache that could not be written; NULL: none. Gets error_user. */
+    texla_error_fn warning_cb;
 } texla_ctx_desc;
 
 typedef struct texla_backend_info {
@@ -247,6 +253,18 @@ TEXLA_API texla_result texla_ctx_get_backend(texla_ctx *ctx, const char *program
 /* MOPs per product pass, k >= 1 (k >= ceil(K/4) gives one pass); 0 restores the default.
  * The fragment path's setting: the compute backend does the whole inner dimension at once. */
 TEXLA_API texla_result texla_ctx_set_matmul_k(texla_ctx *ctx, int k);
+
+/* ---- the tuning cache ----
+ * Choices found by timing on the device (sparse formats and schedules, product tiles) are kept
+ * in a plain text file, one entry per line (device = renderer | GL version, key, value), so a
+ * later run reuses them. Written atomically; a file or line that cannot be read as a cache is
+ * ignored with a warning (warning_cb), never trusted. */
+TEXLA_API int texla_tune_count(texla_ctx *ctx); /* entries for this device */
+/* entry i (0 .. count-1) of this device; the strings live until the cache changes */
+TEXLA_API texla_result texla_tune_entry(texla_ctx *ctx, int i, const char **key,
+                                        const char **value);
+/* the cache file ("" when there is none) */
+TEXLA_API const char *texla_tune_path(texla_ctx *ctx);
 
 /* ==== dense matrices ==== */
 

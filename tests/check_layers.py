@@ -13,8 +13,8 @@ files = {}
 for d in sorted(RANK):
     p = os.path.join(root, d)
     for f in sorted(os.listdir(p)) if os.path.isdir(p) else []:
-        if f.endswith(".o"):
-            files[f"{d}/{f[:-2]}.c"] = os.path.join(p, f)
+        if f.endswith(".o") and os.path.exists(os.path.join("src", d, f[:-2] + ".c")):
+            files[f"{d}/{f[:-2]}.c"] = os.path.join(p, f)  # objects of removed files: skipped
 defs, uses = {}, {}
 for name, path in files.items():
     out = subprocess.run(["nm", path], capture_output=True, text=True, check=True).stdout

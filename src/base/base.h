@@ -34,6 +34,20 @@ texla_result texla__verrf(texla__err *e, texla_result code, const char *fmt, va_
 /* the thread's message for calls without a context (texla_ctx_make, host-side I/O) */
 char *texla__thread_msg(void);
 
+/* atomic file writes (afile.c): write to a->f, then commit (rename over path) */
+#include <stdio.h>
+typedef struct texla__afile {
+    FILE *f;
+    char *tmp;
+    const char *path;
+} texla__afile;
+/* e: where errors go (NULL: the thread's message) */
+texla_result texla__afile_open(texla__err *e, const char *fn, const char *path, texla__afile *a);
+/* err/what: an earlier write's errno and a word for it (what NULL: all went well); always
+ * closes; on failure removes the temporary file and leaves path untouched */
+texla_result texla__afile_commit(texla__err *e, const char *fn, texla__afile *a, int err,
+                                 const char *what);
+
 /* an allocation count of n >= 0 elements, at least one */
 static inline size_t texla__at_least_one(long long n) { return n > 0 ? (size_t)n : 1; }
 /* ceil(n / 4) without overflow at INT_MAX */

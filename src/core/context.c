@@ -149,6 +149,7 @@ void texla_ctx_destroy(texla_ctx *ctx) {
         texla__gl_leave(&ctx->gl);
     }
     if (!ctx->gl.host) texla__egl_destroy(&ctx->gl);
+    texla__tune_free(ctx);
     free(ctx->objs);
     free(ctx->gl.pool);
     free(ctx);

@@ -74,6 +74,18 @@ struct texla__obj {
     void *part;         /* the kind's own data */
 };
 
+/* the tuning cache (tune.c) */
+typedef struct texla__tune_entry {
+    char *dev, *key, *val;
+} texla__tune_entry;
+typedef struct texla__tune {
+    int loaded, readonly;
+    char path[1024];
+    char device[300];
+    texla__tune_entry *e;
+    int n, cap;
+} texla__tune;
+
 struct texla_ctx {
     texla__err err;
     texla__gl gl;
@@ -84,9 +96,24 @@ struct texla_ctx {
     int nobjs, capobjs, free_head;
     float calib_ms[TEXLA__NBACKENDS]; /* a copy timed on each backend at creation */
     texla__buf scratch;     /* kernels' partial results (reductions), made on first use */
+    texla__tune tune;
 };
 
 #define texla__fail(ctx, ...) texla__errf(&(ctx)->err, __VA_ARGS__)
+
+/* a warning through texla_ctx_desc.warning_cb (nothing when there is none) */
+void texla__warn(texla_ctx *ctx, const char *fmt, ...) TEXLA__PRINTF(2, 3);
+
+/* ---- the tuning cache (tune.c) ----
+ * Keys name what was tuned and what it was tuned for ("spmv 1 real r.. n.. ...", "gemm 1 nn
+ * 4096 4096 4096"); put a version into each key so a new tuner never reads old values. */
+/* 1 and the value for this device, 0 when there is none */
+int texla__tune_get(texla_ctx *ctx, const char *key, char *value, size_t n);
+/* records (and writes the file); a failure to write is a warning, never an error */
+void texla__tune_put(texla_ctx *ctx, const char *key, const char *value);
+/* a cached value its user cannot use: a warning, and the entry is dropped */
+void texla__tune_invalid(texla_ctx *ctx, const char *key, const char *why);
+void texla__tune_free(texla_ctx *ctx);
 
 /* handles (handles.c) */
 texla_result texla__obj_new(texla_ctx *ctx, texla__kind kind, const texla__kind_desc *k,

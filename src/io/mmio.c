@@ -604,7 +604,7 @@ typedef struct writer {
 } writer;
 
 static texla_result w_open(writer *w) {
-    texla_result r = texla__afile_open(w->ctx, w->fn, w->path, &w->af);
+    texla_result r = texla__afile_open(w->ctx ? &w->ctx->err : NULL, w->fn, w->path, &w->af);
     w->f = w->af.f;
     if (r) return r;
     const char *dp = localeconv()->decimal_point;
@@ -634,7 +634,7 @@ static void w_float(writer *w, float v, const char *end) {
 
 /* Commits the file atomically; an earlier failed write makes it fail and leave PATH as it was. */
 static texla_result w_close(writer *w) {
-    texla_result r = texla__afile_commit(w->ctx, w->fn, &w->af, w->err, w->err ? "write" : NULL);
+    texla_result r = texla__afile_commit(w->ctx ? &w->ctx->err : NULL, w->fn, &w->af, w->err, w->err ? "write" : NULL);
     w->f = NULL;
     return r;
 }

@@ -362,7 +362,7 @@ static texla_result write_image(texla_ctx *ctx, const char *fn, const char *path
     }
 
     texla__afile af;
-    texla_result r = texla__afile_open(ctx, fn, path, &af);
+    texla_result r = texla__afile_open(&ctx->err, fn, path, &af);
     if (!r) {
         j.f = af.f;
         j.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &j.e, on_error, on_warning);
@@ -380,7 +380,7 @@ static texla_result write_image(texla_ctx *ctx, const char *fn, const char *path
             }
         }
         png_destroy_write_struct(j.png ? &j.png : NULL, j.info ? &j.info : NULL);
-        r = texla__afile_commit(ctx, fn, &af, err, what);
+        r = texla__afile_commit(&ctx->err, fn, &af, err, what);
     }
     free(px), free(j.row), grid_free(g);
     return r;

@@ -2,8 +2,9 @@
  * temporary file beside PATH (PATH.tmpXXXXXX, created exclusively with mode 0666 & ~umask, or
  * the mode of an existing PATH, so a replaced file keeps its permissions; mkstemp would give
  * 0600), is flushed and synced, and only then renamed over PATH. On any failure the temporary
- * file is removed and PATH is left as it was. No GL here. */
-#include "io/io.h"
+ * file is removed and PATH is left as it was. Used by every writer (Matrix Market, PNG, the
+ * tuning cache). */
+#include "base/base.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,16 +16,16 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ctx may be NULL (the host-side I/O calls allow it): the message then goes to
+/* e may be NULL (the host-side I/O calls allow it): the message then goes to
  * texla_error_message(NULL). */
-static texla_result afail(texla_ctx *ctx, texla_result code, const char *fmt, const char *fn,
+static texla_result afail(texla__err *e, texla_result code, const char *fmt, const char *fn,
                           const char *path, const char *a, const char *b) {
     char msg[1024];
     snprintf(msg, sizeof msg, fmt, fn, path, a, b);
-    return texla__iofail(ctx, code, "%s", msg);
+    return texla__errf(e, code, "%s", msg);
 }
 
-texla_result texla__afile_open(texla_ctx *ctx, const char *fn, const char *path, texla__afile *a) {
+texla_result texla__afile_open(texla__err *e, const char *fn, const char *path, texla__afile *a) {
     static _Thread_local unsigned long counter; /* only varies the names; EEXIST retries */
     static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     a->f = NULL;
@@ -32,7 +33,7 @@ texla_result texla__afile_open(texla_ctx *ctx, const char *fn, const char *path,
     size_t n = strlen(path);
     a->tmp = malloc(n + 11);
     if (!a->tmp)
-        return afail(ctx, TEXLA_ERR_MEMORY, "%s: %s: out of host memory%s%s", fn, path, "", "");
+        return afail(e, TEXLA_ERR_MEMORY, "%s: %s: out of host memory%s%s", fn, path, "", "");
     uint64_t s = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ (uint64_t)time(NULL) ^
                  (uint64_t)(uintptr_t)a->tmp ^ ((uint64_t)clock() << 20) ^
                  ((uint64_t)++counter << 40);
@@ -54,7 +55,7 @@ texla_result texla__afile_open(texla_ctx *ctx, const char *fn, const char *path,
     if (fd < 0) {
         free(a->tmp);
         a->tmp = NULL;
-        return afail(ctx, TEXLA_ERR_IO, "%s: %s: cannot create a temporary file beside it: %s%s",
+        return afail(e, TEXLA_ERR_IO, "%s: %s: cannot create a temporary file beside it: %s%s",
                      fn, path, strerror(err), "");
     }
     struct stat st;
@@ -66,12 +67,12 @@ texla_result texla__afile_open(texla_ctx *ctx, const char *fn, const char *path,
         unlink(a->tmp);
         free(a->tmp);
         a->tmp = NULL;
-        return afail(ctx, TEXLA_ERR_IO, "%s: %s: %s%s", fn, path, strerror(err), "");
+        return afail(e, TEXLA_ERR_IO, "%s: %s: %s%s", fn, path, strerror(err), "");
     }
     return TEXLA_OK;
 }
 
-texla_result texla__afile_commit(texla_ctx *ctx, const char *fn, texla__afile *a, int err,
+texla_result texla__afile_commit(texla__err *e, const char *fn, texla__afile *a, int err,
                                  const char *what) {
     if (!what && fflush(a->f) != 0) what = "flush", err = errno;
     if (!what && fsync(fileno(a->f)) != 0) what = "fsync", err = errno;
@@ -82,10 +83,10 @@ texla_result texla__afile_commit(texla_ctx *ctx, const char *fn, texla__afile *a
     if (what) {
         unlink(a->tmp);
         if (err)
-            r = afail(ctx, TEXLA_ERR_IO, "%s: %s: cannot write: %s (%s)", fn, a->path,
+            r = afail(e, TEXLA_ERR_IO, "%s: %s: cannot write: %s (%s)", fn, a->path,
                       strerror(err), what);
         else
-            r = afail(ctx, TEXLA_ERR_IO, "%s: %s: cannot write: %s%s", fn, a->path, what, "");
+            r = afail(e, TEXLA_ERR_IO, "%s: %s: cannot write: %s%s", fn, a->path, what, "");
     } else {
         /* make the rename itself durable; a failure here loses nothing already written */
         const char *slash = strrchr(a->path, '/');

@@ -1,0 +1,237 @@
+/* tune.c - the tuning cache: choices found by timing on this device (sparse formats and
+ * schedules, product tiles), kept in a plain text file a person can read:
+ *   # texla tuning cache 1 ...
+ *   <device> TAB <key> TAB <value>
+ * one entry per line, the device being "renderer | GL version" (the driver's version is in
+ * it). Entries of other devices are kept in the file and never used here. The file is read
+ * once, on first use; every change rewrites it atomically (a temporary file, then rename).
+ * A file that cannot be read as a cache, a line that is not an entry, or a value its user can
+ * no longer parse is ignored with a warning (texla_ctx_desc.warning_cb), never trusted. */
+#include "core/core.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define HEADER "# texla tuning cache 1: device<TAB>key<TAB>value per line; delete to retune"
+#define MAX_FILE (16L << 20) /* a larger file is not a cache of ours */
+#define MAX_LINE 4096
+
+void texla__warn(texla_ctx *ctx, const char *fmt, ...) {
+    char msg[TEXLA__MSG_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (ctx->desc.warning_cb) ctx->desc.warning_cb(TEXLA_OK, msg, ctx->desc.error_user);
+}
+
+static char *dup_str(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* "renderer | version", tabs and newlines made spaces */
+static void device_of(const texla_ctx *ctx, char *buf, size_t n) {
+    snprintf(buf, n, "%s | %s", ctx->gl.info.renderer, ctx->gl.info.version);
+    for (char *p = buf; *p; p++)
+        if (*p == '\t' || *p == '\n' || *p == '\r') *p = ' ';
+}
+
+static void default_path(texla_ctx *ctx) {
+    texla__tune *t = &ctx->tune;
+    const char *p = ctx->desc.tune_cache;
+    if (p) {
+        snprintf(t->path, sizeof t->path, "%s", p);
+        return;
+    }
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg == '/') snprintf(t->path, sizeof t->path, "%s/texla/tune.txt", xdg);
+    else if (home && *home) snprintf(t->path, sizeof t->path, "%s/.cache/texla/tune.txt", home);
+    else t->path[0] = '\0';
+}
+
+static int add(texla__tune *t, const char *dev, const char *key, const char *val) {
+    if (t->n == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 16;
+        texla__tune_entry *e = realloc(t->e, sizeof *e * (size_t)cap);
+        if (!e) return 0;
+        t->e = e;
+        t->cap = cap;
+    }
+    texla__tune_entry *e = &t->e[t->n];
+    e->dev = dup_str(dev), e->key = dup_str(key), e->val = dup_str(val);
+    if (!e->dev || !e->key || !e->val) {
+        free(e->dev), free(e->key), free(e->val);
+        return 0;
+    }
+    t->n++;
+    return 1;
+}
+
+static void load(texla_ctx *ctx) {
+    texla__tune *t = &ctx->tune;
+    if (t->loaded) return;
+    t->loaded = 1;
+    default_path(ctx);
+    device_of(ctx, t->device, sizeof t->device);
+    if (!t->path[0]) return;
+    struct stat st;
+    if (stat(t->path, &st) != 0) return; /* no cache yet */
+    if (!S_ISREG(st.st_mode) || st.st_size > MAX_FILE) {
+        texla__warn(ctx, "tuning cache %s: not a regular file of at most %ld bytes; ignored",
+                    t->path, MAX_FILE);
+        t->readonly = 1;
+        return;
+    }
+    FILE *f = fopen(t->path, "rb");
+    if (!f) {
+        texla__warn(ctx, "tuning cache %s: %s; ignored", t->path, strerror(errno));
+        return;
+    }
+    char line[MAX_LINE + 2];
+    int lineno = 0, bad = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\n') line[--len] = '\0';
+        else if (!feof(f)) { /* longer than any entry we write */
+            bad++;
+            int c;
+            while ((c = fgetc(f)) != EOF && c != '\n') {}
+            continue;
+        }
+        if (lineno == 1) {
+            if (strncmp(line, "# texla tuning cache 1", 22) != 0) {
+                texla__warn(ctx, "tuning cache %s: not a texla tuning cache (line 1 is not its "
+                            "header); ignored and left as it is", t->path);
+                t->readonly = 1;
+                break;
+            }
+            continue;
+        }
+        if (!len || line[0] == '#') continue;
+        char *k = strchr(line, '\t'), *v = k ? strchr(k + 1, '\t') : NULL;
+        int ok = k && v && k > line && v > k + 1 && v[1] && !strchr(v + 1, '\t');
+        for (const char *p = line; ok && *p; p++) ok = (unsigned char)*p >= 0x20 || *p == '\t';
+        if (!ok) {
+            bad++;
+            continue;
+        }
+        *k = '\0', *v = '\0';
+        if (!add(t, line, k + 1, v + 1)) break;
+    }
+    fclose(f);
+    if (bad)
+        texla__warn(ctx, "tuning cache %s: %d malformed line%s ignored", t->path, bad,
+                    bad > 1 ? "s" : "");
+}
+
+static void save(texla_ctx *ctx) {
+    texla__tune *t = &ctx->tune;
+    if (!t->path[0] || t->readonly) return;
+    /* the folder: $XDG_CACHE_HOME/texla or ~/.cache/texla (made as needed) */
+    char dir[sizeof t->path];
+    snprintf(dir, sizeof dir, "%s", t->path);
+    for (char *p = dir + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(dir, 0777) != 0 && errno != EEXIST) break;
+            *p = '/';
+        }
+    texla__err quiet = {0};
+    texla__afile af;
+    if (texla__afile_open(&quiet, "tuning cache", t->path, &af)) {
+        texla__warn(ctx, "%s; the tuning result is kept for this context only", quiet.msg);
+        return;
+    }
+    int err = fprintf(af.f, "%s\n", HEADER) < 0;
+    for (int i = 0; i < t->n && !err; i++)
+        err = fprintf(af.f, "%s\t%s\t%s\n", t->e[i].dev, t->e[i].key, t->e[i].val) < 0;
+    if (texla__afile_commit(&quiet, "tuning cache", &af, err ? errno : 0, err ? "write" : NULL))
+        texla__warn(ctx, "%s; the tuning result is kept for this context only", quiet.msg);
+}
+
+static int find(texla__tune *t, const char *key) {
+    for (int i = 0; i < t->n; i++)
+        if (!strcmp(t->e[i].dev, t->device) && !strcmp(t->e[i].key, key)) return i;
+    return -1;
+}
+
+int texla__tune_get(texla_ctx *ctx, const char *key, char *value, size_t n) {
+    load(ctx);
+    int i = find(&ctx->tune, key);
+    if (i < 0) return 0;
+    snprintf(value, n, "%s", ctx->tune.e[i].val);
+    return 1;
+}
+
+void texla__tune_put(texla_ctx *ctx, const char *key, const char *value) {
+    load(ctx);
+    texla__tune *t = &ctx->tune;
+    int i = find(t, key);
+    if (i >= 0) {
+        char *v = dup_str(value);
+        if (!v) return;
+        free(t->e[i].val);
+        t->e[i].val = v;
+    } else if (!add(t, t->device, key, value)) {
+        return;
+    }
+    save(ctx);
+}
+
+void texla__tune_invalid(texla_ctx *ctx, const char *key, const char *why) {
+    load(ctx);
+    texla__tune *t = &ctx->tune;
+    int i = find(t, key);
+    if (i < 0) return;
+    texla__warn(ctx, "tuning cache %s: entry %s (\"%s\") %s; ignored and tuned again", t->path,
+                key, t->e[i].val, why);
+    free(t->e[i].dev), free(t->e[i].key), free(t->e[i].val);
+    t->e[i] = t->e[--t->n];
+}
+
+void texla__tune_free(texla_ctx *ctx) {
+    texla__tune *t = &ctx->tune;
+    for (int i = 0; i < t->n; i++) free(t->e[i].dev), free(t->e[i].key), free(t->e[i].val);
+    free(t->e);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- public: what the cache holds for this device ---- */
+
+int texla_tune_count(texla_ctx *ctx) {
+    if (!ctx) return 0;
+    load(ctx);
+    int c = 0;
+    for (int i = 0; i < ctx->tune.n; i++) c += !strcmp(ctx->tune.e[i].dev, ctx->tune.device);
+    return c;
+}
+
+texla_result texla_tune_entry(texla_ctx *ctx, int i, const char **key, const char **value) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    if (!key || !value)
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "texla_tune_entry: key or value is NULL");
+    load(ctx);
+    for (int j = 0, c = 0; j < ctx->tune.n; j++)
+        if (!strcmp(ctx->tune.e[j].dev, ctx->tune.device) && c++ == i) {
+            *key = ctx->tune.e[j].key;
+            *value = ctx->tune.e[j].val;
+            return TEXLA_OK;
+        }
+    return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                       "texla_tune_entry: entry %d asked for; the cache has %d for this device", i,
+                       texla_tune_count(ctx));
+}
+
+const char *texla_tune_path(texla_ctx *ctx) {
+    if (!ctx) return "";
+    load(ctx);
+    return ctx->tune.path;
+}
