@@ -128,7 +128,7 @@ $(B)/obj/demos/%.o: demos/%.c | $(GLAD_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BASEFLAGS) $(WARN) -c -o $@ $<
 
-TEST_OBJ := $(patsubst tests/%.c,$(B)/obj/tests/%.o,$(filter-out tests/test_window.c tests/bench.c,$(wildcard tests/*.c)))
+TEST_OBJ := $(patsubst tests/%.c,$(B)/obj/tests/%.o,$(filter-out tests/test_window.c tests/bench%.c,$(wildcard tests/*.c)))
 # the demos' simulation code (everything but their main.c) is tested too
 DEMO_SIM_OBJ := $(B)/obj/demos/wave/sim.o \
                 $(patsubst %.c,$(B)/obj/%.o,$(filter-out demos/cubes/main.c,$(wildcard demos/cubes/*.c)))
@@ -138,7 +138,8 @@ $(B)/bin/test-texla: $(TEST_OBJ) $(DEMO_SIM_OBJ) $(APP_GLAD) $(LIB)
 $(B)/bin/test-window: $(B)/obj/tests/test_window.o $(B)/obj/tests/check.o $(B)/obj/app_glad_gl.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(GLFW_LIBS) $(LDLIBS)
-$(B)/bin/texla-bench: $(B)/obj/tests/bench.o $(APP_GLAD) $(LIB)
+BENCH_OBJ := $(patsubst tests/%.c,$(B)/obj/tests/%.o,$(wildcard tests/bench*.c))
+$(B)/bin/texla-bench: $(BENCH_OBJ) $(APP_GLAD) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
 CLI_OBJ := $(patsubst src/cli/%.c,$(B)/obj/cli/%.o,$(wildcard src/cli/*.c))

@@ -5,7 +5,7 @@
  * warm-up first; the median over the batches. The ceilings are plain GL written here (not texla
  * code): a texelFetch copy pass (bandwidth) and an FMA-chain pass (arithmetic), both fragment
  * programs, plus the same copy as a compute shader for comparison. */
-#include "texla.h"
+#include "bench.h"
 
 #include <glad/egl.h>
 #include <glad/gl.h>
@@ -25,7 +25,7 @@ static texla_result dot_read(texla_ctx *ctx, texla_mat a, texla_mat b, float *ou
     return r;
 }
 
-static double now_ms(void) {
+double now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
@@ -36,10 +36,8 @@ static int cmp_d(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-typedef int (*op_fn)(void *arg);
-
 /* Median ms per call: warm-up, then batches sized to >= 20 ms (at most 200 calls). */
-static double time_op(op_fn fn, void *arg, int batches) {
+double time_op(op_fn fn, void *arg, int batches) {
     for (int i = 0; i < 2; i++)
         if (fn(arg)) return -1;
     glFinish();
@@ -209,7 +207,7 @@ static int tx_op(void *arg) {
     return 1;
 }
 
-static int parse_list(const char *s, int *out, int max) {
+int parse_list(const char *s, int *out, int max) {
     int n = 0;
     while (s && *s && n < max) {
         out[n++] = atoi(s);
@@ -219,7 +217,7 @@ static int parse_list(const char *s, int *out, int max) {
     return n;
 }
 
-static float *rnd(size_t n) {
+float *rnd(size_t n) {
     float *x = malloc(n * sizeof *x);
     for (size_t i = 0; i < n; i++) x[i] = (float)((double)rand() / RAND_MAX * 2.0 - 1.0);
     return x;
@@ -227,8 +225,8 @@ static float *rnd(size_t n) {
 
 static double copy_gbs, fma_gflops; /* the fragment path's measured ceilings */
 
-static void row(const char *op, const char *size, double ms, double bytes, double flops,
-                const char *limit) {
+void row(const char *op, const char *size, double ms, double bytes, double flops,
+         const char *limit) {
     char rate[32] = "-", pct[16] = "-";
     if (ms <= 0) {
         printf("| %-26s | %-18s | %10s | %12s | %6s | %s |\n", op, size, "failed", rate, pct, limit);
@@ -247,8 +245,19 @@ static void row(const char *op, const char *size, double ms, double bytes, doubl
     fflush(stdout);
 }
 
-static const char *sections = "ew,dot,mm,vec,banded,sparse,cg,lcp";
-static int want(const char *sec) {
+/* sections in other files (tests/bench_*.c): name, function; each runs when --sections names
+ * it, or with no --sections at all */
+static const struct {
+    const char *name;
+    void (*fn)(const bench_env *e);
+} extra[] = {
+    /* {"name", bench_name}, one line per section file */
+    {NULL, NULL},
+};
+
+static const char *sections = NULL; /* NULL: every section */
+int want(const char *sec) {
+    if (!sections) return 1;
     size_t n = strlen(sec);
     for (const char *p = sections; (p = strstr(p, sec)) != NULL; p += n)
         if ((p == sections || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
@@ -439,6 +448,7 @@ int main(int argc, char **argv) {
     int mm[8] = {1024, 2048, 4096}, nmm = 3;
     int ks[16] = {1, 4, 16, 64, 1024}, nks = 5;
     int quick = 0, batches = 9, given_sizes = 0, given_mm = 0, given_ks = 0;
+    const char *spdir = NULL;
     texla_ctx_desc desc = {0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sizes") && i + 1 < argc) nsizes = parse_list(argv[++i], sizes, 8), given_sizes = 1;
@@ -446,6 +456,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--ks") && i + 1 < argc) nks = parse_list(argv[++i], ks, 16), given_ks = 1;
         else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--sections") && i + 1 < argc) sections = argv[++i];
+        else if (!strcmp(argv[i], "--spdir") && i + 1 < argc) spdir = argv[++i];
         else if (!strcmp(argv[i], "--glsl") && i + 1 < argc) desc.glsl_dir = argv[++i];
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
             const char *b = argv[++i];
@@ -455,7 +466,7 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr, "usage: %s [--sizes N,..] [--mm N,..] [--ks K,..] [--quick] [--glsl DIR]\n"
                             "          [--backend auto|fragment|compute]\n"
-                            "          [--sections ew,dot,mm,vec,banded,sparse,cg,lcp]\n", argv[0]);
+                            "          [--sections ew,dot,mm,vec,banded,sparse,cg,lcp,...] [--spdir DIR]\n", argv[0]);
             return 2;
         }
     }
@@ -652,6 +663,9 @@ int main(int argc, char **argv) {
     if (want("sparse")) bench_sparse(ctx, soft, batches);
     if (want("cg")) bench_cg(ctx, soft);
     if (want("lcp")) bench_lcp(ctx, soft);
+    bench_env env = {ctx, soft, batches, quick, spdir};
+    for (int i = 0; extra[i].name; i++)
+        if (want(extra[i].name)) extra[i].fn(&env);
     printf("\nceilings: fragment FMA %.1f GFLOP/s", fma_gflops);
     if (copy_gbs > 0) printf(", fragment copy %.1f GB/s (largest size)", copy_gbs);
     printf("\n");
