@@ -6,7 +6,8 @@
 #include "core/core.h"
 
 texla_result texla__multipass(texla_ctx *ctx, texla__prog_id prog, const texla__tex *a,
-                              const texla__tex *b, texla__tex *dst, int blocks, int iz) {
+                              const texla__tex *b, texla__tex *dst, int blocks, int iz,
+                              int accumulate) {
     /* the fragment path adds passes by blending (the seed's design, k MOPs each); the compute
      * backend does the whole inner dimension in one dispatch (measured fastest there) */
     int compute = texla__backend_of(&ctx->gl, prog) == TEXLA_BACKEND_COMPUTE;
@@ -18,7 +19,7 @@ texla_result texla__multipass(texla_ctx *ctx, texla__prog_id prog, const texla__
         p.i0[0] = t0;
         p.i0[1] = blocks - t0 < k ? blocks - t0 : k;
         p.i0[2] = iz;
-        p.blend = t0 == 0 ? TEXLA__BLEND_NONE : TEXLA__BLEND_ADD;
+        p.blend = t0 == 0 && !accumulate ? TEXLA__BLEND_NONE : TEXLA__BLEND_ADD;
         r = texla__run(&ctx->gl, &p);
     }
     return r;
@@ -59,6 +60,14 @@ static texla_result reduce_passes(texla_ctx *ctx, const texla__tex *a, const int
     return r;
 }
 
+texla_result texla__scratch(texla_ctx *ctx, size_t floats) {
+    size_t want = 16 + 4 * floats;
+    if (ctx->scratch.buf && ctx->scratch.size >= want) return TEXLA_OK;
+    if (want < 16 + 4 * 1024) want = 16 + 4 * 1024;
+    texla__buf_free(&ctx->gl, &ctx->scratch);
+    return texla__buf_make(&ctx->gl, want, NULL, &ctx->scratch); /* zeros: count starts at 0 */
+}
+
 #define REDUCE_WG 256      /* invocations per workgroup of glsl/kernels/reduce.comp */
 #define REDUCE_PER_INV 16  /* texels each invocation folds at least, before more workgroups */
 #define REDUCE_MAX_WG 1024 /* partial results the last workgroup folds */
@@ -66,10 +75,8 @@ static texla_result reduce_passes(texla_ctx *ctx, const texla__tex *a, const int
 /* One kernel pass: ceil(texels / (256 * 16)) workgroups, at most 1024. */
 static texla_result reduce_kernel(texla_ctx *ctx, const texla__tex *a, const int32_t shape[4],
                                   const texla__tex *b, int fold, int map, texla__tex *dst) {
-    if (!ctx->scratch.buf) {
-        texla_result r = texla__buf_make(&ctx->gl, 16 + 4 * REDUCE_MAX_WG, NULL, &ctx->scratch);
-        if (r) return r;
-    }
+    texla_result r = texla__scratch(ctx, REDUCE_MAX_WG);
+    if (r) return r;
     long long texels = (long long)a->w * a->h;
     long long groups = (texels + REDUCE_WG * REDUCE_PER_INV - 1) / (REDUCE_WG * REDUCE_PER_INV);
     if (groups > REDUCE_MAX_WG) groups = REDUCE_MAX_WG;
