@@ -259,6 +259,10 @@ texla_result texla__gemv_lcp(texla_ctx *ctx, const texla__tex *a, int n, const t
 texla_result texla__dense_matvec_dot(texla_ctx *ctx, const texla__obj *A, const texla__obj *P,
                                      texla__obj *Q, texla__obj *PQ);
 
+/* q = A p, pq = p'q for a banded A and 2D vectors p, q of its layout (storage/banded.c) */
+texla_result texla__banded_matvec_dot(texla_ctx *ctx, const texla__obj *A, const texla__obj *P,
+                                      texla__obj *Q, texla__obj *PQ);
+
 /* makes an object of a texture-backed kind (MAT, VEC, SCALAR): a w x h texture */
 texla_result texla__tex_obj_new(texla_ctx *ctx, texla__kind kind, const texla__kind_desc *k,
                                 int w, int h, uint64_t *id, texla__obj **out);
