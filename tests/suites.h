@@ -18,4 +18,5 @@ void suite_solvers(void);/* tests/test_solvers.c: CG and projected Jacobi (LCP) 
 void suite_png(void);    /* tests/test_png.c: PNG dumps and reading */
 void suite_wave(void);   /* tests/test_wave.c: the wave demo's simulation against the CPU */
 void suite_cubes(void);  /* tests/test_cubes.c: the cubes demo's physics and contact LCP */
+void suite_kernels(void);/* tests/test_kernels.c: the compute kernels against float64 and the fragment path */
 #endif
