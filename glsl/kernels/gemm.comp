@@ -11,7 +11,7 @@
 // Accumulation: with CHUNK > 0 the register tile sums CHUNK values of k, then is added into a
 // second tile (two-level summation: error ~ (CHUNK + K/CHUNK) u instead of K u).
 // Variant defines: BM, BN, BK (multiples of 4), TM, TN (multiples of 4, dividing BM, BN),
-// CHUNK (a multiple of BK, or 0), TRANS_A, TRANS_B (0 or 1).
+// CHUNK (a multiple of BK, or 0), TRANS_A, TRANS_B (0 or 1), WG = (BM/TM) (BN/TN).
 // Uniforms: u_i0 = (n, m, K, accumulate): C is n x m, the inner dimension K; accumulate 1: C +=.
 // u_src0 = A (n x K, or K x n with TRANS_A), u_src1 = B (K x m, or m x K with TRANS_B);
 // image unit 0 = C. Reads past the edges of A and B are guarded (zero); padding lanes of C are
@@ -19,7 +19,7 @@
 #pragma optionNV(unroll all)
 #define TX (BN / TN)
 #define TY (BM / TM)
-#define WG (TX * TY)
+// WG = TX * TY, given by the host as a literal: GLSL 4.30 wants one in a layout qualifier
 #define GM (TM / 4)
 #define GN (TN / 4)
 layout(local_size_x = WG) in;

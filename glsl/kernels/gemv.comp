@@ -7,7 +7,7 @@
 // memory (for all ROWS rows at once), and their Z partial sums meet in a tree in shared memory.
 // y is written as a dense n x 1 texture (image unit 0), one texel (four rows) per texel row.
 // Fixed summation order everywhere: the same result run to run.
-// Variant defines: ROWS, Z (a power of two), XCHUNK (a multiple of 4); LCP 0 or 1.
+// Variant defines: ROWS, Z (a power of two), XCHUNK (a multiple of 4), WG; LCP 0 or 1.
 // u_i0 = (n, m, x's grid width nx (0: x is a dense m x 1 texture), flags): flags bit 0 add
 // s b (s = u_f0.x), bit 1 the dot product p'y into the 1x1 image at unit 1 (needs n == m).
 // u_i1.x = b's grid width (0: dense). u_src0 = A, u_src1 = x, u_src2 = b.
@@ -15,7 +15,7 @@
 // u_i1.y is 1, the bounded projection with index and mu (u_src4, 5): the unprojected values go
 // to the scratch buffer, and the last workgroup to finish projects them all (a friction row
 // needs its normal row's value, which another workgroup computes).
-#define WG (ROWS * Z)
+// WG = ROWS * Z, given by the host as a literal (GLSL 4.30 wants one in a layout qualifier)
 layout(local_size_x = WG) in;
 layout(rgba32f, binding = 0) uniform image2D u_dst;
 layout(rgba32f, binding = 1) uniform image2D u_img1;

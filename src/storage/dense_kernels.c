@@ -22,8 +22,8 @@ static texla_result gemm_run(texla_ctx *ctx, int variant, void *arg) {
     int bm = 0, bn = 0;
     sscanf(v->name, "%dx%d", &bm, &bn);
     char defs[400];
-    snprintf(defs, sizeof defs, "%s#define TRANS_A %d\n#define TRANS_B %d\n", v->defines, q->ta,
-             q->tb);
+    snprintf(defs, sizeof defs, "%s#define WG %d\n#define TRANS_A %d\n#define TRANS_B %d\n",
+             v->defines, v->wg, q->ta, q->tb);
     texla__pass p = {.prog = TEXLA__P_GEMM_K, .defines = defs, .dst = q->c, .src = {q->a, q->b},
                      .draw = TEXLA__DRAW_KERNEL,
                      .groups = {(unsigned)((q->m + bn - 1) / bn), (unsigned)((q->n + bm - 1) / bm),
@@ -74,7 +74,7 @@ static texla_result gemv_run(texla_ctx *ctx, int variant, void *arg) {
     texla_result r = texla__scratch(ctx, q->lcp ? (size_t)rows_t * 4 : groups);
     if (r) return r;
     char defs[300];
-    snprintf(defs, sizeof defs, "%s#define LCP %d\n", v->defines, q->lcp);
+    snprintf(defs, sizeof defs, "%s#define WG %d\n#define LCP %d\n", v->defines, v->wg, q->lcp);
     texla__pass p = {.prog = TEXLA__P_GEMV_K, .defines = defs, .dst = q->y,
                      .src = {q->a, q->x, q->b ? q->b : q->x},
                      .draw = TEXLA__DRAW_KERNEL, .groups = {groups, 1, 1}};
