@@ -83,7 +83,10 @@
  * NUMERICS
  *   Element-wise operations round once per arithmetic operation like float32 C code.
  *   Products and dot products accumulate in float32 in blocks of 4; the error of
- *   C = A*B is bounded by K*2^-24*|A||B| (K the inner dimension).
+ *   C = A*B is bounded by K*2^-24*|A||B| (K the inner dimension). The compute backend's
+ *   tiled products sum 128 values of k at a time into a running total (two-level), so
+ *   their bound is about (128 + K/128)*2^-24*|A||B|; reductions fold in a fixed order, so a
+ *   result is the same run to run.
  */
 #ifndef TEXLA_H
 #define TEXLA_H
@@ -430,7 +433,11 @@ TEXLA_API texla_result texla_mat_matvec(texla_ctx *ctx, texla_mat a, texla_vec x
 /* ==== banded matrices: a stack of diagonals, each in the 2D layout of `like` ====
  * Row k of A holds A(k, k + offsets[i]) = diags[i * n + k] (n = like's length; entries whose
  * column falls outside 0..n-1 are ignored, and so is a diagonal with |offset| >= n). Indices
- * are the vector's element numbers. */
+ * are the vector's element numbers. A diagonal d and its partner d - n share one texture. A
+ * matrix that is a constant 5-point stencil on like's full grid (offsets among 0, +-1, +-nx,
+ * one value per diagonal inside the grid, 0 across its edges) is recognised: the compute
+ * backend computes it from x alone and skips the terms across the edges (so an Inf or NaN
+ * of x there does not reach y, as in a sparse product). */
 TEXLA_API texla_result texla_banded_make(texla_ctx *ctx, texla_vec like, int ndiag,
                                          const int *offsets, const float *diags,
                                          texla_banded *out);
