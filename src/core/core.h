@@ -205,7 +205,8 @@ int texla__variant_default(const texla_ctx *ctx, int fam);
 /* runs the call being tuned with variant i (into a scratch destination) */
 typedef texla_result (*texla__variant_run)(texla_ctx *ctx, int variant, void *arg);
 /* the variant a call uses: pinned, else cached under key, else the fastest tuned one timed
- * with run (then cached), or the default where no measuring is wanted (see variants.c) */
+ * with run (then cached), or the default where no measuring is wanted (see variants.c); run
+ * NULL: *out is -1 when timing would be needed (so the caller prepares for it only then) */
 texla_result texla__variant_pick(texla_ctx *ctx, int fam, const char *key, texla__variant_run run,
                                  void *arg, int *out);
 /* a power of two >= v within lo .. hi (problem classes in tuning keys) */

@@ -133,6 +133,10 @@ texla_result texla__variant_pick(texla_ctx *ctx, int fam, const char *key, texla
                  f->name);
         texla__tune_invalid(ctx, key, why);
     }
+    if (!run) { /* the caller asks whether timing is needed: it is */
+        *out = -1;
+        return TEXLA_OK;
+    }
     int best = -1;
     double best_ms = 0;
     for (int i = 0; i < f->n; i++) {

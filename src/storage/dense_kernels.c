@@ -39,18 +39,18 @@ texla_result texla__gemm(texla_ctx *ctx, int ta, int tb, const texla__tex *a, co
     snprintf(key, sizeof key, "gemm 1 %s %d %d %d", ta ? "tn" : tb ? "nt" : "nn",
              texla__size_class(n, 16, 8192), texla__size_class(m, 16, 8192),
              texla__size_class(K, 16, 8192));
-    /* the tuner writes a temporary of C's shape, never C itself (C += ... reads it) */
-    texla__tex tmp = {0};
-    gemm_call trial = call;
-    trial.acc = 0;
     int variant = -1;
-    texla_result r = TEXLA_OK;
-    if (!ctx->pin[TEXLA__FAM_GEMM]) {
-        r = texla__pool_take(&ctx->gl, c->w, c->h, &tmp);
+    texla_result r = texla__variant_pick(ctx, TEXLA__FAM_GEMM, key, NULL, NULL, &variant);
+    if (!r && variant < 0) {
+        /* the tuner writes a temporary of C's shape, never C itself (C += ... reads it) */
+        texla__tex tmp = {0};
+        gemm_call trial = call;
+        trial.acc = 0;
         trial.c = &tmp;
+        r = texla__pool_take(&ctx->gl, c->w, c->h, &tmp);
+        if (!r) r = texla__variant_pick(ctx, TEXLA__FAM_GEMM, key, gemm_run, &trial, &variant);
+        texla__pool_give(&ctx->gl, &tmp);
     }
-    if (!r) r = texla__variant_pick(ctx, TEXLA__FAM_GEMM, key, gemm_run, &trial, &variant);
-    texla__pool_give(&ctx->gl, &tmp);
     if (!r) r = gemm_run(ctx, variant, &call);
     return r;
 }
@@ -95,17 +95,16 @@ static texla_result gemv(texla_ctx *ctx, gemv_call *call) {
     char key[96];
     snprintf(key, sizeof key, "gemv 1 %d %d", texla__size_class(call->n, 16, 32768),
              texla__size_class(call->m, 16, 32768));
-    texla__tex tmp = {0};
-    gemv_call trial = *call;
-    trial.flags = 0, trial.lcp = 0, trial.dot = NULL;
     int variant = -1;
-    texla_result r = TEXLA_OK;
-    if (!ctx->pin[TEXLA__FAM_GEMV]) {
+    texla_result r = texla__variant_pick(ctx, TEXLA__FAM_GEMV, key, NULL, NULL, &variant);
+    if (!r && variant < 0) { /* timed on the plain product into a temporary */
+        texla__tex tmp = {0};
+        gemv_call trial = *call;
+        trial.flags = 0, trial.lcp = 0, trial.dot = NULL, trial.y = &tmp;
         r = texla__pool_take(&ctx->gl, 1, texla__blocks_of(call->n), &tmp);
-        trial.y = &tmp;
+        if (!r) r = texla__variant_pick(ctx, TEXLA__FAM_GEMV, key, gemv_run, &trial, &variant);
+        texla__pool_give(&ctx->gl, &tmp);
     }
-    if (!r) r = texla__variant_pick(ctx, TEXLA__FAM_GEMV, key, gemv_run, &trial, &variant);
-    texla__pool_give(&ctx->gl, &tmp);
     if (!r) r = gemv_run(ctx, variant, call);
     return r;
 }
