@@ -143,6 +143,11 @@ texla_result texla__variant_pick(texla_ctx *ctx, int fam, const char *key, texla
         if (!f->v[i].tuned || !texla__variant_usable(ctx, fam, i)) continue;
         double ms = 0;
         texla_result r = time_variant(ctx, i, run, arg, &ms);
+        if (r == TEXLA_ERR_SHADER) { /* a driver that cannot build one variant: the others */
+            texla__warn(ctx, "%s variant %s skipped by the tuner: %s", f->name, f->v[i].name,
+                        ctx->err.msg);
+            continue;
+        }
         if (r) return r;
         if (best < 0 || ms < best_ms) best = i, best_ms = ms;
     }
