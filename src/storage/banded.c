@@ -231,10 +231,9 @@ static texla_result kernel_pass(texla_ctx *ctx, const texla__obj *A, const texla
     const texla__layout *l = &A->lay;
     int tw = l->gx / 2, th = l->gy / 2;
     unsigned gx = (unsigned)(tw + 15) / 16, gy = (unsigned)(th + 15) / 16;
-    if (dot) {
-        texla_result r = texla__scratch(ctx, (size_t)gx * gy);
-        if (r) return r;
-    }
+    /* bound even when unused: the kernel declares it */
+    texla_result r = texla__scratch(ctx, dot ? (size_t)gx * gy : 1);
+    if (r) return r;
     texla__pass p = {.prog = TEXLA__P_BANDED_K, .dst = &Y->t, .draw = TEXLA__DRAW_KERNEL,
                      .src = {&X->t, b ? b : &X->t}, .groups = {gx, gy, 1},
                      .defines = B->stencil ? "#define STENCIL 1\n" : "#define STENCIL 0\n"};
@@ -258,7 +257,7 @@ static texla_result kernel_pass(texla_ctx *ctx, const texla__obj *A, const texla
         for (int i = 0; i < 4; i++) p.f1[i] = B->sc[1 + i];
     }
     p.img[1] = dot;
-    if (dot) p.ssbo[0].b = &ctx->scratch;
+    p.ssbo[0].b = &ctx->scratch;
     return texla__run(&ctx->gl, &p);
 }
 
