@@ -41,6 +41,10 @@ echo "== texla-cubes (tests/test_cubes.sh)"
 if [ -f tests/test_cubes.sh ]; then
     sh tests/test_cubes.sh "$B" 2>&1 | tee "$log"; add "$log" test_cubes.sh
 fi
+echo "== install, pkg-config and CMake consumers (tests/test_install.sh)"
+if [ -f tests/test_install.sh ]; then
+    sh tests/test_install.sh "$B" 2>&1 | tee "$log"; add "$log" test_install.sh
+fi
 echo "== total"
 echo "$P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]
