@@ -48,7 +48,7 @@ SO_LINKS := $(B)/lib/$(SONAME) $(B)/lib/libtexla.so
 APP_GLAD := $(B)/obj/app_glad_gl.o $(B)/obj/app_glad_egl.o
 TESTS    := $(B)/bin/test-texla $(B)/bin/test-window
 PROGS    := $(TESTS) $(B)/bin/texla $(B)/bin/texla-wave $(B)/bin/texla-cubes $(B)/bin/texla-matmul \
-            $(B)/bin/texla-bench
+            $(B)/bin/texla-bench $(B)/bin/texla-host
 
 .PHONY: all deps test demo bench install uninstall clean check-symbols
 all: $(LIB) $(if $(SHARED),$(SO_LINKS)) $(PROGS)
@@ -179,12 +179,18 @@ $(B)/bin/texla-cubes: $(patsubst %.c,$(B)/obj/%.o,$(wildcard demos/cubes/*.c)) $
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(GLFW_LIBS) $(LDLIBS)
 
+# the host-mode example: one file, the app's own glad and GLFW
+$(B)/bin/texla-host: $(B)/obj/demos/host/main.o $(B)/obj/app_glad_gl.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(GLFW_LIBS) $(LDLIBS)
+
 # ---- running ----
-test: $(LIB) $(TESTS) $(B)/bin/texla $(B)/bin/texla-wave $(B)/bin/texla-cubes check-symbols
+test: $(LIB) $(TESTS) $(B)/bin/texla $(B)/bin/texla-wave $(B)/bin/texla-cubes $(B)/bin/texla-host \
+      check-symbols
 	@sh tests/run.sh $(B)
 
 # the main demo: a window when there is a display, else headless writing out/wave.png
-demo: $(B)/bin/texla-wave
+demo: $(B)/bin/texla-wave $(B)/bin/texla-cubes $(B)/bin/texla-host
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then $(B)/bin/texla-wave; \
 	else mkdir -p out && $(B)/bin/texla-wave --headless --frames 300 --size 256 --drops 4 --png out/wave.png; fi
 
