@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-# pnginfo.py FILE - decodes an 8-bit RGBA PNG with the standard library only (chunk CRCs, IHDR,
-# IDAT inflated and un-filtered) and prints "W H COLOURS MAGENTA SATURATED SHA256": the number
-# of distinct RGBA colours, of magenta pixels, of saturated pixels, and a hash of the pixels (not
-# of the file, so compression settings cannot matter); "ERR why" for a bad file. Used by the
-# demos' end-to-end tests (tests/demo_lib.sh).
+# pnginfo.py FILE [R,G,B@X0,Y0,X1,Y1]... - decodes an 8-bit RGBA PNG with the standard library
+# only (chunk CRCs, IHDR, IDAT inflated and un-filtered) and prints "W H COLOURS MAGENTA
+# SATURATED SHA256 [COUNT]...": the number of distinct RGBA colours, of magenta pixels, of
+# saturated pixels, a hash of the pixels (not of the file, so compression settings cannot
+# matter), and for each R,G,B@X0,Y0,X1,Y1 the number of pixels of exactly that colour in the
+# rectangle x0 <= x < x1, y0 <= y < y1 (y = 0 the top row); "ERR why" for a bad file. Used by
+# the demos' end-to-end tests (tests/demo_lib.sh).
 import sys, zlib, struct, hashlib
-def info(path):
+def info(path, specs):
     try:
         d = open(path, 'rb').read()
     except OSError as e:
@@ -50,5 +52,13 @@ def info(path):
     mag = sum(1 for q in px if q[0] > q[1] + 128 and q[2] > q[1] + 128)
     # saturated: max - min of R, G, B above 60 (the cubes demo's coloured cubes)
     sat = sum(1 for q in px if max(q[:3]) - min(q[:3]) > 60)
-    return '%d %d %d %d %d %s' % (w, h, len(set(px)), mag, sat, hashlib.sha256(out).hexdigest())
-print(info(sys.argv[1]))
+    counts = []
+    for spec in specs:
+        rgb, rect = spec.split('@')
+        want = bytes(int(v) for v in rgb.split(','))
+        x0, y0, x1, y1 = (int(v) for v in rect.split(','))
+        counts.append(sum(1 for y in range(max(y0, 0), min(y1, h)) for x in range(max(x0, 0), min(x1, w))
+                          if px[y * w + x][:3] == want))
+    return '%d %d %d %d %d %s' % (w, h, len(set(px)), mag, sat, hashlib.sha256(out).hexdigest()) + \
+        ''.join(' %d' % c for c in counts)
+print(info(sys.argv[1], sys.argv[2:]))

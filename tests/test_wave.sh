@@ -25,8 +25,15 @@
 #    screenshot after --frames (1024x768, the window's size, not one colour, no magenta);
 #  - no display at all (DISPLAY and WAYLAND_DISPLAY unset, no --headless): falls back to headless
 #    by itself, says so, and writes the PNG;
-#  - usage errors exit 2 with the usage text on stderr and write no file: bad --mode, --size 0,
-#    --size 3, --dt 0, --dt -1, --cg 0, --frames -1, --drops -1, a missing value, an unknown option.
+#  - the HUD: in the window screenshot (run with --keys) the HUD's text colour is drawn in the
+#    top-left panel and the key overlay's accent colour is there too; a --no-hud --keys run has
+#    neither colour anywhere (pnginfo.py counts exact colours in a rectangle);
+#  - --help exits 0 and lists the options and the keys; --backend fragment and compute run
+#    headless and say which backend ran; --headless without --png says it writes no picture;
+#    headless runs print progress lines (TEXLA_DEMO_PROGRESS_S makes them frequent);
+#  - usage errors exit 2 with the usage text on stderr, name the option, and write no file: bad
+#    --mode, --size 0, --size 3, --size x, --dt 0, --dt -1, --cg 0, --frames -1, --drops -1,
+#    --backend gpu, --width 5, a missing value, an unknown option, a stray argument.
 B=${1:-build}
 W=$B/bin/texla-wave
 case $W in /*) ;; *) W=$(pwd)/$W ;; esac
@@ -122,16 +129,32 @@ fi
 if [ -z "$WIN" ]; then
     skip "windowed run: no xvfb-run and no DISPLAY"
 else
-    run_win "$W" --size 64 --frames 30 --drops 2 --seed 7 --png "$T/window.png" > "$T/out4" 2> "$T/err4"
+    run_win "$W" --size 64 --frames 30 --drops 2 --seed 7 --keys --png "$T/window.png" > "$T/out4" 2> "$T/err4"
     rc=$?
     if [ $rc -eq 0 ]; then pass "windowed run ($WIN) exits 0"
     else fail "windowed run ($WIN) exits $rc: $(cat "$T/err4")"; fi
     check "windowed run took its screenshot in the window (not the headless fallback)" \
         grep -q 'window screenshot after 30 frames' "$T/out4"
     if [ "$WIN" = "\$DISPLAY" ]; then # a window manager may resize it: size not checked
+        PNG_SPECS="$HUD_TEXT@0,0,720,170 $HUD_ACCENT@0,0,4096,4096"
         png_info "$T/window.png"; check_png "window" "$T/window.png" "$PW" "$PH" none
+        PNG_SPECS=""
     else
+        # the HUD: its text in the top-left panel, the key overlay (--keys) in the accent colour
+        PNG_SPECS="$HUD_TEXT@0,0,720,170 $HUD_ACCENT@0,0,4096,4096"
         check_png "window" "$T/window.png" 1024 768 none
+        PNG_SPECS=""
+    fi
+    if [ -n "$PY" ]; then
+        set -- $PCNT
+        check "window: the HUD's text is drawn top left ($1 text-colour pixels > 1000)" [ "${1:-0}" -gt 1000 ]
+        check "window: --keys shows the key overlay ($2 accent-colour pixels > 500)" [ "${2:-0}" -gt 500 ]
+        run_win "$W" --size 64 --frames 30 --drops 2 --seed 7 --keys --no-hud --png "$T/nohud.png" > /dev/null 2>&1
+        png_info "$T/nohud.png" "$HUD_TEXT@0,0,4096,4096" "$HUD_ACCENT@0,0,4096,4096"
+        set -- $PCNT
+        check "window --no-hud: no pixel of the HUD's colours (text $1, accent $2)" [ "${1:-x},${2:-x}" = "0,0" ]
+    else
+        skip "window: HUD pixel checks (no python3)"
     fi
 fi
 
@@ -144,35 +167,53 @@ else fail "no display: exits $rc: $(cat "$T/err5")"; fi
 check "no display: says it runs headless" grep -q 'running headless' "$T/out5"
 check_png "no display" "$T/nodisplay.png" 800 600 none
 
-# ---- 6. usage errors ----
-usage_case() { # usage_case DESCRIPTION ARGS...
-    d=$1; shift
+# ---- 6. help, backends, messages, progress ----
+check_help texla-wave "$W" --size --mode --dt --cg --backend --headless --frames --png --drops \
+    --seed --no-hud --keys Space pause R reset M mode "+ / -" "] / [" "1 .. 5" P H Esc
+for be in fragment compute; do
+    $TO "$W" --headless --frames 3 $G --backend $be > "$T/out7" 2> "$T/err7"
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q "backend $be" "$T/out7"; then pass "--backend $be runs and says so"
+    else fail "--backend $be: exit $rc, $(cat "$T/out7" "$T/err7" | head -c 300)"; fi
+done
+check "--headless without --png says it writes no picture" grep -q 'printing frame times only' "$T/out7"
+TEXLA_DEMO_PROGRESS_S=0.01 $TO "$W" --headless --frames 40 $G > /dev/null 2> "$T/err8"
+check "headless progress lines ($(grep -c 'frame [0-9]*/40' "$T/err8") at 0.01 s intervals)" \
+    grep -Eq '^texla-wave: frame [0-9]+/40, [0-9.]+ fps, about [0-9]+ s left' "$T/err8"
+
+# ---- 7. usage errors ----
+usage_case() { # usage_case DESCRIPTION OPTION-NAMED ARGS...
+    d=$1 o=$2; shift 2
     rm -f "$T/usage.png"
     $TO "$W" --headless --frames 2 "$@" --png "$T/usage.png" > "$T/out6" 2> "$T/err6"
     rc=$?
-    if [ $rc -eq 2 ] && grep -q '^usage:' "$T/err6" && [ ! -e "$T/usage.png" ]; then
-        pass "usage error exits 2: $d"
+    if [ $rc -eq 2 ] && grep -q '^usage:' "$T/err6" && grep -q -- "$o" "$T/err6" && [ ! -e "$T/usage.png" ]; then
+        pass "usage error exits 2 and names $o: $d"
     else
         fail "usage error $d: exit $rc (want 2), stderr: $(head -c 200 "$T/err6"), png written: $([ -e "$T/usage.png" ] && echo yes || echo no)"
     fi
 }
-usage_case "--mode sideways" --mode sideways
-usage_case "--size 0" --size 0
-usage_case "--size 3" --size 3
-usage_case "--dt 0" --dt 0
-usage_case "--dt -1" --dt -1
-usage_case "--cg 0" --cg 0
-usage_case "--frames -1" --frames -1
-usage_case "--drops -1" --drops -1
-usage_case "unknown option --bogus" --bogus
+usage_case "--mode sideways" --mode --mode sideways
+usage_case "--size 0" --size --size 0
+usage_case "--size 3" --size --size 3
+usage_case "--size x" --size --size x
+usage_case "--dt 0" --dt --dt 0
+usage_case "--dt -1" --dt --dt -1
+usage_case "--cg 0" --cg --cg 0
+usage_case "--frames -1" --frames --frames -1
+usage_case "--drops -1" --drops --drops -1
+usage_case "--backend gpu" --backend --backend gpu
+usage_case "--width 5" --width --width 5
+usage_case "unknown option --bogus" --bogus --bogus
+usage_case "a stray argument" stray stray
 # a missing value: the option is last (so nothing follows it, not even --png)
 rm -f "$T/usage.png"
 (cd "$T" && $TO "$W" --headless --frames 2 --size 64 --mode) > "$T/out6" 2> "$T/err6"
 rc=$?
-if [ $rc -eq 2 ] && grep -q '^usage:' "$T/err6" && [ ! -e "$T/wave.png" ]; then
-    pass "usage error exits 2: --mode without a value"
+if [ $rc -eq 2 ] && grep -q '^usage:' "$T/err6" && grep -q -- --mode "$T/err6" && [ ! -e "$T/wave.png" ]; then
+    pass "usage error exits 2 and names --mode: --mode without a value"
 else
-    fail "usage error --mode without a value: exit $rc (want 2)"
+    fail "usage error --mode without a value: exit $rc (want 2), stderr: $(head -c 200 "$T/err6")"
 fi
 
 summary
