@@ -2,7 +2,7 @@
 # counters, the summary line, and the PNG decoder's results (tests/pnginfo.py, python3's
 # standard library only; python3 is there wherever texla builds: the glad generator is
 # python3-glad). Without python3 only the PNG signature is checked.
-LIB_DIR=$(dirname "$0")
+LIB_DIR=$(cd "$(dirname "$0")" && pwd)
 P=0; F=0; S=0
 pass() { P=$((P + 1)); echo "ok   $1"; }
 fail() { F=$((F + 1)); echo "FAIL $1"; }
@@ -16,20 +16,20 @@ summary() { echo "$P passed, $F failed, $S skipped"; [ "$F" -eq 0 ]; exit $?; }
 PY=""
 command -v python3 >/dev/null 2>&1 && PY=python3
 
-# png_info FILE [R,G,B@X0,Y0,X1,Y1]...: sets PW PH PCOL PMAG PSAT PSHA (size, distinct colours,
-# magenta and saturated pixels, pixel hash) and PCNT (the pixels of each given colour in its
+# png_info FILE [R,G,B@X0,Y0,X1,Y1]...: sets PW PH PCOL PMAG PSAT PSHA PCH (size, distinct
+# colours, magenta and saturated pixels, pixel hash, channels: 4 RGBA, 3 RGB) and PCNT (the pixels of each given colour in its
 # rectangle, space-separated; also of those in $PNG_SPECS, after the arguments' ones), or PERR;
 # returns 1 on a bad file, 2 without python3
 png_info() {
-    PW=""; PH=""; PCOL=""; PMAG=""; PSAT=""; PSHA=""; PCNT=""; PERR=""
+    PW=""; PH=""; PCOL=""; PMAG=""; PSAT=""; PSHA=""; PCH=""; PCNT=""; PERR=""
     sig=$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')
     if [ "$sig" != "89504e470d0a1a0a" ]; then PERR="no PNG signature ($sig)"; return 1; fi
     [ -n "$PY" ] || return 2
     out=$($PY "$LIB_DIR/pnginfo.py" "$@" $PNG_SPECS 2>&1)
     case $out in ERR*|'') PERR=$out; return 1 ;; esac
     set -- $out
-    PW=$1; PH=$2; PCOL=$3; PMAG=$4; PSAT=$5; PSHA=$6
-    shift 6
+    PW=$1; PH=$2; PCOL=$3; PMAG=$4; PSAT=$5; PSHA=$6; PCH=$7
+    shift 7
     PCNT=$*
     return 0
 }

@@ -23,6 +23,8 @@
 #    (the simulation is deterministic);
 #  - the window path under xvfb-run (else $DISPLAY; else SKIP): renders and writes its screenshot
 #    after --frames (the window's size, non-blank);
+#  - keys and the mouse, sent through the X server (tests/xinput.py: XTEST): a click, Space, P,
+#    M, ], [, +, -, Left, Right, N, H, R, F, 2, Q: the demo takes them, writes its PNG and exits 0;
 #  - no display (DISPLAY and WAYLAND_DISPLAY unset, no --headless): falls back to headless by
 #    itself, says so, writes the PNG;
 #  - the HUD: the window screenshot has the HUD's text colour in its top-left panel, a --no-hud
@@ -62,8 +64,8 @@ check_png() {
         skip "$name: pixel checks (no python3 to decode the PNG)"
         return 2
     fi
-    if [ "$PW" = "$w" ] && [ "$PH" = "$h" ]; then pass "$name: decodes as 8-bit RGBA ${w}x$h"
-    else fail "$name: size ${PW}x$PH, want ${w}x$h"; fi
+    if [ "$PW" = "$w" ] && [ "$PH" = "$h" ] && [ "$PCH" = 4 ]; then pass "$name: decodes as 8-bit RGBA ${w}x$h"
+    else fail "$name: size ${PW}x$PH with $PCH channels, want ${w}x$h RGBA"; fi
     min=$((PW * PH / 200))
     if [ "$PCOL" -gt 50 ] && [ "$PSAT" -gt "$min" ]; then
         pass "$name: non-blank ($PCOL colours, $PSAT cube pixels > $min; decoded with python3)"
@@ -147,6 +149,25 @@ else
     else
         skip "window: HUD pixel checks (no python3)"
     fi
+fi
+
+# ---- 3b. keys and a click through the X server (the demo's callbacks) ----
+if [ -z "$WIN" ] || [ -z "$PY" ]; then
+    skip "keys and mouse: no display or no python3"
+else
+    mkdir -p "$T/keys"
+    (cd "$T/keys" && run_win sh -c '"$0" --cubes 6 --width 320 --height 200 > out 2> err & pid=$!
+        python3 "$1" wait:texla-cubes move:160,100 click key:space key:P key:M key:bracketright \
+            key:bracketleft key:equal key:minus key:Left key:Right key:N key:H key:R key:F key:2 \
+            sleep:1 key:q > xin 2>&1 || kill $pid
+        wait $pid' "$X" "$LIB_DIR/xinput.py")
+    rc=$?
+    if [ $rc -eq 0 ] && [ ! -s "$T/keys/xin" ]; then pass "keys and mouse: the demo took them and quit on Q (exit 0)"
+    else fail "keys and mouse: exit $rc: $(cat "$T/keys/xin" "$T/keys/err" 2>/dev/null | head -c 300)"; fi
+    check "P wrote the window (texla-cubes-001.png)" grep -q 'wrote texla-cubes-001.png' "$T/keys/out"
+    if png_info "$T/keys/texla-cubes-001.png"; then
+        check "P: the window's PNG is 320 x 200" [ "$PW.$PH" = "320.200" ]
+    else fail "P's PNG: $PERR"; fi
 fi
 
 # ---- 4. no display: falls back to headless by itself ----

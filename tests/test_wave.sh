@@ -23,6 +23,10 @@
 #    and the blow-up must be visible as the demo's NaN colour (magenta) in the picture;
 #  - the window path under xvfb-run (else $DISPLAY; else SKIP): opens, renders, writes its
 #    screenshot after --frames (1024x768, the window's size, not one colour, no magenta);
+#  - keys and the mouse, sent through the X server (tests/xinput.py: XTEST): 2 (grid 256), Space
+#    (pause), P writes the window and the state (256 x 256, still water: one colour); a click on
+#    the water, P again: the state holds the drop (more colours); then M, ], [, +, -, Left,
+#    Right, N, H, R, F, 1 and Q: the demo exits 0;
 #  - no display at all (DISPLAY and WAYLAND_DISPLAY unset, no --headless): falls back to headless
 #    by itself, says so, and writes the PNG;
 #  - the HUD: in the window screenshot (run with --keys) the HUD's text colour is drawn in the
@@ -55,8 +59,8 @@ check_png() {
     if [ $rc -eq 1 ]; then fail "$name: $file is not a valid PNG: $PERR"; return 1; fi
     pass "$name: PNG signature"
     if [ $rc -eq 2 ]; then skip "$name: pixel checks (no python3 to decode the PNG)"; return 2; fi
-    if [ "$PW" = "$w" ] && [ "$PH" = "$h" ]; then pass "$name: decodes as 8-bit RGBA ${w}x$h"
-    else fail "$name: size ${PW}x$PH, want ${w}x$h"; fi
+    if [ "$PW" = "$w" ] && [ "$PH" = "$h" ] && [ "$PCH" = 4 ]; then pass "$name: decodes as 8-bit RGBA ${w}x$h"
+    else fail "$name: size ${PW}x$PH with $PCH channels, want ${w}x$h RGBA"; fi
     case $mag in
     none) if [ "$PCOL" -gt 1 ]; then pass "$name: not one colour ($PCOL colours)"
           else fail "$name: the image is a single colour (blank)"; fi
@@ -156,6 +160,29 @@ else
     else
         skip "window: HUD pixel checks (no python3)"
     fi
+fi
+
+# ---- 4b. keys and a click through the X server (the demo's callbacks) ----
+if [ -z "$WIN" ] || [ -z "$PY" ]; then
+    skip "keys and mouse: no display or no python3"
+else
+    mkdir -p "$T/keys"
+    (cd "$T/keys" && run_win sh -c '"$0" --size 64 > out 2> err & pid=$!
+        python3 "$1" wait:texla-wave key:2 key:space key:P sleep:3 move:512,384 click sleep:1 \
+            key:P key:M key:bracketright key:bracketleft key:equal key:minus key:Left key:Right \
+            key:N key:H key:R key:F key:1 sleep:1 key:q > xin 2>&1 || kill $pid
+        wait $pid' "$W" "$LIB_DIR/xinput.py")
+    rc=$?
+    if [ $rc -eq 0 ] && [ ! -s "$T/keys/xin" ]; then pass "keys and mouse: the demo took them and quit on Q (exit 0)"
+    else fail "keys and mouse: exit $rc: $(cat "$T/keys/xin" "$T/keys/err" 2>/dev/null | head -c 300)"; fi
+    check "P wrote the window (texla-wave-001.png, -002.png)" \
+        test -f "$T/keys/texla-wave-001.png" -a -f "$T/keys/texla-wave-002.png"
+    if png_info "$T/keys/texla-wave-state-001.png"; then
+        check "key 2, then P: the state is 256 x 256 still water ($PCOL colour)" [ "$PW.$PH.$PCOL" = "256.256.1" ]
+    else fail "the first state PNG: $PERR"; fi
+    if png_info "$T/keys/texla-wave-state-002.png"; then
+        check "a click on the water drops into it (the state after it: $PCOL colours)" [ "$PCOL" -gt 10 ]
+    else fail "the second state PNG: $PERR"; fi
 fi
 
 # ---- 5. no display: falls back to headless by itself ----
