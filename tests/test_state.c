@@ -16,6 +16,7 @@
  * Matrix Market reader and writer (which must not touch GL at all). Then a few host situations
  * beyond the header's list: per-draw-buffer blend state and per-viewport-index viewports,
  * GL_PACK/UNPACK_SWAP_BYTES, and a GL error left pending by the host. Public texla API only. */
+#include "optest.h"
 #include "suites.h"
 
 #include <glad/egl.h>
@@ -1418,6 +1419,8 @@ static void run_mm(texla_ctx *ctx) {
 #define N35 (R7 * C5)
 
 /* Calls every texla operation once in host mode, comparing the state after each. */
+static void run_optable(texla_ctx *ctx);
+
 static void run_sequence(host *h) {
     texla_ctx_desc desc = {0};
     desc.host_getproc = (texla_getproc_fn)eglGetProcAddress;
@@ -1591,6 +1594,7 @@ static void run_sequence(host *h) {
     run_banded_sparse(ctx);
     run_solvers(ctx);
     run_mm(ctx);
+    run_optable(ctx);
 
     texla_stats stats;
     STEP(ctx, "texla_ctx_stats", texla_ctx_stats(ctx, &stats));
@@ -1611,6 +1615,53 @@ static void run_sequence(host *h) {
     cur_call = "texla_ctx_destroy";
     texla_ctx_destroy(ctx);
     after_call("texla_ctx_destroy");
+}
+
+/* Every row of the operation table (element-wise and reductions, matrices and vectors, host and
+ * GPU coefficients) through its generated wrapper, results checked against float64, and the
+ * state compared after each: "every entry point is covered" holds by construction. */
+static void run_optable(texla_ctx *ctx) {
+    const ot_shape ms = {7, 5, 0, 0, 0}, vs = {0, 0, 1, 7, 5};
+    char label[96];
+    for (int i = 0; i < ot_nrows; i++)
+        for (int t = 0; t < 2; t++)
+            for (int gpu = 0; gpu <= (ot_rows[i].ncoef ? 1 : 0); gpu++) {
+                snprintf(label, sizeof label, "texla_%s_%s%s", t ? "vec" : "mat", ot_rows[i].name,
+                         gpu ? " (GPU coefficient)" : "");
+                cur_call = label;
+                ot_case(ctx, &ot_rows[i], (ot_type)t, t ? vs : ms, gpu, "host mode", NULL, NULL);
+                after_call(label);
+            }
+    for (int i = 0; i < ot_nreds; i++)
+        for (int t = 0; t < 2; t++) {
+            snprintf(label, sizeof label, "texla_%s_%s", t ? "vec" : "mat", ot_reds[i].name);
+            cur_call = label;
+            ot_red_case(ctx, &ot_reds[i], (ot_type)t, t ? vs : ms, "host mode", NULL);
+            after_call(label);
+        }
+    /* a batch: the state is texla's between begin and end (saved once), the host's again
+     * after end */
+    texla_mat a = {0}, b = {0};
+    cur_call = "a batch (texla_ctx_begin .. texla_ctx_end)";
+    CHECK_OK(ctx, texla_ctx_begin(ctx), "texla_ctx_begin");
+    CHECK_OK(ctx, texla_ctx_begin(ctx), "texla_ctx_begin (nested)");
+    CHECK_OK(ctx, texla_mat_make(ctx, 3, 3, NULL, &a), "texla_mat_make in a batch");
+    CHECK_OK(ctx, texla_mat_make_const(ctx, 3, 3, 1.0f, &b), "texla_mat_make_const in a batch");
+    CHECK_OK(ctx, texla_mat_add(ctx, b, b, a), "texla_mat_add in a batch");
+    CHECK_OK(ctx, texla_ctx_end(ctx), "texla_ctx_end (nested)");
+    CHECK_OK(ctx, texla_ctx_end(ctx), "texla_ctx_end");
+    after_call("a batch (texla_ctx_begin .. texla_ctx_end)");
+    float got[9];
+    STEP(ctx, "texla_mat_read after a batch", texla_mat_read(ctx, a, got));
+    int bad = 0;
+    for (int i = 0; i < 9; i++) bad += got[i] != 2.0f;
+    CHECK(bad == 0, "a batch in host mode: %d of 9 elements of b + b are not 2", bad);
+    cur_call = "texla_ctx_end without a begin";
+    CHECK(texla_ctx_end(ctx) == TEXLA_ERR_ARGUMENT, "texla_ctx_end without a begin is accepted");
+    after_call("texla_ctx_end without a begin");
+    texla_mat_destroy(ctx, a);
+    texla_mat_destroy(ctx, b);
+    after_call("texla_mat_destroy");
 }
 
 /* A host-mode context and one element-wise round trip, comparing the state after each call
