@@ -293,12 +293,25 @@ static void take(snap *s) {
         for (int i = 0; i < 4; i++) put(s, m[i], "GL_COLOR_WRITEMASK (draw buffer %u)[%d]", b, i);
     }
     GETI(s, GL_POLYGON_MODE, 2);
-    { /* image units 0 and 1 (the compute backend binds unit 0 and must restore it) */
+    if (gl_ver >= 43) { /* storage buffer bindings 0..8 (texla's kernels use 0..7) + generic */
+        GETI(s, GL_SHADER_STORAGE_BUFFER_BINDING, 1);
+        for (GLuint i = 0; i < 9; i++) {
+            GLint v = -1;
+            GLint64 st = -1, sz = -1;
+            glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, i, &v);
+            glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, i, &st);
+            glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, i, &sz);
+            put(s, v, "storage buffer binding %u", i);
+            put(s, (double)st, "storage buffer binding %u start", i);
+            put(s, (double)sz, "storage buffer binding %u size", i);
+        }
+    }
+    { /* image units 0..4 (kernels bind 0..3 and must restore them; 4 is never touched) */
         static const GLenum iq[6] = {GL_IMAGE_BINDING_NAME,  GL_IMAGE_BINDING_LEVEL,
                                      GL_IMAGE_BINDING_LAYERED, GL_IMAGE_BINDING_LAYER,
                                      GL_IMAGE_BINDING_ACCESS, GL_IMAGE_BINDING_FORMAT};
         static const char *const iqn[6] = {"NAME", "LEVEL", "LAYERED", "LAYER", "ACCESS", "FORMAT"};
-        for (GLuint u = 0; u < 2; u++)
+        for (GLuint u = 0; u < 5; u++)
             for (int k = 0; k < 6; k++) {
                 GLint v = -1;
                 glGetIntegeri_v(iq[k], u, &v);
@@ -489,7 +502,7 @@ static void after_call(const char *call) {
 
 typedef struct host_objs {
     GLuint unit_tex[N_UNIT_TEX], att_tex[3], fbo_draw, fbo_read, samplers[8], prog;
-    GLuint vao, abo, ebo, pack_buf, unpack_buf, ubo, copy_r, copy_w, rbo;
+    GLuint vao, abo, ebo, pack_buf, unpack_buf, ubo, copy_r, copy_w, rbo, ssbo[2];
     unsigned char pattern[N_UNIT_TEX][4 * 4 * 4]; /* contents of unit_tex */
     unsigned char bufpat[3][256];                 /* contents of pack_buf, unpack_buf, abo */
 } host_objs;
@@ -629,8 +642,29 @@ static void set_sentinel(host_objs *o) {
     glColorMaski(0, GL_TRUE, GL_FALSE, GL_TRUE, GL_FALSE);
     glColorMaski(1, GL_FALSE, GL_TRUE, GL_TRUE, GL_FALSE);
     glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
-    /* image unit 0 holds one of the host's textures, read-only */
+    /* image units 0..4 hold the host's textures with assorted access and formats */
     glBindImageTexture(0, o->unit_tex[0], 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+    if (gl_ver >= 42) {
+        glBindImageTexture(1, o->unit_tex[1], 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+        glBindImageTexture(2, o->unit_tex[2], 0, GL_FALSE, 0, GL_READ_WRITE, GL_R32UI);
+        glBindImageTexture(3, o->unit_tex[0], 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+        glBindImageTexture(4, o->unit_tex[1], 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+    }
+    /* storage buffers: whole-buffer and ranged bindings at 0..8, another generic binding */
+    if (gl_ver >= 43) {
+        GLint align = 256;
+        glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &align);
+        glGenBuffers(2, o->ssbo);
+        for (int i = 0; i < 2; i++) {
+            glBindBuffer(GL_SHADER_STORAGE_BUFFER, o->ssbo[i]);
+            glBufferData(GL_SHADER_STORAGE_BUFFER, 16 * align, NULL, GL_STATIC_DRAW);
+        }
+        for (GLuint i = 0; i < 9; i++) {
+            if (i % 3 == 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, o->ssbo[i % 2]);
+            else glBindBufferRange(GL_SHADER_STORAGE_BUFFER, i, o->ssbo[i % 2], (GLintptr)i * align, align);
+        }
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, o->ssbo[1]);
+    }
     /* every listed enable on, each with settings that would drop all fragments */
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_NEVER);
@@ -727,6 +761,7 @@ static void delete_host_objects(host_objs *o) {
     glDeleteVertexArrays(1, &o->vao);
     GLuint b[7] = {o->abo, o->ebo, o->pack_buf, o->unpack_buf, o->ubo, o->copy_r, o->copy_w};
     glDeleteBuffers(7, b);
+    if (o->ssbo[0]) glDeleteBuffers(2, o->ssbo);
     glDeleteRenderbuffers(1, &o->rbo);
 }
 
