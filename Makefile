@@ -157,7 +157,8 @@ $(B)/bin/test-texla: $(TEST_OBJ) $(DEMO_SIM_OBJ) $(APP_GLAD) $(LIB)
 $(B)/bin/test-window: $(B)/obj/tests/test_window.o $(B)/obj/tests/check.o $(B)/obj/app_glad_gl.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(GLFW_LIBS) $(LDLIBS)
-BENCH_OBJ := $(patsubst tests/%.c,$(B)/obj/tests/%.o,$(wildcard tests/bench*.c))
+BENCH_OBJ := $(patsubst tests/%.c,$(B)/obj/tests/%.o,$(wildcard tests/bench*.c)) \
+             $(B)/obj/tests/optest.o $(B)/obj/tests/ref_ops.o $(B)/obj/tests/check.o
 $(B)/bin/texla-bench: $(BENCH_OBJ) $(APP_GLAD) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)

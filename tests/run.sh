@@ -12,12 +12,9 @@ add() { # parse "N passed, M failed, K skipped" from a log
     P=$((P + $1)); F=$((F + $3)); S=$((S + ${5:-0}))
 }
 log=$(mktemp); trap 'rm -f "$log"' EXIT
-echo "== test-texla"
+echo "== test-texla (every suite on every backend, one process)"
 "$B/bin/test-texla" 2>&1 | tee "$log"
 add "$log" test-texla
-echo "== test-texla on the compute backend (TEXLA_TEST_BACKEND=compute)"
-TEXLA_TEST_BACKEND=compute "$B/bin/test-texla" dense state vec banded solvers png wave 2>&1 | tee "$log"
-add "$log" "test-texla (compute)"
 echo "== layering of the library (tests/check_layers.py)"
 python3 tests/check_layers.py "$B" 2>&1 | tee "$log"
 add "$log" check_layers.py
