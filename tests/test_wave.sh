@@ -17,6 +17,8 @@
 # CHECKED (64x64 grids, 320x240 images, <= 100 frames: a few seconds on llvmpipe):
 #  - headless implicit run with drops: exit 0, the frame-timing line (median, p95), a valid 8-bit
 #    RGBA PNG of the asked size that is not one colour and holds no NaN magenta;
+#  - the camera frames the whole water plane: every pixel of the image's border is the clear
+#    colour (15, 18, 23), in that run, in a portrait 240x320 run and in the window screenshot;
 #  - the same run again gives the same pixels (seeded drops); a run without drops, and one with
 #    another seed, give different pixels;
 #  - explicit at dt 1.5 (r = 2.25 > 1/2) for 100 frames blows up: still exit 0 and a valid PNG,
@@ -82,8 +84,23 @@ else fail "headless implicit run exits $rc: $(cat "$T/err1")"; fi
 check "headless run prints frame timing (median, p95)" \
     grep -Eq 'frames 64x64 implicit .*median [0-9.]+ ms .*p95 [0-9.]+ ms' "$T/out1"
 check "headless run says where it wrote the PNG" grep -Fq "wrote $T/drops.png" "$T/out1"
+# border W H: the specs counting the clear colour along the four edges of a W x H image
+border() { echo "$BG@0,0,$1,1 $BG@0,$(($2 - 1)),$1,$2 $BG@0,0,1,$2 $BG@$(($1 - 1)),0,$1,$2"; }
+# check_framed NAME W H: after a png_info with $(border W H) as its first specs
+check_framed() {
+    set -- "$1" "$2" "$3" $PCNT
+    if [ "$4.$5.$6.$7" = "$2.$2.$3.$3" ]; then pass "$1: the whole water plane is in the picture (its border is background)"
+    else fail "$1: the water reaches the image's border (background pixels on the edges: top $4, bottom $5 of $2, left $6, right $7 of $3)"; fi
+}
+BG=15,18,23
+PNG_SPECS=$(border 320 240)
 check_png "headless drops" "$T/drops.png" 320 240 none; have=$?
+PNG_SPECS=""
 SHA_DROPS=$PSHA
+[ $have -eq 0 ] && check_framed "headless drops" 320 240
+$TO "$W" --headless --frames 20 --size 64 --width 240 --height 320 --drops 2 --png "$T/tall.png" > /dev/null 2>&1
+if png_info "$T/tall.png" $(border 240 320); then check_framed "portrait 240x320" 240 320
+else fail "portrait run: $PERR"; fi
 
 # ---- 2. determinism and the effect of drops and seeds ----
 $TO "$W" --headless --frames 60 $G --drops 3 --seed 7 --png "$T/drops2.png" > /dev/null 2>&1
@@ -145,9 +162,13 @@ else
         PNG_SPECS=""
     else
         # the HUD: its text in the top-left panel, the key overlay (--keys) in the accent colour
-        PNG_SPECS="$HUD_TEXT@0,0,720,170 $HUD_ACCENT@0,0,4096,4096"
+        PNG_SPECS="$HUD_TEXT@0,0,720,170 $HUD_ACCENT@0,0,4096,4096 $(border 1024 768)"
         check_png "window" "$T/window.png" 1024 768 none
         PNG_SPECS=""
+        cnt=$PCNT
+        PCNT=${cnt#* * }
+        [ -n "$PY" ] && check_framed "window" 1024 768
+        PCNT=$cnt
     fi
     if [ -n "$PY" ]; then
         set -- $PCNT
