@@ -682,7 +682,54 @@ expect_error "lcp on a non-square matrix" 1 's.tx:1:5: error: shape mismatch: lc
 expect_error "lcp: a big sparse matrix is not made dense" 1 's.tx:2:5: error: lcp (projected Jacobi needs a dense A): the 10000 x 10000 sparse matrix' 'S = sparse(poisson(100, 100))
 x = lcp(S, ones(10000, 1))'
 expect_error "banded times a dense matrix is refused" 1 's.tx:1:19: error: not supported: 12 x 12 banded matrix (5 diagonals) * 12 x 2 dense matrix' 'A = poisson(3, 4) * ones(12, 2)'
+expect_error "a variable cannot take a function's name" 1 "s.tx:2:1: error: 'max' is the name of a function; a variable needs another name\$" 'x = 1
+max = 2'
 expect_error "time of a failing statement" 1 "s.tx:1:10: error: unknown variable 'z'\$" 'time x = z'
+
+# ---- hostile scripts: each answered by exit status and message, in < 2 s and < 200 MB ----
+# bounded LABEL STATUS MESSAGE FILE: runs texla on FILE under /usr/bin/time when there is one
+# (time and peak memory checked), else with the clock only; MESSAGE as for expect_error.
+bounded() {
+    t0=$(date +%s%N)
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f '%e %M' -o res.txt "$T" run "$4" > out 2> err; rc=$?
+    else
+        "$T" run "$4" > out 2> err; rc=$?; echo "0 0" > res.txt
+    fi
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    kb=$(tail -n 1 res.txt | awk '{ print $2 }')
+    case $3 in
+    *'$') want=${3%?}; line=$(grep -F -x -- "$want" err) ;;
+    '') line=ok; [ -s err ] && line= ;;
+    *) line=$(awk -v p="$3" 'index($0, p) == 1' err) ;;
+    esac
+    if [ "$rc" -eq "$2" ] && [ -n "$line" ] && [ "$ms" -lt 2000 ] && [ "$kb" -lt 204800 ]; then
+        pass "$1: exit $rc in $ms ms, $((kb / 1024)) MB${3:+: $(head -n 1 err | cut -c1-110)}"
+    else
+        fail "$1: exit $rc (expected $2) in $ms ms (< 2000), $kb KB (< 204800)" "stderr: $(head -c 600 err)
+expected: $3"
+    fi
+}
+awk 'BEGIN { printf "x = "; for (i = 0; i < 40000; i++) printf "("; printf "1"; for (i = 0; i < 40000; i++) printf ")"; print "" }' > h_paren.tx
+bounded "40000 nested parentheses" 1 'h_paren.tx:1:261: error: expression nested too deeply (more than 256 levels of parentheses and calls)$' h_paren.tx
+awk 'BEGIN { printf "x = "; for (i = 0; i < 300; i++) printf "sqrt("; printf "1"; for (i = 0; i < 300; i++) printf ")"; print "" }' > h_calls.tx
+bounded "300 nested calls" 1 'h_calls.tx:1:1285: error: expression nested too deeply' h_calls.tx
+awk 'BEGIN { printf "x = 1"; for (i = 1; i < 100000; i++) printf " + 1"; print ""; print "print x" }' > h_sum.tx
+bounded "a flat sum of 100000 terms works" 0 '' h_sum.tx
+[ "$(cat out)" = "x = 100000" ] && pass "the sum of 100000 ones is 100000" || fail "flat sum" "$(cat out)"
+awk 'BEGIN { printf "y = 3\nx = "; for (i = 0; i < 1000000; i++) printf "-"; print "2"; printf "z = "; for (i = 0; i < 999999; i++) printf "-"; print "y"; print "print x"; print "print z" }' > h_neg.tx
+bounded "a million unary minuses" 0 '' h_neg.tx
+[ "$(cat out)" = "x = 2
+z = -3" ] && pass "an even run of minuses is +, an odd one -" || fail "unary minuses" "$(cat out)"
+awk -v q="'" 'BEGIN { printf "A = rand(2, 3, 1)\nB = A"; for (i = 0; i < 1000001; i++) printf "%s", q; print ""; print "save B \"o_ht.mtx\""; print "save A \"o_hA.mtx\"" }' > h_tr.tx
+bounded "a million and one transposes" 0 '' h_tr.tx
+check "A followed by 1000001 quotes is A'" o_ht.mtx 0 <<'EOF'
+BEGIN { mm_read("o_hA.mtx", "A"); ER = 3; EC = 2; for (i = 0; i < 3; i++) for (j = 0; j < 2; j++) E[i, j] = M["A", j, i] }
+EOF
+awk 'BEGIN { printf "x = rand(1"; for (i = 1; i < 40000; i++) printf ", 1"; print ")" }' > h_args.tx
+bounded "a call with 40000 arguments: its arity, before anything runs" 1 'h_args.tx:1:5: error: rand: expected 2 or 3 arguments (R, C[, SEED]), got 40000$' h_args.tx
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "time "; print "x = 1" }' > h_time.tx
+bounded "time time ..." 1 'h_time.tx:1:6: error: time: a time statement cannot be timed again$' h_time.tx
 
 # a syntax error anywhere runs nothing
 run 'save ones(2, 2) "early.mtx"

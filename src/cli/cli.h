@@ -97,6 +97,12 @@ typedef struct diag {
 int script_parse(script *sc, diag *err);
 void script_free(script *sc);
 
+/* The builtins' argument counts, for the parser: 0 when name(nargs arguments) may be valid
+ * (a builtin with an acceptable count, or not a builtin), else -1 and why. */
+int call_arity_check(const char *name, int nargs, char *why, size_t n);
+/* 1: name is a builtin function (no variable may take its name) */
+int is_builtin(const char *name);
+
 /* Runs a parsed script on ctx, printing to out. Returns 0, or -1 with the error in *err. */
 int script_run(texla_ctx *ctx, const script *sc, FILE *out, diag *err);
 

@@ -583,27 +583,49 @@ static const struct builtin {
 
 static val *eval(interp *in, const node *n);
 
-static val *eval_call(interp *in, const node *n) {
-    const struct builtin *b = NULL;
+static const struct builtin *find_builtin(const char *name) {
     for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
-        if (!strcmp(builtins[i].name, n->name)) b = &builtins[i];
+        if (!strcmp(builtins[i].name, name)) return &builtins[i];
+    return NULL;
+}
+
+static void builtin_list(char *buf, size_t n) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0] && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", builtins[i].name);
+}
+
+int is_builtin(const char *name) { return find_builtin(name) != NULL; }
+
+int call_arity_check(const char *name, int nargs, char *why, size_t n) {
+    const struct builtin *b = find_builtin(name);
+    if (!b) return 0; /* a variable's element or an unknown function: known when it runs */
+    if (nargs >= b->min && nargs <= b->max) return 0;
+    char want[32];
+    if (b->min == b->max) snprintf(want, sizeof want, "%d", b->min);
+    else snprintf(want, sizeof want, "%d %s %d", b->min, b->max == b->min + 1 ? "or" : "to",
+                  b->max);
+    snprintf(why, n, "%s: expected %s argument%s (%s), got %d", b->name, want,
+             b->max == 1 ? "" : "s", b->args, nargs);
+    return -1;
+}
+
+static val *eval_call(interp *in, const node *n) {
+    const struct builtin *b = find_builtin(n->name);
     if (!b) {
+        char list[512];
+        builtin_list(list, sizeof list);
         if (find_var(in, n->name))
             fail_at(in, n->at, "'%s' is a variable, not a function (no indexing in texla scripts)",
                     n->name);
         else
-            fail_at(in, n->at, "unknown function '%s' (functions: rand, zeros, ones, eye, poisson, "
-                    "max, dot, norm2, cg, lcp, dense, sparse, banded, grid, transpose, rows, cols, "
-                    "sqrt)", n->name);
+            fail_at(in, n->at, "unknown function '%s' (functions: %s)", n->name, list);
         return NULL;
     }
-    if (n->nargs < b->min || n->nargs > b->max) {
-        char want[32];
-        if (b->min == b->max) snprintf(want, sizeof want, "%d", b->min);
-        else snprintf(want, sizeof want, "%d %s %d", b->min, b->max == b->min + 1 ? "or" : "to",
-                      b->max);
-        fail_at(in, n->at, "%s: expected %s argument%s (%s), got %d", b->name, want,
-                b->max == 1 ? "" : "s", b->args, n->nargs);
+    char why[512];
+    if (call_arity_check(n->name, n->nargs, why, sizeof why)) { /* the parser checked already */
+        fail_at(in, n->at, "%s", why);
         return NULL;
     }
     val *args[4] = {0};
@@ -619,11 +641,11 @@ static val *eval_call(interp *in, const node *n) {
     return r;
 }
 
-static val *eval_bin(interp *in, const node *n) {
+/* One binary operation of a left spine: a (taken) is the value of n->a, or of n->a->a when
+ * that is a transposed operand of a product (ta). */
+static val *bin_step(interp *in, const node *n, val *a, int ta) {
     /* A' * B and A * B' of dense matrices are texla's transposed products */
-    int ta = n->op == '*' && n->a->kind == N_TRANS, tb = n->op == '*' && n->b->kind == N_TRANS;
-    val *a = eval(in, ta ? n->a->a : n->a);
-    if (!a) return NULL;
+    int tb = n->op == '*' && n->b->kind == N_TRANS;
     val *b = eval(in, tb ? n->b->a : n->b);
     if (!b) {
         val_unref(in, a);
@@ -664,6 +686,27 @@ static val *eval_bin(interp *in, const node *n) {
     val_unref(in, a);
     val_unref(in, b);
     return r;
+}
+
+/* A flat chain a + b - c * d ... is a left spine in the tree, as deep as the chain is long:
+ * evaluated bottom up in a loop (the right operands are shallow: their depth is the script's
+ * nesting, which the parser bounds). */
+static val *eval_bin(interp *in, const node *n) {
+    size_t len = 0;
+    for (const node *k = n; k->kind == N_BIN; k = k->a) len++;
+    const node **spine = malloc(sizeof *spine * len);
+    if (!spine) {
+        fail_at(in, n->at, "out of host memory");
+        return NULL;
+    }
+    size_t i = len;
+    for (const node *k = n; k->kind == N_BIN; k = k->a) spine[--i] = k;
+    const node *bottom = spine[0];
+    int ta = bottom->op == '*' && bottom->a->kind == N_TRANS;
+    val *acc = eval(in, ta ? bottom->a->a : bottom->a);
+    for (i = 0; i < len && acc; i++) acc = bin_step(in, spine[i], acc, i == 0 && ta);
+    free(spine);
+    return acc;
 }
 
 static val *eval(interp *in, const node *n) {

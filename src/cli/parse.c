@@ -72,7 +72,10 @@ typedef struct parser {
     int line, col;    /* of byte i */
     token tok;        /* the current token */
     int failed;
+    int depth;        /* parse_expr calls in progress (nesting) */
 } parser;
+
+#define MAX_NEST 256 /* levels of parentheses and call arguments */
 
 static int fail(parser *p, pos at, const char *fmt, ...) CLI_PRINTF(3, 4);
 static int fail(parser *p, pos at, const char *fmt, ...) {
@@ -338,18 +341,22 @@ static node *parse_primary(parser *p) {
         if (!(n = new_node(p, N_CALL, t.at, t.src0))) return NULL;
         n->name = t.str;
         if (eat(p, NULL)) return NULL;
+        int cap = 0;
         if (!is_op(p, ')'))
             for (;;) {
                 node *a = parse_expr(p);
                 if (!a) return NULL;
-                node **args = arena_alloc(&p->sc->mem, sizeof *args * (size_t)(n->nargs + 1));
-                if (!args) {
-                    oom(p);
-                    return NULL;
+                if (n->nargs == cap) { /* doubling: linear memory in the argument count */
+                    cap = cap ? 2 * cap : 4;
+                    node **args = arena_alloc(&p->sc->mem, sizeof *args * (size_t)cap);
+                    if (!args) {
+                        oom(p);
+                        return NULL;
+                    }
+                    if (n->nargs) memcpy(args, n->args, sizeof *args * (size_t)n->nargs);
+                    n->args = args;
                 }
-                if (n->nargs) memcpy(args, n->args, sizeof *args * (size_t)n->nargs);
-                args[n->nargs++] = a;
-                n->args = args;
+                n->args[n->nargs++] = a;
                 if (is_op(p, ')')) break;
                 if (!is_op(p, ',')) {
                     fail(p, p->tok.at, "%s(...): expected ',' or ')', found %s", t.str, DESC(p));
@@ -357,7 +364,14 @@ static node *parse_primary(parser *p) {
                 }
                 if (eat(p, NULL)) return NULL;
             }
-        return eat(p, &n->src1) ? NULL : n;
+        if (eat(p, &n->src1)) return NULL;
+        /* the argument count is known now: wrong counts stop the script before it runs */
+        char why[512];
+        if (call_arity_check(n->name, n->nargs, why, sizeof why)) {
+            fail(p, n->at, "%s", why);
+            return NULL;
+        }
+        return n;
     case T_OP:
         if (t.op == '(') {
             if (eat(p, NULL) || !(n = parse_expr(p))) return NULL;
@@ -380,41 +394,54 @@ static node *parse_primary(parser *p) {
     return NULL;
 }
 
+/* Transposes and signs come in runs that may be long (a million quotes is a valid script):
+ * they are read in a loop, and a run keeps only its parity (x'' is x and - -x is x exactly, in
+ * float too), so neither the parser nor the evaluator recurses once per operator. */
 static node *parse_postfix(parser *p) {
     node *n = parse_primary(p);
-    while (n && is_op(p, '\'')) {
-        node *t = new_node(p, N_TRANS, p->tok.at, n->src0);
-        if (!t) return NULL;
-        t->a = n;
-        if (eat(p, &t->src1)) return NULL;
-        n = t;
+    if (!n || !is_op(p, '\'')) return n;
+    token first = p->tok;
+    int count = 0, end = n->src1;
+    while (is_op(p, '\'')) {
+        count++;
+        if (eat(p, &end)) return NULL;
     }
-    return n;
+    if (count % 2 == 0) {
+        n->src1 = end;
+        return n;
+    }
+    node *t = new_node(p, N_TRANS, first.at, n->src0);
+    if (!t) return NULL;
+    t->a = n;
+    t->src1 = end;
+    return t;
 }
 
 static node *parse_unary(parser *p) {
-    if (is_op(p, '-') || is_op(p, '+')) {
-        token t = p->tok;
+    if (!is_op(p, '-') && !is_op(p, '+')) return parse_postfix(p);
+    token first = p->tok;
+    int neg = 0;
+    while (is_op(p, '-') || is_op(p, '+')) {
+        neg ^= p->tok.op == '-';
         if (eat(p, NULL)) return NULL;
-        node *a = parse_unary(p);
-        if (!a) return NULL;
-        if (t.op == '+') {
-            a->src0 = t.src0;
-            return a;
-        }
-        if (a->kind == N_NUM) { /* a negative literal */
-            a->num = -a->num;
-            a->src0 = t.src0;
-            a->at = t.at;
-            return a;
-        }
-        node *n = new_node(p, N_NEG, t.at, t.src0);
-        if (!n) return NULL;
-        n->a = a;
-        n->src1 = a->src1;
-        return n;
     }
-    return parse_postfix(p);
+    node *a = parse_postfix(p);
+    if (!a) return NULL;
+    if (!neg) {
+        a->src0 = first.src0;
+        return a;
+    }
+    if (a->kind == N_NUM) { /* a negative literal */
+        a->num = -a->num;
+        a->at = first.at;
+        a->src0 = first.src0;
+        return a;
+    }
+    node *n = new_node(p, N_NEG, first.at, first.src0);
+    if (!n) return NULL;
+    n->a = a;
+    n->src1 = a->src1;
+    return n;
 }
 
 static node *binary(parser *p, node *a, node *b, const token *op) {
@@ -438,7 +465,16 @@ static node *parse_term(parser *p) {
     return n;
 }
 
+/* Flat chains (a + b + c ...) are loops here and left spines in the tree, which the evaluator
+ * also walks in a loop; only real nesting (parentheses, call arguments) recurses, and that is
+ * bounded by MAX_NEST so a hostile script cannot overflow the stack. */
 static node *parse_expr(parser *p) {
+    if (p->depth >= MAX_NEST) {
+        fail(p, p->tok.at, "expression nested too deeply (more than %d levels of parentheses "
+             "and calls)", MAX_NEST);
+        return NULL;
+    }
+    p->depth++;
     node *n = parse_term(p);
     while (n && (is_op(p, '+') || is_op(p, '-'))) {
         token op = p->tok;
@@ -446,6 +482,7 @@ static node *parse_expr(parser *p) {
         node *b = parse_term(p);
         n = b ? binary(p, n, b, &op) : NULL;
     }
+    p->depth--;
     return n;
 }
 
@@ -525,6 +562,10 @@ static stmt *parse_statement(parser *p) {
             fail(p, p->tok.at, "time: expected a statement to time, found %s", DESC(p));
             return NULL;
         }
+        if (is_name(p, "time")) { /* also keeps the recursion here one level deep */
+            fail(p, p->tok.at, "time: a time statement cannot be timed again");
+            return NULL;
+        }
         if (!(s->inner = parse_statement(p))) return NULL;
         s->src1 = s->inner->src1;
     } else if (is_reserved(t.str)) {
@@ -533,6 +574,10 @@ static stmt *parse_statement(parser *p) {
     } else {
         s->kind = S_ASSIGN;
         s->name = t.str;
+        if (is_builtin(t.str)) { /* name(...) would call the function, never index this */
+            fail(p, t.at, "'%s' is the name of a function; a variable needs another name", t.str);
+            return NULL;
+        }
         if (!is_op(p, '=')) {
             fail(p, p->tok.at, "expected '=' after '%s', found %s (a statement is NAME = EXPR, "
                  "save, png, print or time)", t.str, DESC(p));
