@@ -103,8 +103,16 @@ int call_arity_check(const char *name, int nargs, char *why, size_t n);
 /* 1: name is a builtin function (no variable may take its name) */
 int is_builtin(const char *name);
 
-/* Runs a parsed script on ctx, printing to out. Returns 0, or -1 with the error in *err. */
-int script_run(texla_ctx *ctx, const script *sc, FILE *out, diag *err);
+/* How a script runs (texla run's options). */
+typedef struct run_opts {
+    int strict;   /* 1: a solve that does not reach its tolerance is an error */
+    int progress; /* solver progress on stderr: -1 when stderr is a terminal and a solve takes
+                     over a second; 0 never; 1 always */
+} run_opts;
+
+/* Runs a parsed script on ctx, printing to out (opt NULL: defaults). Returns 0, or -1 with the
+ * error in *err. */
+int script_run(texla_ctx *ctx, const script *sc, const run_opts *opt, FILE *out, diag *err);
 
 /* ---- random numbers (rand): MRG32k3a, see values.c ---- */
 typedef struct mrg {

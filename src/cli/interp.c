@@ -57,10 +57,7 @@ static int set_var(interp *in, pos at, const char *name, val *v) {
 
 /* ---- arithmetic ---- */
 
-static int grid_x(const val *a, const val *b) { return a->nx ? a->nx : b ? b->nx : 0; }
-static int grid_y(const val *a, const val *b) { return a->nx ? a->ny : b ? b->ny : 0; }
-
-/* r = s * X for any matrix */
+/* r = s * X for any value */
 static val *scale(interp *in, pos at, val *x, double s) {
     if (x->kind == V_SCALAR) return scalar_new(in, x->s * s);
     float f = (float)s;
@@ -75,10 +72,19 @@ static val *scale(interp *in, pos at, val *x, double s) {
             val_unref(in, r);
             return NULL;
         }
-        if (r) r->nx = x->nx, r->ny = x->ny;
         return r;
     }
+    if (x->kind == V_VEC) {
+        texla_vec y;
+        if (texla_vec_make_like(in->ctx, x->x, &y) || texla_vec_scale(in->ctx, x->x, texla_host(f), y)) {
+            gl_fail(in, at, "scaling");
+            texla_vec_destroy(in->ctx, y);
+            return NULL;
+        }
+        return vec_take(in, at, y, x->nx, x->ny);
+    }
     if (x->kind == V_BANDED) {
+        if (banded_host(in, at, x)) return NULL;
         size_t n = (size_t)x->ndiag * (size_t)x->rows;
         int *offs = malloc(sizeof *offs * (size_t)(x->ndiag ? x->ndiag : 1));
         float *d = malloc(sizeof *d * (n ? n : 1));
@@ -105,27 +111,32 @@ static val *scale(interp *in, pos at, val *x, double s) {
     return sparse_new(in, at, x->rows, x->cols, x->nnz, ri, ci, vv);
 }
 
-/* y = A x for banded or sparse A and an n x 1 dense x, through 2D vectors on the GPU */
+/* y = A x for banded or sparse A and a vector x, in A's layouts */
 static val *apply(interp *in, pos at, val *a, val *x) {
     texla_vec xv = {0}, yv = {0};
-    if (vec_of(in, at, x, a->kind == V_BANDED ? a->like : a->clike, &xv)) return NULL;
+    int owned = 0;
+    if (vec_in(in, at, x, a->kind == V_BANDED ? a->like : a->clike, &xv, &owned)) return NULL;
     val *r = NULL;
     texla_op op = a->kind == V_BANDED ? texla_op_banded(a->b) : texla_op_sparse(a->sp);
     if (texla_vec_make_like(in->ctx, a->like, &yv) || texla_op_matvec(in->ctx, op, xv, yv)) {
         gl_fail(in, at, a->kind == V_BANDED ? "banded product" : "sparse product");
+        texla_vec_destroy(in->ctx, yv);
     } else {
         int sq = a->rows == a->cols;
-        r = dense_of_vec(in, at, yv, a->kind == V_BANDED ? a->nx : sq ? x->nx : 0,
-                         a->kind == V_BANDED ? a->ny : sq ? x->ny : 0);
+        r = vec_take(in, at, yv, a->kind == V_BANDED ? a->nx : sq ? x->nx : 0,
+                     a->kind == V_BANDED ? a->ny : sq ? x->ny : 0);
     }
-    texla_vec_destroy(in->ctx, xv);
-    texla_vec_destroy(in->ctx, yv);
+    if (owned) texla_vec_destroy(in->ctx, xv);
     return r;
 }
 
 typedef enum prod { P_NN, P_TN, P_NT } prod;
 
-/* dense products: C = A * B, A' * B, A * B' */
+static int is_plain(const val *v) { return v->kind == V_DENSE || v->kind == V_VEC; }
+
+/* products of dense matrices and vectors: C = A * B, A' * B, A * B'. A dense matrix times a
+ * vector is texla_mat_matvec (any length the dense matrix allows); x' * y of two vectors is a
+ * dot product; the rest goes through dense textures. */
 static val *matmul(interp *in, pos at, val *a, val *b, prod p) {
     int n = p == P_TN ? a->cols : a->rows, k1 = p == P_TN ? a->rows : a->cols;
     int m = p == P_NT ? b->rows : b->cols, k2 = p == P_NT ? b->cols : b->rows;
@@ -136,18 +147,55 @@ static val *matmul(interp *in, pos at, val *a, val *b, prod p) {
                 describe_val(b, b2, sizeof b2), p == P_NT ? " transposed" : "", k1, k2);
         return NULL;
     }
-    val *r = dense_new(in, at, n, m, NULL);
-    if (!r) return NULL;
-    texla_result e = p == P_NN ? texla_mat_matmul(in->ctx, a->m, b->m, r->m)
-                   : p == P_TN ? texla_mat_matmul_tn(in->ctx, a->m, b->m, r->m)
-                               : texla_mat_matmul_nt(in->ctx, a->m, b->m, r->m);
-    if (e) {
-        gl_fail(in, at, "product");
-        val_unref(in, r);
+    if (p == P_NN && a->kind == V_DENSE && b->kind == V_VEC) {
+        texla_vec y;
+        if (texla_vec_make(in->ctx, n, NULL, &y) || texla_mat_matvec(in->ctx, a->m, b->x, y)) {
+            gl_fail(in, at, "product");
+            texla_vec_destroy(in->ctx, y);
+            return NULL;
+        }
+        /* a square matrix times a grid vector keeps the grid */
+        return vec_take(in, at, y, n == k1 ? b->nx : 0, n == k1 ? b->ny : 0);
+    }
+    if (p == P_TN && a->kind == V_VEC && b->kind == V_VEC) { /* x' * y: 1 x 1, on the GPU */
+        texla_vec bv = {0}, r = {0};
+        texla_scalar s = {0};
+        int owned = 0;
+        if (vec_in(in, at, b, a->x, &bv, &owned)) return NULL;
+        texla_result e = texla_scalar_make(in->ctx, 0.0f, &s);
+        if (!e) e = texla_vec_dot(in->ctx, a->x, bv, s);
+        if (!e) e = texla_vec_make(in->ctx, 1, NULL, &r);
+        if (!e) e = texla_vec_fill(in->ctx, texla_gpu(1.0f, s), r);
+        texla_scalar_destroy(in->ctx, s);
+        if (owned) texla_vec_destroy(in->ctx, bv);
+        if (e) {
+            gl_fail(in, at, "product");
+            texla_vec_destroy(in->ctx, r);
+            return NULL;
+        }
+        return vec_take(in, at, r, 0, 0);
+    }
+    texla_mat ma = {0}, mb = {0}, mr = {0};
+    int oa = 0, ob = 0;
+    if (mat_of(in, at, a, "product", &ma, &oa) || mat_of(in, at, b, "product", &mb, &ob)) {
+        if (oa) texla_mat_destroy(in->ctx, ma);
         return NULL;
     }
+    texla_result e = texla_mat_make(in->ctx, n, m, NULL, &mr);
+    if (!e) e = p == P_NN ? texla_mat_matmul(in->ctx, ma, mb, mr)
+              : p == P_TN ? texla_mat_matmul_tn(in->ctx, ma, mb, mr)
+                          : texla_mat_matmul_nt(in->ctx, ma, mb, mr);
+    if (oa) texla_mat_destroy(in->ctx, ma);
+    if (ob) texla_mat_destroy(in->ctx, mb);
+    if (e) {
+        gl_fail(in, at, "product");
+        texla_mat_destroy(in->ctx, mr);
+        return NULL;
+    }
+    val *r = val_of_mat(in, at, mr, n, m);
     /* a square matrix times a grid vector keeps the grid */
-    if (p == P_NN && m == 1 && n == k1) r->nx = b->nx, r->ny = b->ny;
+    if (r && r->kind == V_VEC && b->kind == V_VEC && p == P_NN && n == k1)
+        r->nx = b->nx, r->ny = b->ny;
     return r;
 }
 
@@ -161,8 +209,8 @@ static val *mul(interp *in, pos at, val *a, val *b) {
                 describe_val(a, b1, sizeof b1), describe_val(b, b2, sizeof b2), a->cols, b->rows);
         return NULL;
     }
-    if (a->kind == V_DENSE && b->kind == V_DENSE) return matmul(in, at, a, b, P_NN);
-    if (b->kind == V_DENSE && b->cols == 1) return apply(in, at, a, b);
+    if (is_plain(a) && is_plain(b)) return matmul(in, at, a, b, P_NN);
+    if (b->kind == V_VEC) return apply(in, at, a, b);
     if (a->kind == V_DENSE && a->rows == 1) { /* x' B = (B' x)' */
         val *bt = transpose(in, at, b), *xt = bt ? transpose(in, at, a) : NULL;
         val *y = xt ? apply(in, at, bt, xt) : NULL, *r = y ? transpose(in, at, y) : NULL;
@@ -175,24 +223,46 @@ static val *mul(interp *in, pos at, val *a, val *b) {
     return NULL;
 }
 
-/* a op b for two dense matrices of one shape; op '+', '-' or OP_EMUL */
+/* a op b for two dense matrices, or two vectors, of one shape; op '+', '-' or OP_EMUL. Vectors
+ * are combined in the layout of the one with a grid (else a's), and keep that grid. */
 static val *dense_ew(interp *in, pos at, int op, val *a, val *b) {
+    const char *what = op == '+' ? "sum" : op == '-' ? "difference" : "element-wise product";
+    if (a->kind == V_VEC) {
+        const val *base = a->nx || !b->nx ? a : b;
+        texla_vec va = a->x, vb = b->x, y = {0};
+        int oa = 0, ob = 0;
+        if ((base != a && vec_in(in, at, a, base->x, &va, &oa)) ||
+            (base != b && vec_in(in, at, b, base->x, &vb, &ob)))
+            return NULL;
+        texla_result e = texla_vec_make_like(in->ctx, base->x, &y);
+        if (!e) e = op == '+' ? texla_vec_add(in->ctx, va, vb, y)
+                  : op == '-' ? texla_vec_sub(in->ctx, va, vb, y)
+                              : texla_vec_mul(in->ctx, va, vb, y);
+        if (oa) texla_vec_destroy(in->ctx, va);
+        if (ob) texla_vec_destroy(in->ctx, vb);
+        if (e) {
+            gl_fail(in, at, what);
+            texla_vec_destroy(in->ctx, y);
+            return NULL;
+        }
+        return vec_take(in, at, y, base->nx, base->ny);
+    }
     val *r = dense_new(in, at, a->rows, a->cols, NULL);
     if (!r) return NULL;
     texla_result e = op == '+' ? texla_mat_add(in->ctx, a->m, b->m, r->m)
                    : op == '-' ? texla_mat_sub(in->ctx, a->m, b->m, r->m)
                                : texla_mat_mul(in->ctx, a->m, b->m, r->m);
     if (e) {
-        gl_fail(in, at, op == '+' ? "sum" : op == '-' ? "difference" : "element-wise product");
+        gl_fail(in, at, what);
         val_unref(in, r);
         return NULL;
     }
-    if (r->cols == 1) r->nx = grid_x(a, b), r->ny = grid_y(a, b);
     return r;
 }
 
 /* a + b or a - b of two banded matrices: the union of their diagonals (host), a's layout */
 static val *banded_sum(interp *in, pos at, val *a, val *b, double sign) {
+    if (banded_host(in, at, a) || banded_host(in, at, b)) return NULL;
     size_t n = (size_t)a->rows;
     int cap = a->ndiag + b->ndiag;
     int *offs = malloc(sizeof *offs * (size_t)(cap ? cap : 1));
@@ -244,6 +314,18 @@ static const char *op_name(int op) {
     return op == '+' ? "+" : op == '-' ? "-" : op == OP_EMUL ? ".*" : op == '*' ? "*" : "/";
 }
 
+/* a constant of x's shape and storage (dense, or a vector in x's layout) */
+static val *const_like(interp *in, pos at, const val *x, float f) {
+    if (x->kind != V_VEC) return dense_const(in, at, x->rows, x->cols, f);
+    texla_vec c;
+    if (texla_vec_make_like(in->ctx, x->x, &c) || texla_vec_fill(in->ctx, texla_host(f), c)) {
+        gl_fail(in, at, "making a constant vector");
+        texla_vec_destroy(in->ctx, c);
+        return NULL;
+    }
+    return vec_take(in, at, c, x->nx, x->ny);
+}
+
 /* +, - and .* for every pair of kinds */
 static val *elementwise(interp *in, pos at, int op, val *a, val *b) {
     char b1[128], b2[128];
@@ -259,11 +341,8 @@ static val *elementwise(interp *in, pos at, int op, val *a, val *b) {
             return NULL;
         }
         val *xd = to_dense(in, at, x, op_name(op)), *c = NULL, *r = NULL;
-        if (xd) c = dense_const(in, at, x->rows, x->cols, f);
-        if (c) {
-            r = a->kind == V_SCALAR ? dense_ew(in, at, op, c, xd) : dense_ew(in, at, op, xd, c);
-            if (r && r->cols == 1) r->nx = x->nx, r->ny = x->ny;
-        }
+        if (xd) c = const_like(in, at, xd, f);
+        if (c) r = a->kind == V_SCALAR ? dense_ew(in, at, op, c, xd) : dense_ew(in, at, op, xd, c);
         val_unref(in, xd), val_unref(in, c);
         return r;
     }
@@ -272,11 +351,11 @@ static val *elementwise(interp *in, pos at, int op, val *a, val *b) {
                 describe_val(b, b2, sizeof b2));
         return NULL;
     }
-    if (a->kind == V_DENSE && b->kind == V_DENSE) return dense_ew(in, at, op, a, b);
+    if (is_plain(a) && is_plain(b)) return dense_ew(in, at, op, a, b);
     double sign = op == '-' ? -1.0 : 1.0;
     if (op != OP_EMUL && a->kind == V_BANDED && b->kind == V_BANDED)
         return banded_sum(in, at, a, b, sign);
-    if (op != OP_EMUL && a->kind != V_DENSE && b->kind != V_DENSE) {
+    if (op != OP_EMUL && !is_plain(a) && !is_plain(b)) {
         val *sa = to_sparse(in, at, a, op_name(op)), *sb = sa ? to_sparse(in, at, b, op_name(op)) : NULL;
         val *r = sb ? sparse_sum(in, at, sa, sb, sign) : NULL;
         val_unref(in, sa), val_unref(in, sb);
@@ -321,7 +400,7 @@ static int want_int(call *c, int i, const char *name, double lo, double hi, long
 static int want_vec(call *c, int i, const char *name) {
     const val *v = c->a[i];
     char b[128];
-    if (v->kind != V_DENSE || v->cols != 1)
+    if (v->kind != V_VEC)
         return fail_at(c->in, start_of(c->in, c->n->args[i]),
                        "%s: %s must be an n x 1 vector, not a %s", c->n->name, name,
                        describe_val(v, b, sizeof b));
@@ -386,24 +465,14 @@ static val *b_max(call *c) {
         return NULL;
     }
     val *d = to_dense(c->in, c->n->at, x, "max"), *r = NULL;
-    if (d) r = dense_new(c->in, c->n->at, d->rows, d->cols, NULL);
-    if (r && texla_mat_clamp_min(c->in->ctx, d->m, f, r->m)) {
+    if (d) r = const_like(c->in, c->n->at, d, 0.0f);
+    if (r && (d->kind == V_VEC ? texla_vec_clamp_min(c->in->ctx, d->x, f, r->x)
+                               : texla_mat_clamp_min(c->in->ctx, d->m, f, r->m))) {
         gl_fail(c->in, c->n->at, "max");
         val_unref(c->in, r);
         r = NULL;
     }
-    if (r) r->nx = d->nx, r->ny = d->ny;
     val_unref(c->in, d);
-    return r;
-}
-
-/* a' * b (or a' * a) of dense matrices, read back */
-static texla_result mat_reduce(texla_ctx *ctx, texla_mat a, const texla_mat *b, float *out) {
-    texla_scalar s = {0};
-    texla_result r = texla_scalar_make(ctx, 0.0f, &s);
-    if (!r) r = b ? texla_mat_dot(ctx, a, *b, s) : texla_mat_sqnorm(ctx, a, s);
-    if (!r) r = texla_scalar_read(ctx, s, out);
-    texla_scalar_destroy(ctx, s);
     return r;
 }
 
@@ -417,8 +486,17 @@ static val *b_dot(call *c) {
                 describe_val(a, b1, sizeof b1), describe_val(b, b2, sizeof b2));
         return NULL;
     }
-    float f;
-    if (mat_reduce(c->in->ctx, a->m, two ? &b->m : NULL, &f)) {
+    texla_vec bv;
+    int owned = 0;
+    if (two && vec_in(c->in, c->n->at, b, a->x, &bv, &owned)) return NULL;
+    texla_scalar s = {0};
+    float f = 0;
+    texla_result r = texla_scalar_make(c->in->ctx, 0.0f, &s);
+    if (!r) r = two ? texla_vec_dot(c->in->ctx, a->x, bv, s) : texla_vec_sqnorm(c->in->ctx, a->x, s);
+    if (!r) r = texla_scalar_read(c->in->ctx, s, &f);
+    texla_scalar_destroy(c->in->ctx, s);
+    if (owned) texla_vec_destroy(c->in->ctx, bv);
+    if (r) {
         gl_fail(c->in, c->n->at, c->n->name);
         return NULL;
     }
@@ -460,15 +538,23 @@ static val *b_cg(call *c) {
                 : a->kind == V_BANDED   ? texla_op_banded(a->b)
                                         : texla_op_sparse(a->sp);
     texla_vec bv = {0}, xv = {0};
-    if (vec_of(in, c->n->at, b, a->kind == V_DENSE ? (texla_vec){0} : a->like, &bv)) return NULL;
+    int owned = 0;
+    if (a->kind == V_VEC || a->kind == V_SCALAR) { /* a 1 x 1 "matrix" */
+        fail_at(in, start_of(in, c->n->args[0]), "cg: A must be a matrix, not a %s",
+                describe_val(a, b1, sizeof b1));
+        return NULL;
+    }
+    if (vec_in(in, c->n->at, b, a->kind == V_DENSE ? (texla_vec){0} : a->like, &bv, &owned))
+        return NULL;
     texla_cg_desc d = {.max_iter = (int)maxit, .tol = (float)tol};
     texla_cg_result res;
     val *x = NULL;
     if (texla_vec_make_like(in->ctx, bv, &xv) || texla_cg(in->ctx, op, bv, &d, xv, &res)) {
         gl_fail(in, c->n->at, "cg");
+        texla_vec_destroy(in->ctx, xv);
     } else {
         int grid = a->kind == V_BANDED && a->nx;
-        x = dense_of_vec(in, c->n->at, xv, grid ? a->nx : b->nx, grid ? a->ny : b->ny);
+        x = vec_take(in, c->n->at, xv, grid ? a->nx : b->nx, grid ? a->ny : b->ny);
         if (x && tol > 0)
             note(in, c->n->at, "cg: %d iterations, relative residual %.3g (%s tolerance %g)",
                  res.iterations, (double)res.rel_residual,
@@ -477,8 +563,7 @@ static val *b_cg(call *c) {
             note(in, c->n->at, "cg: %d iterations (fixed count, residual not read back)",
                  res.iterations);
     }
-    texla_vec_destroy(in->ctx, bv);
-    texla_vec_destroy(in->ctx, xv);
+    if (owned) texla_vec_destroy(in->ctx, bv);
     return x;
 }
 
@@ -501,23 +586,26 @@ static val *b_lcp(call *c) {
         fail_at(in, start_of(in, c->n->args[3]), "lcp: OMEGA must be > 0, not %g", omega);
         return NULL;
     }
-    val *ad = to_dense(in, c->n->at, a, "lcp (projected Jacobi needs a dense A)");
-    if (!ad) return NULL;
-    val *x = dense_new(in, c->n->at, a->rows, 1, NULL);
+    texla_mat ma = {0}, mb = {0}, mx = {0};
+    int oa = 0, ob = 0;
+    if (mat_of(in, c->n->at, a, "lcp (projected Jacobi needs a dense A)", &ma, &oa)) return NULL;
+    val *x = NULL;
     texla_lcp_desc d = {.iterations = (int)iters, .omega = (float)omega};
     texla_lcp_result res;
-    if (x && texla_lcp_jacobi(in->ctx, ad->m, b->m, &d, x->m, &res)) {
+    if (mat_of(in, c->n->at, b, "lcp", &mb, &ob)) {
+        /* reported */
+    } else if (texla_mat_make(in->ctx, a->rows, 1, NULL, &mx) ||
+               texla_lcp_jacobi(in->ctx, ma, mb, &d, mx, &res)) {
         gl_fail(in, c->n->at, "lcp");
-        val_unref(in, x);
-        x = NULL;
-    }
-    if (x) {
+        texla_mat_destroy(in->ctx, mx);
+    } else if ((x = val_of_mat(in, c->n->at, mx, a->rows, 1))) {
         x->nx = b->nx, x->ny = b->ny;
         note(in, c->n->at, "lcp: %lld iterations (omega %g): min x %.3g, min w %.3g, x'w %.3g, "
              "max |x_i w_i| %.3g", iters, omega, (double)res.min_x, (double)res.min_w,
              (double)res.xw, (double)res.max_abs_xw);
     }
-    val_unref(in, ad);
+    if (oa) texla_mat_destroy(in->ctx, ma);
+    if (ob) texla_mat_destroy(in->ctx, mb);
     return x;
 }
 
@@ -652,7 +740,7 @@ static val *bin_step(interp *in, const node *n, val *a, int ta) {
         return NULL;
     }
     val *r = NULL;
-    if (ta != tb && a->kind == V_DENSE && b->kind == V_DENSE) {
+    if (ta != tb && is_plain(a) && is_plain(b)) {
         r = matmul(in, n->at, a, b, ta ? P_TN : P_NT);
     } else {
         if (ta) {
@@ -816,8 +904,12 @@ static int exec(interp *in, const stmt *s) {
     return rc;
 }
 
-int script_run(texla_ctx *ctx, const script *sc, FILE *out, diag *err) {
-    interp in = {.ctx = ctx, .sc = sc, .out = out, .err = err};
+int script_run(texla_ctx *ctx, const script *sc, const run_opts *opt, FILE *out, diag *err) {
+    static const run_opts defaults = {0, -1};
+    interp in = {.ctx = ctx, .sc = sc, .out = out, .err = err, .opt = opt ? opt : &defaults};
+    texla_info info;
+    if (texla_ctx_info(ctx, &info)) return gl_fail(&in, (pos){1, 1}, "texla_ctx_info");
+    in.max_tex = info.max_texture_size;
     int rc = 0;
     for (int i = 0; i < sc->nstmts && !rc; i++) rc = exec(&in, sc->stmts[i]);
     for (int i = 0; i < in.nvars; i++) val_unref(&in, in.vars[i].v);

@@ -178,7 +178,7 @@ static int cmd_run(const char *path) {
             free(text), free(dir);
             return 1;
         }
-        if (script_run(ctx, &sc, stdout, &d)) rc = 1;
+        if (script_run(ctx, &sc, NULL, stdout, &d)) rc = 1;
         texla_ctx_destroy(ctx);
     }
     if (rc) {
