@@ -656,12 +656,32 @@ typedef enum texla_png_map {
     TEXLA_MAP_DIVERGING,  /* blue - white - red, centred on 0 */
     TEXLA_MAP_GRAY16      /* 16-bit grey, for quantitative use (range in the text chunk) */
 } texla_png_map;
+/* Every dump also gets a standard "Description" text chunk (what ordinary viewers show):
+ * the shape and the value range. */
+typedef enum texla_png_spy {
+    TEXLA_SPY_OFF = 0,
+    TEXLA_SPY_DOTS,    /* white background, a dark dot per nonzero (black) */
+    TEXLA_SPY_COLOUR   /* the same dots coloured by value with the map */
+} texla_png_spy;
 typedef struct texla_png_desc {
     texla_png_view view;
     texla_png_map map;
     int fixed_range;  /* 1: use lo..hi; 0: min..max of the finite values, computed on the GPU */
     float lo, hi;
     int scale;        /* integer upscale, each element a scale x scale block; 0: 1 */
+    /* Options for people looking at the image; zero everywhere gives the plain image above.
+     * The options other than spy make an 8-bit RGB picture (not for texla_png_read: gray16
+     * refuses them). */
+    int colorbar;     /* 1: a colour bar at the right with the range's numbers */
+    int plot;         /* 1: a vector (n x 1, 1 x n, a texla_vec, a scalar) as a line plot of its
+                         values against the index, with axes, ticks and labels */
+    int log_y;        /* plot: a log10 value axis (values <= 0 are left out) */
+    texla_png_spy spy;/* a matrix's nonzero pattern on white, at least 2 x 2 pixels a dot */
+    int annotate;     /* banded matrices: a separator between diagonals and each one's offset
+                         ("d = -64") at its left; each diagonal at least 10 pixels tall where
+                         the size limit allows */
+    int width, height;/* plot: the picture's size in pixels; 0: 640 x 400 */
+    const char *title, *xlabel, *ylabel; /* plot: texts (NULL: none, "index", "value") */
 } texla_png_desc;
 /* desc may be NULL (defaults). */
 TEXLA_API texla_result texla_png_mat(texla_ctx *ctx, texla_mat m, const char *path,
@@ -678,6 +698,11 @@ TEXLA_API texla_result texla_png_sparse(texla_ctx *ctx, texla_sparse a, const ch
  * width x height image of channel 0, the raw view all four channels side by side. */
 TEXLA_API texla_result texla_png_texture(texla_ctx *ctx, uint32_t texture, int width, int height,
                                          const char *path, const texla_png_desc *desc);
+/* A line plot of n host values: (x[i], y[i]), or (i, y[i]) when x is NULL (desc->width,
+ * height, log_y, title, xlabel, ylabel; the other fields are ignored). NaN and +-Inf points
+ * (and values <= 0 on a log axis) are left out. For residual histories and the like. */
+TEXLA_API texla_result texla_png_plot(texla_ctx *ctx, const float *x, const float *y, int n,
+                                      const char *path, const texla_png_desc *desc);
 /* Reads an 8- or 16-bit grey or RGB(A) PNG into a new rows x cols matrix (rows = image height):
  * grey values, or the mean of R, G, B, scaled to [0, 1], or to the file's texla:range when it
  * has one (so a TEXLA_MAP_GRAY16 dump reads back within its quantisation). */
