@@ -530,6 +530,8 @@ typedef struct texla_cg_desc {
     float *history;
     int *history_iter;
     int history_cap;
+    int *history_true; /* optional: 1 where the entry is a true residual (b - A x recomputed),
+                          0 where it is the recurrence's */
 } texla_cg_desc;
 /* Why texla_cg stopped. */
 typedef enum texla_cg_stop {
@@ -675,13 +677,18 @@ typedef struct texla_png_desc {
     int colorbar;     /* 1: a colour bar at the right with the range's numbers */
     int plot;         /* 1: a vector (n x 1, 1 x n, a texla_vec, a scalar) as a line plot of its
                          values against the index, with axes, ticks and labels */
-    int log_y;        /* plot: a log10 value axis (values <= 0 are left out) */
+    int log_y;        /* plot: a log10 value axis (values <= 0 at its bottom edge) */
     texla_png_spy spy;/* a matrix's nonzero pattern on white, at least 2 x 2 pixels a dot */
     int annotate;     /* banded matrices: a separator between diagonals and each one's offset
                          ("d = -64") at its left; each diagonal at least 10 pixels tall where
                          the size limit allows */
     int width, height;/* plot: the picture's size in pixels; 0: 640 x 400 */
     const char *title, *xlabel, *ylabel; /* plot: texts (NULL: none, "index", "value") */
+    /* texla_png_plot: a second series drawn as dots (points_x NULL: the index), and the
+     * legend's names of the line and the dots (NULL: no legend) */
+    const float *points_x, *points_y;
+    int npoints;
+    const char *line_label, *points_label;
 } texla_png_desc;
 /* desc may be NULL (defaults). */
 TEXLA_API texla_result texla_png_mat(texla_ctx *ctx, texla_mat m, const char *path,
@@ -699,8 +706,9 @@ TEXLA_API texla_result texla_png_sparse(texla_ctx *ctx, texla_sparse a, const ch
 TEXLA_API texla_result texla_png_texture(texla_ctx *ctx, uint32_t texture, int width, int height,
                                          const char *path, const texla_png_desc *desc);
 /* A line plot of n host values: (x[i], y[i]), or (i, y[i]) when x is NULL (desc->width,
- * height, log_y, title, xlabel, ylabel; the other fields are ignored). NaN and +-Inf points
- * (and values <= 0 on a log axis) are left out. For residual histories and the like. */
+ * height, log_y, title, xlabel, ylabel, the dots and the legend; the other fields are ignored).
+ * NaN and +-Inf points are left out; on a log axis, values <= 0 sit on its bottom edge. For
+ * residual histories and the like. */
 TEXLA_API texla_result texla_png_plot(texla_ctx *ctx, const float *x, const float *y, int n,
                                       const char *path, const texla_png_desc *desc);
 /* Reads an 8- or 16-bit grey or RGB(A) PNG into a new rows x cols matrix (rows = image height):

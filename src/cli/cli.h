@@ -37,7 +37,8 @@ typedef enum node_kind {
     N_LOAD,  /* load "path" [as dense|banded|sparse] */
     N_NEG,   /* -a */
     N_TRANS, /* a' */
-    N_BIN    /* a op b */
+    N_BIN,   /* a op b */
+    N_STR    /* a string: only as an item of print */
 } node_kind;
 
 typedef enum load_as { AS_AUTO, AS_DENSE, AS_BANDED, AS_SPARSE } load_as;
@@ -73,7 +74,14 @@ typedef struct stmt {
     int map;           /* texla_png_map */
     node *lo, *hi;     /* range LO HI (NULL: automatic) */
     node *scale;       /* scale K (NULL: 1) */
+    int colorbar, plot, log_y, spy, annotate; /* spy: texla_png_spy */
+    const char *title;
+    node *width, *height; /* size W H (plot) */
     struct stmt *inner; /* S_TIME */
+    node **items;      /* S_PRINT: what to print, strings (N_STR) and values */
+    int nitems;
+    const char *hist;  /* history "FILE": the residual plot of the statement's last solve */
+    pos hist_at;
 } stmt;
 
 typedef struct script {

@@ -5,9 +5,12 @@
  *   line      := [ statement { ';' statement } ] [ '#' comment ] NEWLINE
  *   statement := NAME '=' expr
  *              | 'save' expr STRING
- *              | 'png' expr STRING { 'raw' | 'map' NAME | 'range' unary unary | 'scale' unary }
- *              | 'print' expr
+ *              | 'png' expr STRING { 'raw' | 'map' NAME | 'range' unary unary | 'scale' unary
+ *                                   | 'colorbar' | 'plot' | 'log' | 'spy' | 'colour' | 'labels'
+ *                                   | 'title' STRING | 'size' unary unary }
+ *              | 'print' item { ',' item }        item := STRING | expr
  *              | 'time' statement
+ *   (any statement may end with: 'history' STRING, the residual plot of its last solve)
  *   expr      := term { ('+' | '-') term }
  *   term      := unary { ('*' | '.*' | '/') unary }
  *   unary     := ('-' | '+') unary | postfix
@@ -499,11 +502,33 @@ static int parse_path(parser *p, stmt *s, const char *what) {
 
 static int parse_png_options(parser *p, stmt *s) {
     char dbuf[96];
-    while (p->tok.kind == T_NAME) {
+    token colour = {0}, logt = {0};
+    while (p->tok.kind == T_NAME && !is_name(p, "history")) {
         token t = p->tok;
         if (eat(p, &s->src1)) return -1;
         if (!strcmp(t.str, "raw")) {
             s->raw = 1;
+        } else if (!strcmp(t.str, "colorbar") || !strcmp(t.str, "colourbar")) {
+            s->colorbar = 1;
+        } else if (!strcmp(t.str, "plot")) {
+            s->plot = 1;
+        } else if (!strcmp(t.str, "log")) {
+            s->log_y = 1, logt = t;
+        } else if (!strcmp(t.str, "spy")) {
+            if (!s->spy) s->spy = TEXLA_SPY_DOTS;
+        } else if (!strcmp(t.str, "colour") || !strcmp(t.str, "color")) {
+            s->spy = TEXLA_SPY_COLOUR, colour = t;
+        } else if (!strcmp(t.str, "labels")) {
+            s->annotate = 1;
+        } else if (!strcmp(t.str, "title")) {
+            if (p->tok.kind != T_STR)
+                return fail(p, p->tok.at, "png: title: expected the title in double quotes, found %s",
+                            DESC(p));
+            s->title = p->tok.str;
+            if (eat(p, &s->src1)) return -1;
+        } else if (!strcmp(t.str, "size")) {
+            if (!(s->width = parse_unary(p)) || !(s->height = parse_unary(p))) return -1;
+            s->src1 = s->height->src1;
         } else if (!strcmp(t.str, "map")) {
             static const struct { const char *name; int map; } maps[] = {
                 {"gray", TEXLA_MAP_GRAY},     {"grey", TEXLA_MAP_GRAY},
@@ -526,9 +551,16 @@ static int parse_png_options(parser *p, stmt *s) {
             s->src1 = s->scale->src1;
         } else {
             return fail(p, t.at, "png: unknown option '%s' (options: raw, map NAME, range LO HI, "
-                        "scale K)", t.str);
+                        "scale K, colorbar, plot, log, spy, colour, labels, title \"T\", size W H)",
+                        t.str);
         }
     }
+    if (logt.kind && !s->plot) return fail(p, logt.at, "png: log is the value axis of a plot: add plot");
+    if (colour.kind && s->spy != TEXLA_SPY_COLOUR)
+        return fail(p, colour.at, "png: colour colours the dots of a spy view");
+    if (colour.kind) s->spy = TEXLA_SPY_COLOUR; /* 'colour' alone asks for a coloured spy view */
+    if ((s->title || s->width) && !s->plot)
+        return fail(p, s->at, "png: title and size are a plot's: add plot");
     return 0;
 }
 
@@ -554,8 +586,32 @@ static stmt *parse_statement(parser *p) {
         if (s->kind == S_PNG && parse_png_options(p, s)) return NULL;
     } else if (!strcmp(t.str, "print")) {
         s->kind = S_PRINT;
-        if (!(s->e = parse_expr(p))) return NULL;
-        s->src1 = s->e->src1;
+        int cap = 0;
+        for (;;) { /* items: strings and values, separated by ',' */
+            node *it;
+            if (p->tok.kind == T_STR) {
+                if (!(it = new_node(p, N_STR, p->tok.at, p->tok.src0))) return NULL;
+                it->name = p->tok.str;
+                if (eat(p, &it->src1)) return NULL;
+            } else if (!(it = parse_expr(p))) {
+                return NULL;
+            }
+            if (s->nitems == cap) {
+                cap = cap ? 2 * cap : 4;
+                node **items = arena_alloc(&p->sc->mem, sizeof *items * (size_t)cap);
+                if (!items) {
+                    oom(p);
+                    return NULL;
+                }
+                if (s->nitems) memcpy(items, s->items, sizeof *items * (size_t)s->nitems);
+                s->items = items;
+            }
+            s->items[s->nitems++] = it;
+            s->src1 = it->src1;
+            if (!is_op(p, ',')) break;
+            if (eat(p, NULL)) return NULL;
+        }
+        s->e = s->items[0]->kind == N_STR ? NULL : s->items[0];
     } else if (!strcmp(t.str, "time")) {
         s->kind = S_TIME;
         if (p->tok.kind == T_EOL || p->tok.kind == T_EOF) {
@@ -589,6 +645,42 @@ static stmt *parse_statement(parser *p) {
     return s;
 }
 
+/* does the expression call cg or lcp? Left spines in a loop, the rest by recursion (bounded
+ * by the nesting limit) */
+static int calls_solver(const node *n) {
+    while (n) {
+        if (n->kind == N_CALL) {
+            if (!strcmp(n->name, "cg") || !strcmp(n->name, "lcp")) return 1;
+            for (int i = 0; i < n->nargs; i++)
+                if (calls_solver(n->args[i])) return 1;
+            return 0;
+        }
+        if (n->kind == N_BIN && calls_solver(n->b)) return 1;
+        n = n->kind == N_BIN || n->kind == N_NEG || n->kind == N_TRANS ? n->a : NULL;
+    }
+    return 0;
+}
+
+static int parse_history(parser *p, stmt *s) {
+    char dbuf[96];
+    token t = p->tok;
+    if (eat(p, &s->src1)) return -1;
+    if (p->tok.kind != T_STR)
+        return fail(p, p->tok.at, "history: expected the file name of the residual plot in double "
+                    "quotes, found %s", DESC(p));
+    s->hist = p->tok.str;
+    s->hist_at = p->tok.at;
+    if (!*s->hist) return fail(p, p->tok.at, "history: the file name is empty");
+    if (eat(p, &s->src1)) return -1;
+    const stmt *body = s->kind == S_TIME ? s->inner : s;
+    int solver = 0;
+    for (int i = 0; i < body->nitems && !solver; i++) solver = calls_solver(body->items[i]);
+    if (!solver && !calls_solver(body->e))
+        return fail(p, t.at, "history: this statement calls no solver (cg or lcp) whose residuals "
+                    "it could plot");
+    return 0;
+}
+
 int script_parse(script *sc, diag *err) {
     parser p = {.sc = sc, .err = err, .line = 1, .col = 1};
     sc->stmts = NULL;
@@ -603,6 +695,7 @@ int script_parse(script *sc, diag *err) {
         }
         stmt *s = parse_statement(&p);
         if (!s) return -1;
+        if (is_name(&p, "history") && parse_history(&p, s)) return -1;
         if (p.tok.kind != T_EOL && p.tok.kind != T_EOF)
             return fail(&p, p.tok.at, "expected the end of the statement, found %s", DESC(&p));
         if (sc->nstmts == cap) {

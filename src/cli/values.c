@@ -951,6 +951,10 @@ int png_file(interp *in, pos at, const val *v, const char *path, const texla_png
 
 int print_val(interp *in, pos at, const val *v, const char *label) {
     FILE *o = in->out;
+    if (v->kind == V_SCALAR && !label) {
+        fprintf(o, "  %.9g\n", v->s);
+        return 0;
+    }
     if (v->kind == V_SCALAR) {
         fprintf(o, "%s = %.9g\n", label, v->s);
         return 0;
@@ -982,19 +986,24 @@ int print_val(interp *in, pos at, const val *v, const char *label) {
             if (v->ri[e] < sr && v->ci[e] < sc) blk[v->ri[e] * sc + v->ci[e]] += v->vv[e];
     }
     char b[160];
-    fprintf(o, "%s = %s", label, describe_val(v, b, sizeof b));
+    /* without a label (print "text", A) the shape was on the item's line: only the notes */
+    if (label) fprintf(o, "%s = %s", label, describe_val(v, b, sizeof b));
+    int notes = v->kind == V_BANDED || sr < v->rows || sc < v->cols;
+    if (!label && notes) fputs("  (", o);
     if (v->kind == V_BANDED) {
-        fprintf(o, ", offsets");
+        fprintf(o, label ? ", offsets" : "offsets");
         for (int i = 0; i < v->ndiag && i < 16; i++) fprintf(o, " %d", v->offs[i]);
         if (v->ndiag > 16) fprintf(o, " ...");
     }
+    const char *sep = label || v->kind == V_BANDED ? "; " : "";
     if (sr < v->rows && sc < v->cols)
-        fprintf(o, "; the first %d rows and %d columns shown", sr, sc);
+        fprintf(o, "%sthe first %d rows and %d columns shown", sep, sr, sc);
     else if (sr < v->rows)
-        fprintf(o, "; the first %d rows shown", sr);
+        fprintf(o, "%sthe first %d rows shown", sep, sr);
     else if (sc < v->cols)
-        fprintf(o, "; the first %d columns shown", sc);
-    fputc('\n', o);
+        fprintf(o, "%sthe first %d columns shown", sep, sc);
+    if (!label && notes) fputc(')', o);
+    if (label || notes) fputc('\n', o);
     int w = 1;
     char cell[64];
     for (int i = 0; i < sr * sc; i++) {

@@ -13,6 +13,22 @@
 
 #include "cli.h"
 
+#include "../base/optable.h" /* texla's operation table: a pure list, no library internals */
+
+/* the rows of the operation table */
+enum {
+#define CLI_X(name, ...) EW_##name,
+    TEXLA__EW_OPS(CLI_X)
+#undef CLI_X
+    EW_COUNT
+};
+enum {
+#define CLI_X(name, ...) RED_##name,
+    TEXLA__REDUCE_OPS(CLI_X)
+#undef CLI_X
+    RED_COUNT
+};
+
 /* most elements a banded or sparse matrix is expanded to when it must be dense, and most
  * elements of a banded matrix's host copy (256 MiB) */
 #define DENSE_MAX_ELEMS (1LL << 26)
@@ -61,11 +77,30 @@ typedef struct interp {
     int nvars, capvars;
     int max_tex;         /* GL_MAX_TEXTURE_SIZE */
     /* the residual history of the last solve of the statement running (history "FILE") */
+    int want_hist;
     float *hist;
-    int *hist_it;
-    int nhist, caphist;
-    const char *hist_what; /* "cg" or "lcp" */
+    int *hist_it, *hist_true; /* the iteration of each entry; cg: 1 for a true residual */
+    int nhist, caphist, hist_split; /* hist_split: true residuals drawn as dots */
+    char hist_title[160];
+    const char *hist_ylabel;
 } interp;
+
+/* interp.c */
+var *find_var(interp *in, const char *name);
+val *eval_node(interp *in, const node *n);
+
+/* builtins.c */
+pos start_of(const interp *in, const node *n); /* where an expression's text starts */
+val *eval_call(interp *in, const node *n);     /* a function call or an element read */
+void builtin_list(char *buf, size_t n);        /* "rand, zeros, ..." */
+/* a constant of x's shape and storage (dense, or a vector in x's layout) */
+val *const_like(interp *in, pos at, const val *x, float f);
+/* Row `row` of TEXLA__EW_OPS on dense matrices, or on vectors, of one shape: ops are its
+ * sources in order, c its coefficient, f its floats. Vectors are combined in the layout of the
+ * first with a grid (else the first's), and the result keeps that grid. */
+val *ew_apply(interp *in, pos at, int row, val *const *ops, texla_coef c, const float *f);
+/* row `row` of TEXLA__REDUCE_OPS of a (and b for dot) as a host number */
+int reduce_val(interp *in, pos at, int row, val *a, val *b, double *out);
 
 /* errors: the first one wins; each returns -1 */
 int fail_at(interp *in, pos at, const char *fmt, ...) CLI_PRINTF(3, 4);
@@ -124,6 +159,7 @@ val *val_of_mat(interp *in, pos at, texla_mat m, int rows, int cols);
 val *load_file(interp *in, pos at, const char *path, load_as as);
 int save_file(interp *in, pos at, const val *v, const char *path);
 int png_file(interp *in, pos at, const val *v, const char *path, const texla_png_desc *d);
+/* "label = shape" (label NULL: "  shape") and the top-left 10 x 10 values */
 int print_val(interp *in, pos at, const val *v, const char *label);
 
 #endif /* TEXLA_CLI_VALUES_H */

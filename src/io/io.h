@@ -29,6 +29,9 @@ typedef struct texla__plot_desc {
     int width, height;  /* pixels; 0: 640 x 400 */
     int log_y;          /* log10 value axis (values <= 0 left out) */
     const char *title, *xlabel, *ylabel; /* NULL: none, "index", "value" */
+    const double *px, *py; /* a second series, drawn as dots (px NULL: the index) */
+    size_t pn;
+    const char *line_label, *points_label; /* the legend (NULL: none) */
 } texla__plot_desc;
 /* A line plot of (x[i], y[i]), i < n (x NULL: the index) onto a new canvas. */
 texla_result texla__plot(texla__err *e, const char *fn, const double *x, const double *y,

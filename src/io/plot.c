@@ -5,8 +5,9 @@
  *
  * A series longer than the plot is wide is drawn as its envelope: each pixel column gets a
  * vertical stroke from the smallest to the largest value of the points that fall in it, joined
- * to its neighbours, so a spike of one element among millions stays visible. NaN, +-Inf (and
- * values <= 0 on a log axis) are left out and break the line. */
+ * to its neighbours, so a spike of one element among millions stays visible. NaN and +-Inf are
+ * left out and break the line; on a log axis, values <= 0 sit on the bottom edge. A second
+ * series may be drawn as dots (a solver's true residuals beside its recurrence's). */
 #include "io/io.h"
 
 #include <math.h>
@@ -40,7 +41,7 @@ static const uint8_t font5x7[95][5] = {
     {0x02, 0x04, 0x08, 0x10, 0x20}, {0x00, 0x41, 0x41, 0x7F, 0x00}, {0x04, 0x02, 0x01, 0x02, 0x04},
     {0x40, 0x40, 0x40, 0x40, 0x40}, {0x00, 0x01, 0x02, 0x04, 0x00}, {0x20, 0x54, 0x54, 0x54, 0x78},
     {0x7F, 0x48, 0x44, 0x44, 0x38}, {0x38, 0x44, 0x44, 0x44, 0x20}, {0x38, 0x44, 0x44, 0x48, 0x7F},
-    {0x38, 0x54, 0x54, 0x54, 0x18}, {0x08, 0x7E, 0x09, 0x01, 0x02}, {0x0C, 0x52, 0x52, 0x52, 0x3E},
+    {0x38, 0x54, 0x54, 0x54, 0x18}, {0x08, 0x7E, 0x09, 0x01, 0x02}, {0x08, 0x54, 0x54, 0x54, 0x3C},
     {0x7F, 0x08, 0x04, 0x04, 0x78}, {0x00, 0x44, 0x7D, 0x40, 0x00}, {0x20, 0x40, 0x44, 0x3D, 0x00},
     {0x7F, 0x10, 0x28, 0x44, 0x00}, {0x00, 0x41, 0x7F, 0x40, 0x00}, {0x7C, 0x04, 0x18, 0x04, 0x78},
     {0x7C, 0x08, 0x04, 0x04, 0x78}, {0x38, 0x44, 0x44, 0x44, 0x38}, {0x7C, 0x14, 0x14, 0x14, 0x08},
@@ -53,7 +54,7 @@ static const uint8_t font5x7[95][5] = {
 
 const uint8_t texla__ink[3] = {0, 0, 0}, texla__paper[3] = {255, 255, 255};
 static const uint8_t GRID[3] = {228, 228, 228}, FRAME[3] = {120, 120, 120},
-                     LINE[3] = {31, 119, 180};
+                     LINE[3] = {31, 119, 180}, DOTS[3] = {230, 97, 1};
 
 /* ---- canvas ---- */
 
@@ -130,19 +131,23 @@ typedef struct axis {
     double lo, hi; /* in axis units (log10 of the value on a log axis) */
 } axis;
 
-static double to_axis(const axis *a, double v) { return a->log ? log10(v) : v; }
+/* on a log axis, values <= 0 (a residual that reached exactly 0) sit on the bottom edge */
+static double to_axis(const axis *a, double v) { return a->log ? (v > 0 ? log10(v) : a->lo) : v; }
 
-static int usable(const axis *a, double v) { return isfinite(v) && (!a->log || v > 0); }
+static int usable(double v) { return isfinite(v); }
 
-/* the range of the usable values, widened when empty or flat; 0 when there is none */
-static int fit(axis *a, const double *v, size_t n, int from_zero) {
+/* the range of the values (two series, the second may be empty), widened when empty or flat;
+ * 0 when there is none */
+static int fit(axis *a, const double *v, size_t n, const double *v2, size_t n2, int from_zero) {
     double lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < n; i++)
-        if (usable(a, v[i])) {
-            double t = to_axis(a, v[i]);
+    for (size_t i = 0; i < n + n2; i++) {
+        double x = i < n ? v[i] : v2[i - n];
+        if (isfinite(x) && (!a->log || x > 0)) {
+            double t = a->log ? log10(x) : x;
             if (t < lo) lo = t;
             if (t > hi) hi = t;
         }
+    }
     if (!(lo <= hi)) return 0;
     if (a->log) { /* whole decades; float's 1e-6 is a hair below 10^-6: not a decade more */
         lo = floor(lo + 1e-6), hi = ceil(hi - 1e-6);
@@ -189,13 +194,15 @@ texla_result texla__plot(texla__err *e, const char *fn, const double *x, const d
                            "160..16384 x 120..16384", fn, w, h);
     axis ax = {0, 0, 1}, ay = {d->log_y, 0, 1};
     double *xi = NULL;
-    if (!x) { /* the index */
-        xi = malloc(sizeof *xi * (n ? n : 1));
+    size_t pn = d->py ? d->pn : 0, nx = n > pn ? n : pn;
+    if (!x || (pn && !d->px)) { /* the index */
+        xi = malloc(sizeof *xi * (nx ? nx : 1));
         if (!xi) return texla__errf(e, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
-        for (size_t i = 0; i < n; i++) xi[i] = (double)i;
-        x = xi;
+        for (size_t i = 0; i < nx; i++) xi[i] = (double)i;
     }
-    int have_x = fit(&ax, x, n, 1), have_y = fit(&ay, y, n, 0);
+    if (!x) x = xi;
+    const double *dx = pn ? (d->px ? d->px : xi) : NULL;
+    int have_x = fit(&ax, x, n, dx, pn, 1), have_y = fit(&ay, y, n, d->py, pn, 0);
     if (!have_x) ax.lo = 0, ax.hi = 1;
     if (!have_y) ay.lo = ay.log ? -1 : 0, ay.hi = ay.log ? 0 : 1;
     double yt[32], xt[32];
@@ -246,7 +253,7 @@ texla_result texla__plot(texla__err *e, const char *fn, const double *x, const d
     int prev_ok = 0, px0 = 0, py0 = 0;
     int col = -1, cmin = 0, cmax = 0, first_y = 0, last_y = 0;
     for (size_t i = 0; i <= n; i++) {
-        int ok = i < n && usable(&ax, x[i]) && usable(&ay, y[i]);
+        int ok = i < n && usable(x[i]) && usable(y[i]);
         int px = ok ? PX(x[i]) : 0, py = ok ? PY(y[i]) : 0;
         if (ok && px == col) { /* the same pixel column: widen its stroke */
             if (py < cmin) cmin = py;
@@ -273,8 +280,34 @@ texla_result texla__plot(texla__err *e, const char *fn, const double *x, const d
         }
         col = px, cmin = cmax = first_y = last_y = py;
     }
+    /* the dots */
+    for (size_t i = 0; i < pn; i++)
+        if (usable(dx[i]) && usable(d->py[i])) {
+            int qx = PX(dx[i]), qy = PY(d->py[i]);
+            texla__canvas_rect(c, qx - 2, qy - 1, 5, 3, DOTS);
+            texla__canvas_rect(c, qx - 1, qy - 2, 3, 5, DOTS);
+        }
 #undef PX
 #undef PY
+    /* the legend, top right inside the frame */
+    if (d->line_label || d->points_label) {
+        const char *l1 = d->line_label ? d->line_label : "", *l2 = d->points_label ? d->points_label : "";
+        int tw = texla__text_width(l1) > texla__text_width(l2) ? texla__text_width(l1)
+                                                                : texla__text_width(l2);
+        int lw2 = tw + 30, lx = right - lw2 - 6, ly = top + 6, rows = (*l1 != 0) + (*l2 != 0);
+        texla__canvas_rect(c, lx, ly, lw2, 6 + 12 * rows, texla__paper);
+        int yy = ly + 3;
+        if (*l1) {
+            texla__canvas_rect(c, lx + 4, yy + 3, 16, 2, LINE);
+            texla__canvas_text(c, lx + 24, yy, l1, texla__ink);
+            yy += 12;
+        }
+        if (*l2) {
+            texla__canvas_rect(c, lx + 10, yy + 1, 5, 3, DOTS);
+            texla__canvas_rect(c, lx + 11, yy, 3, 5, DOTS);
+            texla__canvas_text(c, lx + 24, yy, l2, texla__ink);
+        }
+    }
     free(xi);
     return TEXLA_OK;
 }

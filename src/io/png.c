@@ -161,7 +161,8 @@ static texla_result get_opts(texla_ctx *ctx, const char *fn, const char *path,
     *o = (opts){d->view == TEXLA_PNG_RAW, d->map, d->fixed_range != 0, d->lo, d->hi,
                 d->scale ? d->scale : 1, d->colorbar != 0, d->plot != 0, d->log_y != 0,
                 d->annotate != 0, d->spy,
-                {d->width, d->height, d->log_y != 0, d->title, d->xlabel, d->ylabel}};
+                {.width = d->width, .height = d->height, .log_y = d->log_y != 0,
+                 .title = d->title, .xlabel = d->xlabel, .ylabel = d->ylabel}};
     /* a spy dot is at least 2 x 2 pixels */
     if (o->spy && o->scale < 2) o->scale = 2;
     return TEXLA_OK;
@@ -667,24 +668,36 @@ texla_result texla_png_plot(texla_ctx *ctx, const float *x, const float *y, int 
     if (desc) { /* the plot's own fields; a map or a view means nothing here */
         d.width = desc->width, d.height = desc->height, d.log_y = desc->log_y;
         d.title = desc->title, d.xlabel = desc->xlabel, d.ylabel = desc->ylabel;
+        if (desc->npoints < 0 || (desc->npoints > 0 && !desc->points_y))
+            return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: desc->npoints is %d with points_y "
+                               "%s", fn, desc->npoints, desc->points_y ? "given" : "NULL");
     }
     d.plot = 1;
     opts o;
     texla_result r = get_opts(ctx, fn, path, &d, &o);
     if (r) return r;
+    int pn = desc && desc->points_y ? desc->npoints : 0;
     double *xd = x ? malloc(sizeof *xd * (size_t)n) : NULL, *yd = malloc(sizeof *yd * (size_t)n);
-    if (!yd || (x && !xd)) {
-        free(xd), free(yd);
+    double *pxd = pn && desc->points_x ? malloc(sizeof *pxd * (size_t)pn) : NULL;
+    double *pyd = pn ? malloc(sizeof *pyd * (size_t)pn) : NULL;
+    if (!yd || (x && !xd) || (pn && !pyd) || (pn && desc->points_x && !pxd)) {
+        free(xd), free(yd), free(pxd), free(pyd);
         return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory for %d points", fn, n);
     }
     for (int i = 0; i < n; i++) {
         yd[i] = y[i];
         if (x) xd[i] = x[i];
     }
+    for (int i = 0; i < pn; i++) {
+        pyd[i] = desc->points_y[i];
+        if (pxd) pxd[i] = desc->points_x[i];
+    }
+    o.pd.px = pxd, o.pd.py = pyd, o.pd.pn = (size_t)pn;
+    if (desc) o.pd.line_label = desc->line_label, o.pd.points_label = desc->points_label;
     char shape[64];
-    snprintf(shape, sizeof shape, "%d points", n);
+    snprintf(shape, sizeof shape, pn ? "%d points and %d dots" : "%d points", n, pn);
     r = write_plot(ctx, fn, path, &o, xd, yd, (size_t)n, shape);
-    free(xd), free(yd);
+    free(xd), free(yd), free(pxd), free(pyd);
     return r;
 }
 

@@ -42,6 +42,7 @@ static void report(cg_report *rp, int iter, float rel, int truth) {
     if (d->history && rp->len < d->history_cap && rel >= 0) {
         d->history[rp->len] = rel;
         if (d->history_iter) d->history_iter[rp->len] = iter;
+        if (d->history_true) d->history_true[rp->len] = truth;
         rp->len++;
     }
     if (d->progress) {
