@@ -565,8 +565,9 @@ static val *banded_of_triplets(interp *in, pos at, int n, int nx, int ny, int nn
     for (int e = 0; e < nnz; e++) nd += e == 0 || t[e].off != t[e - 1].off;
     if ((long long)nd * n > DENSE_MAX_ELEMS) {
         free(t);
-        fail_at(in, at, "%s: %d diagonals of %d elements are too many for a banded matrix (at "
-                "most %lld elements); use a sparse one", why, nd, n, DENSE_MAX_ELEMS);
+        fail_at(in, at, "%s: %d diagonal%s of %d elements %s too many for a banded matrix (at "
+                "most %lld elements); use a sparse one", why, nd, nd == 1 ? "" : "s", n,
+                nd == 1 ? "is" : "are", DENSE_MAX_ELEMS);
         return NULL;
     }
     int *offs = malloc(sizeof *offs * (size_t)(nd ? nd : 1));
