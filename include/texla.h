@@ -18,8 +18,16 @@
  * WHAT IT DOES NOT DO
  *   No double precision (all GPU arithmetic is float32), no threads (a context belongs to
  *   the thread it was made on), no hidden read-backs (only calls whose purpose is a host
- *   value copy data back: *_read, the scalar reads, CG's tolerance mode, LCP measures, PNG
- *   dumps), no printing (unless you install a callback).
+ *   value copy data back: *_read, the scalar reads, CG's tolerance mode, LCP measures and the
+ *   progress/history you ask a solver for, PNG dumps), no printing (unless you install a
+ *   callback).
+ *
+ * SOLVERS SAY HOW THEY ENDED
+ *   texla_cg_result.stop and texla_lcp_result.status: converged or not and why (iteration
+ *   limit, float32 stagnation with the best true residual, NaN, cancelled; an LCP unsolved
+ *   against a tolerance relative to its scale). Not reaching a tolerance is not an error: the
+ *   call returns TEXLA_OK and says so. Progress callbacks and residual histories (caller
+ *   buffers) are in the descs.
  *
  * STEP BY STEP
  *   texla_ctx *ctx;
