@@ -40,7 +40,7 @@ static const char help_text[] =
     "      spy [colour]    the nonzero pattern: dark dots on white (coloured by value)\n"
     "      labels          banded: a separator and the offset of each diagonal\n"
     "  time STATEMENT                 run it, wait for the GPU, print the milliseconds\n"
-    "  STATEMENT history \"r.png\"     the residual history of the statement's last solve\n"
+    "  STATEMENT history \"r.png\"      the residual history of the statement's last solve\n"
     "                                 (cg or lcp) as a log-scale plot\n"
     "A warning says when a file's name does not end in what is written (.mtx, .png).\n"
     "Expressions, loosest first: + -   then * / .*   then unary -   then ' (transpose).\n"
