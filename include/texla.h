@@ -2,8 +2,6 @@
  * texla.h - linear algebra on the GPU through OpenGL render-to-texture.
  * Copyright (c) 2026 the texla authors; zlib licence (see LICENSE): free to use, change and
  * redistribute, also commercially, with no warranty.
- * Copyright (c) 2026 the texla authors. zlib licence: see LICENSE (use, change and redistribute
- * freely, including commercially; no warranty).
  *
  * WHAT IT DOES
  *   Matrices and vectors live in RGBA32F textures; every operation is a fragment program drawn
