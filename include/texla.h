@@ -16,8 +16,16 @@
  * WHAT IT DOES NOT DO
  *   No double precision (all GPU arithmetic is float32), no threads (a context belongs to
  *   the thread it was made on), no hidden read-backs (only calls whose purpose is a host
- *   value copy data back: *_read, the scalar reads, CG's tolerance mode, LCP measures, PNG
- *   dumps), no printing (unless you install a callback).
+ *   value copy data back: *_read, the scalar reads, CG's tolerance mode, LCP measures and the
+ *   progress/history you ask a solver for, PNG dumps), no printing (unless you install a
+ *   callback).
+ *
+ * SOLVERS SAY HOW THEY ENDED
+ *   texla_cg_result.stop and texla_lcp_result.status: converged or not and why (iteration
+ *   limit, float32 stagnation with the best true residual, NaN, cancelled; an LCP unsolved
+ *   against a tolerance relative to its scale). Not reaching a tolerance is not an error: the
+ *   call returns TEXLA_OK and says so. Progress callbacks and residual histories (caller
+ *   buffers) are in the descs.
  *
  * STEP BY STEP
  *   texla_ctx *ctx;
@@ -507,24 +515,72 @@ TEXLA_API texla_result texla_op_matvec(texla_ctx *ctx, texla_op a, texla_vec x, 
 /* the operator's rows and columns */
 TEXLA_API texla_result texla_op_shape(texla_ctx *ctx, texla_op a, int *rows, int *cols);
 
+/* What a solver's progress callback sees (texla_cg_desc.progress, texla_lcp_desc.progress). */
+typedef struct texla_solve_progress {
+    int iteration;      /* iterations done so far */
+    int max_iter;       /* the solve's iteration limit */
+    float residual;     /* the newest residual read back (CG: relative residual ||r|| / ||b||;
+                           LCP: the natural residual, see texla_lcp_desc.check_every); -1 when
+                           none is read (CG's fixed-iteration mode) */
+    int true_residual;  /* CG: 1 when residual is ||b - A x|| / ||b|| recomputed, 0 when it is
+                           the recurrence's (which drifts from the true one in float32) */
+} texla_solve_progress;
+/* Called on the calling thread between iterations; return nonzero to stop the solve (its
+ * result then says CANCELLED and x holds the iterate reached). */
+typedef int (*texla_progress_fn)(const texla_solve_progress *p, void *user);
+
 typedef struct texla_cg_desc {
     int max_iter;    /* 0: n */
     float tol;       /* relative residual ||b - Ax|| / ||b||; 0: fixed-iteration mode, max_iter
                         iterations and no read-back at all */
     int check_every; /* tolerance mode: start an asynchronous residual read every k iterations
-                        and stop at the first one found below tol; 0: 8 */
+                        and stop at the first one found below tol; fixed mode: how often the
+                        progress callback is called; 0: 8 */
+    /* optional: called with every residual read back (tolerance mode), or every check_every
+     * iterations without a residual (fixed mode) */
+    texla_progress_fn progress;
+    void *progress_user;
+    /* optional residual history (tolerance mode): each residual read back, in order, goes to
+     * history[k] (relative residual) and history_iter[k] (the iteration it belongs to; may be
+     * NULL), up to history_cap entries; the last entry is the true residual of the x returned.
+     * Owned by the caller; nothing is allocated. */
+    float *history;
+    int *history_iter;
+    int history_cap;
+    int *history_true; /* optional: 1 where the entry is a true residual (b - A x recomputed),
+                          0 where it is the recurrence's */
 } texla_cg_desc;
+/* Why texla_cg stopped. */
+typedef enum texla_cg_stop {
+    TEXLA_CG_FIXED = 0,  /* fixed-iteration mode: max_iter iterations, no residual read */
+    TEXLA_CG_CONVERGED,  /* the x returned has a true relative residual <= tol */
+    TEXLA_CG_MAX_ITER,   /* max_iter iterations without reaching tol */
+    TEXLA_CG_STAGNATED,  /* float32 could not lower the true residual any further (eight residual
+                            replacements in a row without a 10% gain); best_residual says how
+                            far it got */
+    TEXLA_CG_NAN,        /* a residual was NaN: A is not symmetric positive definite, or A, b or
+                            the warm start is not finite */
+    TEXLA_CG_CANCELLED   /* the progress callback asked to stop */
+} texla_cg_stop;
 typedef struct texla_cg_result {
     int iterations;
     float rel_residual; /* true ||b - A x|| / ||b|| of the x returned; -1 in fixed-iteration
                            mode (not read back) */
-    int converged;      /* 1: a true residual below tol was seen. 0: max_iter reached, or
-                           float32 could not get there (eight residual replacements in a
-                           row without lowering it by 10%), or NaN (A not SPD) */
+    int converged;      /* 1 when stop is TEXLA_CG_CONVERGED */
+    texla_cg_stop stop; /* why it stopped */
+    float best_residual; /* tolerance mode: the lowest true relative residual seen (at the checks
+                            and at the end), at iteration best_iteration; -1 in fixed mode */
+    int best_iteration;
+    int history_len;    /* entries written to desc->history */
 } texla_cg_result;
-/* Conjugate gradients for symmetric positive definite A, warm-started from x. */
+/* Conjugate gradients for symmetric positive definite A, warm-started from x. In tolerance mode
+ * the x returned is the last iterate, or the best x whose true residual was verified when the
+ * iterations ended worse than it (float32 noise after convergence, stagnation); rel_residual
+ * is the true residual of the x returned. */
 TEXLA_API texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_desc *desc,
                                 texla_vec x, texla_cg_result *out);
+/* "converged", "iteration limit", "float32 stagnation", ... */
+TEXLA_API const char *texla_cg_stop_name(texla_cg_stop s);
 
 /* Work matrices of the LCP solver for one size n, owned by the caller: solving many LCPs of
  * the same size with one workspace allocates nothing. */
@@ -541,27 +597,64 @@ typedef struct texla_lcp_desc {
     /* The bounded variant (contacts with friction), when friction_index is given (n x 1):
      * row i with friction_index[i] < 0 is a normal impulse, projected to max(0, x_i); row i
      * with friction_index[i] = j >= 0 is a friction impulse of normal row j, projected to
-     * [-mu_i x_j, mu_i x_j] with mu_i = friction_mu[i] (n x 1). Indices are stored as floats. */
+     * [-mu_i x_j, mu_i x_j] with mu_i = friction_mu[i] (n x 1). Indices are stored as floats.
+     * The indices are checked when the measures are read (out != NULL; no read-back is made
+     * for them alone): an index that is not an integer, is n or more, names its own row or a
+     * row that is not a normal one makes the call return TEXLA_ERR_ARGUMENT naming the row and
+     * the index (x then holds the iterations made with it). With out == NULL they are not
+     * checked. */
     texla_mat friction_index;
     texla_mat friction_mu;
     /* work matrices for this n (NULL: made and destroyed by the call) */
     texla_lcp_workspace *workspace;
+    /* the tolerance of the measures (see texla_lcp_result), relative to the problem's scale;
+     * 0: max(1e-4, 16 sqrt(n) 2^-24) (float32's rounding of a length-n product) */
+    float tol;
+    /* k > 0: every k iterations the natural residual ||x - P(x - (A x + b))||_inf / ||b||_inf
+     * (P the projection; 0 exactly at a solution) is computed on the GPU (a product and five
+     * passes) and read asynchronously, for progress and history. 0: not measured, no read-back
+     * in the loop; with a progress callback or a history buffer, 0 means 16. */
+    int check_every;
+    texla_progress_fn progress; /* optional, as for CG: called with each residual read back */
+    void *progress_user;
+    float *history;       /* optional residual history (caller's buffers, as for CG) */
+    int *history_iter;
+    int history_cap;
 } texla_lcp_desc;
+/* How the LCP solve ended (out->status). */
+typedef enum texla_lcp_status {
+    TEXLA_LCP_SOLVED = 0, /* every measure within tol */
+    TEXLA_LCP_UNSOLVED,   /* min w, complementarity or friction past tol (the rel_ fields) */
+    TEXLA_LCP_NAN,        /* x or w holds NaN (A, b or the warm start not finite, or diverged) */
+    TEXLA_LCP_CANCELLED   /* the progress callback asked to stop */
+} texla_lcp_status;
 typedef struct texla_lcp_result { /* over the normal rows (all rows without friction) */
     float min_x;      /* min x_i (>= 0 by construction) */
     float min_w;      /* min w_i, w = A x + b */
     float xw;         /* x' w, the complementarity gap */
     float max_abs_xw; /* max |x_i w_i| */
     float max_friction_excess; /* bounded variant: max(|x_i| - mu_i x_j, 0) over friction rows */
+    /* the verdict: with scale = ||b||_inf + ||A x||_inf (all rows), the relative measures
+     * rel_min_w = max(-min_w, 0) / scale, rel_xw = max |x_i w_i| / (scale ||x||_inf) and
+     * rel_friction = max_friction_excess / ||x||_inf are compared with tol */
+    texla_lcp_status status;
+    float tol, scale;
+    float rel_min_w, rel_xw, rel_friction;
+    int iterations;   /* done (fewer than asked when cancelled) */
+    int history_len;  /* entries written to desc->history */
 } texla_lcp_result;
+/* "solved", "not solved", "NaN", "cancelled" */
+TEXLA_API const char *texla_lcp_status_name(texla_lcp_status s);
 /* The projection step of the bounded variant on its own (see texla_lcp_desc):
  * dst = project(v) with the same index/mu vectors; all n x 1. */
 TEXLA_API texla_result texla_lcp_project(texla_ctx *ctx, texla_mat v, texla_mat index,
                                          texla_mat mu, texla_mat dst);
 /* Projected Jacobi for the LCP: x >= 0, w = A x + b >= 0, x' w = 0, with dense n x n A and
  * n x 1 b and x (x is the warm start). x <- max(0, x - omega D^-1 (A x + b)), D = diag(A);
- * no read-back inside the loop; at the end x and w are read back for the measures (out may be
- * NULL: then nothing is read back). x must be none of a, b and the friction vectors. */
+ * no read-back inside the loop unless asked (check_every, progress, history); at the end x, w
+ * and b are read back for the measures and the verdict (out may be NULL: then nothing is read
+ * back). An unsolved problem is not an error: the call returns TEXLA_OK and out->status says
+ * so. x must be none of a, b and the friction vectors. */
 TEXLA_API texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b,
                                         const texla_lcp_desc *desc, texla_mat x,
                                         texla_lcp_result *out);
@@ -585,12 +678,37 @@ typedef enum texla_png_map {
     TEXLA_MAP_DIVERGING,  /* blue - white - red, centred on 0 */
     TEXLA_MAP_GRAY16      /* 16-bit grey, for quantitative use (range in the text chunk) */
 } texla_png_map;
+/* Every dump also gets a standard "Description" text chunk (what ordinary viewers show):
+ * the shape and the value range. */
+typedef enum texla_png_spy {
+    TEXLA_SPY_OFF = 0,
+    TEXLA_SPY_DOTS,    /* white background, a dark dot per nonzero (black) */
+    TEXLA_SPY_COLOUR   /* the same dots coloured by value with the map */
+} texla_png_spy;
 typedef struct texla_png_desc {
     texla_png_view view;
     texla_png_map map;
     int fixed_range;  /* 1: use lo..hi; 0: min..max of the finite values, computed on the GPU */
     float lo, hi;
     int scale;        /* integer upscale, each element a scale x scale block; 0: 1 */
+    /* Options for people looking at the image; zero everywhere gives the plain image above.
+     * The options other than spy make an 8-bit RGB picture (not for texla_png_read: gray16
+     * refuses them). */
+    int colorbar;     /* 1: a colour bar at the right with the range's numbers */
+    int plot;         /* 1: a vector (n x 1, 1 x n, a texla_vec, a scalar) as a line plot of its
+                         values against the index, with axes, ticks and labels */
+    int log_y;        /* plot: a log10 value axis (values <= 0 at its bottom edge) */
+    texla_png_spy spy;/* a matrix's nonzero pattern on white, at least 2 x 2 pixels a dot */
+    int annotate;     /* banded matrices: a separator between diagonals and each one's offset
+                         ("d = -64") at its left; each diagonal at least 10 pixels tall where
+                         the size limit allows */
+    int width, height;/* plot: the picture's size in pixels; 0: 640 x 400 */
+    const char *title, *xlabel, *ylabel; /* plot: texts (NULL: none, "index", "value") */
+    /* texla_png_plot: a second series drawn as dots (points_x NULL: the index), and the
+     * legend's names of the line and the dots (NULL: no legend) */
+    const float *points_x, *points_y;
+    int npoints;
+    const char *line_label, *points_label;
 } texla_png_desc;
 /* desc may be NULL (defaults). */
 TEXLA_API texla_result texla_png_mat(texla_ctx *ctx, texla_mat m, const char *path,
@@ -607,6 +725,12 @@ TEXLA_API texla_result texla_png_sparse(texla_ctx *ctx, texla_sparse a, const ch
  * width x height image of channel 0, the raw view all four channels side by side. */
 TEXLA_API texla_result texla_png_texture(texla_ctx *ctx, uint32_t texture, int width, int height,
                                          const char *path, const texla_png_desc *desc);
+/* A line plot of n host values: (x[i], y[i]), or (i, y[i]) when x is NULL (desc->width,
+ * height, log_y, title, xlabel, ylabel, the dots and the legend; the other fields are ignored).
+ * NaN and +-Inf points are left out; on a log axis, values <= 0 sit on its bottom edge. For
+ * residual histories and the like. */
+TEXLA_API texla_result texla_png_plot(texla_ctx *ctx, const float *x, const float *y, int n,
+                                      const char *path, const texla_png_desc *desc);
 /* Reads an 8- or 16-bit grey or RGB(A) PNG into a new rows x cols matrix (rows = image height):
  * grey values, or the mean of R, G, B, scaled to [0, 1], or to the file's texla:range when it
  * has one (so a TEXLA_MAP_GRAY16 dump reads back within its quantisation). */

@@ -1299,7 +1299,7 @@ static void run_solvers(texla_ctx *ctx) {
     double bn = check_norm_f(Bc, 64);
     for (int mode = 0; mode < 2; mode++) {
         texla_cg_desc cd = {0};
-        texla_cg_result cr = {-1, -2.0f, -1};
+        texla_cg_result cr = {.iterations = -1, .rel_residual = -2.0f, .converged = -1};
         const char *label = mode == 0 ? "texla_cg (tolerance mode, tol 1e-5)"
                                       : "texla_cg (fixed mode, 48 iterations)";
         if (mode == 0) {
