@@ -41,7 +41,12 @@
     X(SPLAT, "splat.frag", OP)                                                                 \
     X(LCP_PROJECT, "lcp_project.frag", OP)                                                     \
     X(POINTS, "sparse.frag", POINTS)                                                           \
-    X(REDUCE_K, "kernels/reduce.comp", KERNEL)
+    X(REDUCE_K, "kernels/reduce.comp", KERNEL)                                             \
+    X(SPMV, "spmv.frag", OP)                                                                   \
+    X(SPMV_ROW, "kernels/spmv_row.comp", KERNEL)                                               \
+    X(SPMV_BSR, "kernels/spmv_bsr.comp", KERNEL)                                               \
+    X(SPMV_SCATTER, "kernels/spmv_scatter.comp", KERNEL)                                       \
+    X(SPMV_PACK, "kernels/spmv_pack.comp", KERNEL)
 
 #define TEXLA__POINTS_VERT "sparse.vert"
 
