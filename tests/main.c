@@ -1,5 +1,5 @@
 /* test-texla: headless tests. Usage: test-texla [SUITE...]  (dense errors state vec banded mm
- * solvers png wave cubes; default all) */
+ * solvers png wave cubes sparse; default all) */
 #include "suites.h"
 
 #include <stdlib.h>
@@ -29,7 +29,7 @@ static const struct {
 } suites[] = {{"dense", suite_dense},   {"errors", suite_errors}, {"state", suite_state},
               {"vec", suite_vec},       {"banded", suite_banded}, {"mm", suite_mm},
               {"solvers", suite_solvers}, {"png", suite_png},  {"wave", suite_wave},
-              {"cubes", suite_cubes}};
+              {"cubes", suite_cubes}, {"sparse", suite_sparse}};
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);

@@ -8,9 +8,9 @@
 //
 // Variant: B; FMT 0 block CSR (bptr[block row] .. bptr[block row + 1]), 1 block ELL
 // (column-major over block rows, stride NBR, bptr[block row] = its block count); SOA 1: block
-// element (r, c) in plane r * B + c of NB blocks; WG; DIST 0/1/2 as spmv_row.comp; BETA.
+// element (r, c) in plane r * B + c of NB blocks; WG. The grid: u_i3.x as in spmv_row.comp.
 // Uniforms: u_i0 = (texels per row of y, segments per texel row, units, x's nx),
-// u_i1 = (y's nx, y's n, NB, NBR), u_i2.x = x's n. Columns: the packed texel and channel of
+// u_i1 = (y's nx, y's n, NB, NBR), u_i2 = (x's n, 0, beta on), u_f0.x = beta (y = A x + beta y). Columns: the packed texel and channel of
 // element B * J of x (J the block column); the next ones follow it along x's grid rows.
 layout(local_size_x = WG) in;
 layout(rgba32f, binding = 0) uniform image2D u_dst;
@@ -19,12 +19,11 @@ uniform sampler2D u_src0;
 layout(std430, binding = 0) readonly buffer Ptr { uint bptr[]; };
 layout(std430, binding = 1) readonly buffer Col { uint bcol[]; };
 layout(std430, binding = 2) readonly buffer Val { float val[]; };
-#if DIST == 2
 layout(std430, binding = 5) coherent buffer State {
     uint next;
     uint done;
 };
-#endif
+uniform ivec4 u_i3;
 
 shared float sh[WG];
 shared uint sh_next;
@@ -78,9 +77,7 @@ void unit(uint u, uint lid) {
         uint b = 2u * lid;
         vec4 t = vec4(sh[b], sh[b + 1u], sh[2u * S + b], sh[2u * S + b + 1u]);
         ivec2 pos = ivec2(int(a0 + lid), int(ty));
-#if BETA
-        t += u_f0.x * imageLoad(u_dst, pos);
-#endif
+        if (u_i2.z != 0) t += u_f0.x * imageLoad(u_dst, pos);
         imageStore(u_dst, pos, t);
     }
     barrier();
@@ -91,26 +88,28 @@ void main() {
     uint nwg = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
     uint wgid = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
     uint total = uint(u_i0.z);
-#if DIST == 0
-    if (wgid < total) unit(wgid, lid);
-#elif DIST == 1
-    for (uint u = wgid; u < total; u += nwg) unit(u, lid);
-#else
-    for (;;) {
-        if (lid == 0u) sh_next = atomicAdd(next, 1u);
-        barrier();
-        uint u = sh_next;
-        barrier();
+    // one call site for every grid (a smaller program: llvmpipe compiles barriers slowly); the
+    // barriers inline (llvmpipe mis-ran them inside a function called from a ?: here)
+    int dist = u_i3.x;
+    for (uint u = wgid;; u += nwg) {
+        if (dist == 2) { // the next unit from the atomic counter, the same for the workgroup
+            if (lid == 0u) sh_next = atomicAdd(next, 1u);
+            barrier();
+            u = sh_next;
+            barrier();
+        }
         if (u >= total) break;
         unit(u, lid);
+        if (dist == 0) break;
     }
-    memoryBarrier();
-    barrier();
-    if (lid == 0u) sh_last = atomicAdd(done, 1u) == nwg - 1u;
-    barrier();
-    if (sh_last && lid == 0u) {
-        next = 0u;
-        done = 0u;
+    if (dist == 2) { // the last workgroup to finish leaves the counters at zero
+        memoryBarrier();
+        barrier();
+        if (lid == 0u) sh_last = atomicAdd(done, 1u) == nwg - 1u;
+        barrier();
+        if (sh_last && lid == 0u) {
+            next = 0u;
+            done = 0u;
+        }
     }
-#endif
 }

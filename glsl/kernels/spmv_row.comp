@@ -7,20 +7,23 @@
 // so y is written whole texels at a time with imageStore: no blending, no atomics, the same
 // result run to run. SELL sorts groups within windows; perm[sorted group] is the group's place.
 //
-// Variant (defines): K entry floats (1, 2, 4); G rows per group (4 / K, 2 for K = 4);
-// FMT 0 CSR, 1 ELL (column-major, stride RS), 2 SELL (slices of C rows); MODE 0 L lanes per row
-// (L = 1: one invocation per row; reduced with subgroup shuffles or in shared memory), MODE 1 one
-// invocation per group (ELL/SELL: 16-byte loads of a group's entries); WG invocations per
-// workgroup; DIST 0 one workgroup per unit, 1 a fixed grid striding over the units, 2 a fixed
-// grid taking units from an atomic counter; SOA 1: entry components in planes of NE floats;
-// LENS 1: ELL rows stop at their own length; PERM 1: groups are written at perm[g]; LONG 1: the
-// first u_i0.w units are chunks of long rows, each summed by one workgroup into part[], and the
-// last workgroup to finish adds them into their groups' texels; BETA 1: y = A x + u_f0.x y.
+// Variant (defines, compiled each): K entry floats (1, 2, 4); G rows per group (4 / K, 2 for
+// K = 4); FMT 0 CSR, 1 ELL (column-major, stride RS), 2 SELL (slices of 2^u_i2.w rows); MODE 0
+// L lanes per row (L = 1: one invocation per row; reduced with subgroup shuffles or in shared
+// memory), MODE 1 one invocation per group (ELL/SELL: 16-byte loads of a group's entries); WG
+// invocations per workgroup; SOA 1: entry components in planes of NE floats.
+// Switches (uniform branches, outside the inner loops, so one program serves them all):
+// u_i3.x the grid: 0 one workgroup per unit, 1 a fixed grid striding over the units, 2 a fixed
+// grid taking units from an atomic counter; u_i3.z: groups are written at perm[g] (SELL
+// sorting); u_i3.w: ELL rows stop at their own length; u_i2.z: y = A x + u_f0.x y.
+// LONG 1 (a define: its workgroup reductions are costly to compile where they are not used):
+// the first u_i0.w units are chunks of long rows, each summed by one workgroup into part[], and
+// the last workgroup to finish adds them into their groups' texels.
 // Padding entries (ELL, SELL) have column PAD and contribute exactly 0 (NaN in x stays out).
 //
 // Uniforms: u_i0 = (groups, units, texels (K = 4: texel pairs) per row of y, chunks),
 // u_i1 = (RS storage rows, ELL width, NE, affected groups), u_i2 = (long-row table offset,
-// affected-group table offset). x is u_src0 (texla's RGBA32F vector texture, read with
+// affected-group table offset, beta on, log2 of the SELL slice), u_i3 as above, u_f0.x = beta. x is u_src0 (texla's RGBA32F vector texture, read with
 // texelFetch at each column's precomputed texel and channel), y the image at unit 0.
 layout(local_size_x = WG) in;
 layout(rgba32f, binding = 0) uniform coherent image2D u_dst;
@@ -53,23 +56,16 @@ layout(std430, binding = 2) readonly buffer Val { VT val[]; };
 layout(std430, binding = 2) readonly buffer Val4 { vec4 val4[]; };
 #endif
 #endif
-#if LENS
 layout(std430, binding = 3) readonly buffer Lens { uint lens[]; };
-#endif
-#if PERM
 layout(std430, binding = 4) readonly buffer Perm { uint perm[]; };
-#endif
-#if LONG || DIST == 2
 layout(std430, binding = 5) coherent buffer State {
     uint next;
     uint done;
     uint pad0, pad1;
     float part[];
 };
-#endif
-#if LONG
 layout(std430, binding = 6) readonly buffer Long { uint lt[]; };
-#endif
+uniform ivec4 u_i3;
 
 shared VT sh_red[WG];
 #if MODE == 0
@@ -138,25 +134,17 @@ void row_span(uint p, out uint e0, out uint n, out uint stride) {
 #elif FMT == 1
     e0 = p;
     stride = uint(u_i1.x);
-#if LENS
-    n = lens[p];
+    n = u_i3.w != 0 ? lens[p] : uint(u_i1.y);
 #else
-    n = uint(u_i1.y);
-#endif
-#else
-    uint s = p / uint(C), base = ptr[s];
-    e0 = base + (p & uint(C - 1));
-    n = (ptr[s + 1u] - base) / uint(C);
-    stride = uint(C);
+    uint sh = uint(u_i2.w), s = p >> sh, base = ptr[s];
+    e0 = base + (p & ((1u << sh) - 1u));
+    n = (ptr[s + 1u] - base) >> sh;
+    stride = 1u << sh;
 #endif
 }
 
 uint out_group(uint g) {
-#if PERM
-    return perm[g];
-#else
-    return g;
-#endif
+    return u_i3.z != 0 ? perm[g] : g;
 }
 
 // writes the G rows of group g (after the permutation) as whole texels
@@ -165,10 +153,10 @@ void store_group(uint g, VT r0, VT r1, VT r2, VT r3) {
 #if K == 4
     ivec2 pos = ivec2(int(2u * (g % w)), int(g / w));
     vec4 t0 = vec4(r0.xy, r1.xy), t1 = vec4(r0.zw, r1.zw);
-#if BETA
-    t0 += u_f0.x * imageLoad(u_dst, pos);
-    t1 += u_f0.x * imageLoad(u_dst, pos + ivec2(1, 0));
-#endif
+    if (u_i2.z != 0) {
+        t0 += u_f0.x * imageLoad(u_dst, pos);
+        t1 += u_f0.x * imageLoad(u_dst, pos + ivec2(1, 0));
+    }
     imageStore(u_dst, pos, t0);
     imageStore(u_dst, pos + ivec2(1, 0), t1);
 #else
@@ -178,9 +166,7 @@ void store_group(uint g, VT r0, VT r1, VT r2, VT r3) {
 #else
     vec4 t = vec4(r0, r1);
 #endif
-#if BETA
-    t += u_f0.x * imageLoad(u_dst, pos);
-#endif
+    if (u_i2.z != 0) t += u_f0.x * imageLoad(u_dst, pos);
     imageStore(u_dst, pos, t);
 #endif
 }
@@ -315,10 +301,8 @@ void unit_rows(uint u, uint lid) {
     barrier();
 }
 #else
-// WG groups: one invocation each
-void unit_groups(uint u, uint lid) {
-    uint g = u * uint(WG) + lid;
-    if (g >= uint(u_i0.x)) return;
+// the G rows of group g, written as whole texels
+void group_rows(uint g) {
     uint p0 = g * uint(G);
     VT a0 = VZERO, a1 = VZERO, a2 = VZERO, a3 = VZERO;
 #if FMT == 0
@@ -334,9 +318,8 @@ void unit_groups(uint u, uint lid) {
 #else
     uint e0, n, st;
     row_span(p0, e0, n, st);
-#if LENS
-    for (uint c = 1u; c < uint(G); ++c) n = max(n, lens[p0 + c]);
-#endif
+    if (u_i3.w != 0)
+        for (uint c = 1u; c < uint(G); ++c) n = max(n, lens[p0 + c]);
     for (uint j = 0u; j < n; ++j) {
         uint e = e0 + j * st;
 #if K == 1
@@ -365,6 +348,12 @@ void unit_groups(uint u, uint lid) {
 #endif
     store_group(out_group(g), a0, a1, a2, a3);
 }
+
+// WG groups: one invocation each
+void unit_groups(uint u, uint lid) {
+    uint g = u * uint(WG) + lid;
+    if (g < uint(u_i0.x)) group_rows(g);
+}
 #endif
 
 void do_unit(uint u, uint lid) {
@@ -387,35 +376,35 @@ void main() {
     uint nwg = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
     uint wgid = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
     uint total = uint(u_i0.y) + uint(u_i0.w);
-#if DIST == 0
-    if (wgid < total) do_unit(wgid, lid);
-#elif DIST == 1
-    for (uint u = wgid; u < total; u += nwg) do_unit(u, lid);
-#else
-    for (;;) {
-        if (lid == 0u) sh_next = atomicAdd(next, 1u);
-        barrier();
-        uint u = sh_next;
-        barrier();
+    // one call site for every grid (a smaller program: llvmpipe compiles barriers slowly); the
+    // barriers inline (llvmpipe mis-ran them inside a function called from a ?: here)
+    int dist = u_i3.x;
+    for (uint u = wgid;; u += nwg) {
+        if (dist == 2) { // the next unit from the atomic counter, the same for the workgroup
+            if (lid == 0u) sh_next = atomicAdd(next, 1u);
+            barrier();
+            u = sh_next;
+            barrier();
+        }
         if (u >= total) break;
         do_unit(u, lid);
+        if (dist == 0) break;
     }
-#endif
-#if LONG || DIST == 2
-    // the last workgroup to finish adds the long rows and leaves the counters at zero
-    memoryBarrier();
-    barrier();
-    if (lid == 0u) sh_last = atomicAdd(done, 1u) == nwg - 1u;
-    barrier();
-    if (sh_last) {
+    if (LONG != 0 || dist == 2) {
+        // the last workgroup to finish adds the long rows and leaves the counters at zero
         memoryBarrier();
+        barrier();
+        if (lid == 0u) sh_last = atomicAdd(done, 1u) == nwg - 1u;
+        barrier();
+        if (sh_last) {
+            memoryBarrier();
 #if LONG
-        finish_long(lid);
+            finish_long(lid);
 #endif
-        if (lid == 0u) {
-            next = 0u;
-            done = 0u;
+            if (lid == 0u) {
+                next = 0u;
+                done = 0u;
+            }
         }
     }
-#endif
 }

@@ -159,10 +159,10 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, cons
     char defs[512];
     snprintf(defs, sizeof defs,
              "#define K %d\n#define G %d\n#define FMT %d\n#define MODE %d\n#define L %d\n"
-             "#define WG %d\n#define DIST %d\n#define SOA %d\n#define LENS %d\n#define PERM %d\n"
-             "#define LONG %d\n#define BETA %d\n#define C %d",
-             f->k, G, fmt, group, L, wg, v->dist, f->fv.soa && f->k > 1, f->lens, f->perm, lng,
-             beta_on, f->fv.slice ? f->fv.slice : 4);
+             "#define WG %d\n#define SOA %d\n#define LONG %d", f->k, G, fmt, group, L, wg,
+             f->fv.soa && f->k > 1, lng);
+    int sh = 0;
+    while (f->fv.slice && (1 << sh) < f->fv.slice) sh++;
     texla__pass p = {.prog = TEXLA__P_SPMV_ROW, .defines = defs, .dst = &y->t, .src = {&x->t},
                      .draw = TEXLA__DRAW_KERNEL};
     p.i0[0] = f->ngroups;
@@ -175,6 +175,11 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, cons
     p.i1[3] = f->nag;
     p.i2[0] = f->lt_lr;
     p.i2[1] = f->lt_ag;
+    p.i2[2] = beta_on;
+    p.i2[3] = sh;
+    p.i3[0] = v->dist;
+    p.i3[2] = f->perm;
+    p.i3[3] = f->lens;
     p.f0[0] = beta;
     for (int i = 0; i < 3; i++) bind(&p, f, i, i);
     if (f->lens) bind(&p, f, 3, 3);
@@ -191,9 +196,8 @@ static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, const
     int spr = (W + S - 1) / S;
     long long units = (long long)spr * y->t.h;
     char defs[256];
-    snprintf(defs, sizeof defs, "#define B %d\n#define FMT %d\n#define SOA %d\n#define WG %d\n"
-             "#define DIST %d\n#define BETA %d", f->fv.block, f->fv.bell, f->fv.soa, wg,
-             v->dist, add && beta != 0.0f);
+    snprintf(defs, sizeof defs, "#define B %d\n#define FMT %d\n#define SOA %d\n#define WG %d",
+             f->fv.block, f->fv.bell, f->fv.soa, wg);
     texla__pass p = {.prog = TEXLA__P_SPMV_BSR, .defines = defs, .dst = &y->t, .src = {&x->t},
                      .draw = TEXLA__DRAW_KERNEL};
     p.i0[0] = W;
@@ -205,6 +209,8 @@ static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, const
     p.i1[2] = (int)f->ne;
     p.i1[3] = f->nbr;
     p.i2[0] = x->lay.n;
+    p.i2[2] = add && beta != 0.0f;
+    p.i3[0] = v->dist;
     p.f0[0] = beta;
     for (int i = 0; i < 3; i++) bind(&p, f, i, i);
     if (v->dist == 2) bind(&p, f, 5, 5);
@@ -242,12 +248,10 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, c
     texla_result r = groups_of(ctx, (count + wg - 1) / wg, &p);
     if (!r && count) r = texla__run(&ctx->gl, &p);
     if (r) return r;
-    char pd[32];
-    snprintf(pd, sizeof pd, "#define BETA %d", add && beta != 0.0f);
-    texla__pass q = {.prog = TEXLA__P_SPMV_PACK, .defines = pd, .dst = &y->t,
-                     .draw = TEXLA__DRAW_KERNEL};
+    texla__pass q = {.prog = TEXLA__P_SPMV_PACK, .dst = &y->t, .draw = TEXLA__DRAW_KERNEL};
     q.i0[0] = (int)texels;
     q.i0[1] = y->t.w;
+    q.i0[2] = add && beta != 0.0f;
     q.f0[0] = beta;
     q.ssbo[5].b = ylin;
     r = groups_of(ctx, (long long)(texels + 255) / 256, &q);
