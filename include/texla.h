@@ -679,9 +679,16 @@ typedef struct texla_mm {
     int *row, *col;   /* 0-based */
     float *val;
     float *dense;     /* array files: rows * cols, row-major */
+    float *imag;      /* texla_mm_read_complex of a complex file: the imaginary parts (nnz);
+                         NULL otherwise */
 } texla_mm;
 /* ctx may be NULL (then texla_error_message(NULL) has the message). */
 TEXLA_API texla_result texla_mm_read(texla_ctx *ctx, const char *path, texla_mm *out);
+/* As texla_mm_read, and also coordinate files of field complex (general, symmetric,
+ * skew-symmetric, hermitian: the mirrored entries are the same, negated, or conjugated):
+ * val gets the real parts, imag the imaginary ones (interleave them for texla_sparse_make's
+ * TEXLA_ENTRY_COMPLEX). Other files read as with texla_mm_read, imag NULL. */
+TEXLA_API texla_result texla_mm_read_complex(texla_ctx *ctx, const char *path, texla_mm *out);
 TEXLA_API void texla_mm_free(texla_mm *m);
 /* Writes atomically (a temporary file in the same folder, then rename): an array file of a
  * row-major rows x cols matrix, or a coordinate real general file of nnz entries (0-based). */
