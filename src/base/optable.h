@@ -46,7 +46,9 @@
     X(SPMV_ROW, "kernels/spmv_row.comp", KERNEL)                                               \
     X(SPMV_BSR, "kernels/spmv_bsr.comp", KERNEL)                                               \
     X(SPMV_SCATTER, "kernels/spmv_scatter.comp", KERNEL)                                       \
-    X(SPMV_PACK, "kernels/spmv_pack.comp", KERNEL)
+    X(SPMV_PACK, "kernels/spmv_pack.comp", KERNEL)                                             \
+    X(CVEC, "cvec.frag", OP)                                                                   \
+    X(CSCALAR, "cscalar.frag", OP)
 
 #define TEXLA__POINTS_VERT "sparse.vert"
 
