@@ -123,6 +123,21 @@ static val *apply(interp *in, pos at, val *a, val *x) {
     return r;
 }
 
+/* y = A' x for sparse A and an n x 1 dense x: texla's transposed product (no host transpose) */
+static val *apply_t(interp *in, pos at, val *a, val *x) {
+    texla_vec xv = {0}, yv = {0};
+    if (vec_of(in, at, x, a->like, &xv)) return NULL;
+    val *r = NULL;
+    if (texla_vec_make_like(in->ctx, a->clike, &yv) ||
+        texla_sparse_matvec_t(in->ctx, a->sp, xv, yv))
+        gl_fail(in, at, "transposed sparse product");
+    else
+        r = dense_of_vec(in, at, yv, a->rows == a->cols ? x->nx : 0, a->rows == a->cols ? x->ny : 0);
+    texla_vec_destroy(in->ctx, xv);
+    texla_vec_destroy(in->ctx, yv);
+    return r;
+}
+
 typedef enum prod { P_NN, P_TN, P_NT } prod;
 
 /* dense products: C = A * B, A' * B, A * B' */
@@ -620,7 +635,8 @@ static val *eval_call(interp *in, const node *n) {
 }
 
 static val *eval_bin(interp *in, const node *n) {
-    /* A' * B and A * B' of dense matrices are texla's transposed products */
+    /* A' * B and A * B' of dense matrices are texla's transposed products; so is A' * x of a
+     * sparse A */
     int ta = n->op == '*' && n->a->kind == N_TRANS, tb = n->op == '*' && n->b->kind == N_TRANS;
     val *a = eval(in, ta ? n->a->a : n->a);
     if (!a) return NULL;
@@ -632,6 +648,9 @@ static val *eval_bin(interp *in, const node *n) {
     val *r = NULL;
     if (ta != tb && a->kind == V_DENSE && b->kind == V_DENSE) {
         r = matmul(in, n->at, a, b, ta ? P_TN : P_NT);
+    } else if (ta && !tb && a->kind == V_SPARSE && b->kind == V_DENSE && b->cols == 1 &&
+               a->rows == b->rows) {
+        r = apply_t(in, n->at, a, b);
     } else {
         if (ta) {
             val *t = transpose(in, n->a->at, a);

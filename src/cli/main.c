@@ -1,4 +1,5 @@
-/* main.c - the texla command-line program: `texla run FILE`, `texla info`, --help, --version.
+/* main.c - the texla command-line program: `texla run FILE`, `texla info`, `texla tune FILE.mtx`
+ * (tune.c), --help, --version.
  * Exit status: 0 success; 1 a script error (FILE:LINE:COLUMN: error: ... on stderr), an
  * unreadable script or no GL context; 2 a usage error. */
 #include "cli.h"
@@ -9,7 +10,11 @@
 
 static const char usage_text[] =
     "usage: texla run FILE     run a script (FILE - reads standard input)\n"
-    "       texla info         describe the GL context texla gets (headless EGL)\n"
+    "       texla info         describe the GL context texla gets (headless EGL) and its\n"
+    "                          tuning cache\n"
+    "       texla tune FILE.mtx [--block B] [--transposed] [--backend fragment|compute]\n"
+    "                          time the sparse product's variants for this matrix here;\n"
+    "                          the last line: best <format> <schedule> <microseconds> us\n"
     "       texla --help       this help, with the script language\n"
     "       texla --version\n";
 
@@ -29,7 +34,8 @@ static const char help_text[] =
     "                                 image; a vector with a grid is drawn on its grid\n"
     "  time STATEMENT                 run it, wait for the GPU, print the milliseconds\n"
     "Expressions, loosest first: + -   then * / .*   then unary -   then ' (transpose).\n"
-    "  A * B      matrix product (A' * B and A * B' use texla's transposed products);\n"
+    "  A * B      matrix product (A' * B and A * B' use texla's transposed products, and\n"
+    "             so does A' * x of a sparse A);\n"
     "             banded or sparse A times an n x 1 vector; a number times anything\n"
     "  A + B, A - B, A .* B   element-wise (a number is added to every element); X / s\n"
     "  load \"a.mtx\" [as dense|banded|sparse]   coordinate files load as sparse, array files\n"
@@ -102,6 +108,7 @@ static int cmd_info(void) {
            i.shared_memory, i.atomic_float ? "yes" : "no");
     if (i.subgroup_size) printf("subgroup size:  %d\n", i.subgroup_size);
     printf("matmul k:       %d MOPs per product pass\n", i.matmul_k);
+    cli_tune_list(ctx, stdout);
     texla_ctx_destroy(ctx);
     return 0;
 }
@@ -212,6 +219,7 @@ int main(int argc, char **argv) {
         if (argc > 2) return usage("info takes no arguments");
         return cmd_info();
     }
+    if (!strcmp(cmd, "tune")) return cli_tune(argc, argv);
     if (!strcmp(cmd, "run")) {
         if (argc != 3) return usage(argc < 3 ? "run: which script? (texla run FILE)"
                                              : "run takes one script");
