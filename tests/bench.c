@@ -252,6 +252,7 @@ static const struct {
     void (*fn)(const bench_env *e);
 } extra[] = {
     /* {"name", bench_name}, one line per section file */
+    {"spsuite", bench_spsuite},
     {NULL, NULL},
 };
 
