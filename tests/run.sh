@@ -16,7 +16,7 @@ echo "== test-texla"
 "$B/bin/test-texla" 2>&1 | tee "$log"
 add "$log" test-texla
 echo "== test-texla on the compute backend (TEXLA_TEST_BACKEND=compute)"
-TEXLA_TEST_BACKEND=compute "$B/bin/test-texla" dense state vec banded solvers png wave 2>&1 | tee "$log"
+TEXLA_TEST_BACKEND=compute "$B/bin/test-texla" dense state vec banded solvers png wave sparse 2>&1 | tee "$log"
 add "$log" "test-texla (compute)"
 echo "== layering of the library (tests/check_layers.py)"
 python3 tests/check_layers.py "$B" 2>&1 | tee "$log"

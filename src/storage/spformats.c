@@ -64,6 +64,30 @@ texla_result sp_csr_make(texla_ctx *ctx, const char *fn, int rows, int cols, int
                                "%s: entry %lld is at (%d, %d), outside the %d x %d matrix", fn, e,
                                ridx ? i : -1, j, rows, cols);
     }
+    /* CSR input whose rows are already strictly increasing: a copy */
+    if (rptr && kin != 9) {
+        int clean = 1;
+        for (int i = 0; i < rows && clean; i++)
+            for (int q = rptr[i] + 1; q < rptr[i + 1]; q++)
+                if (cidx[q - 1] >= cidx[q]) {
+                    clean = 0;
+                    break;
+                }
+        if (clean) {
+            out->rows = rows, out->cols = cols, out->k = kin, out->nnz = nnz;
+            out->ptr = malloc(sizeof *out->ptr * ((size_t)rows + 1));
+            out->col = malloc(sizeof *out->col * one(nnz));
+            out->val = malloc(sizeof *out->val * one(nnz * kin));
+            if (!out->ptr || !out->col || !out->val) {
+                sp_csr_free(out);
+                return oom(ctx, fn, "the canonical CSR", (double)nnz * (4 + 4 * kin));
+            }
+            memcpy(out->ptr, rptr, sizeof *out->ptr * ((size_t)rows + 1));
+            memcpy(out->col, cidx, sizeof *out->col * (size_t)nnz);
+            memcpy(out->val, val, sizeof *out->val * (size_t)(nnz * kin));
+            return TEXLA_OK;
+        }
+    }
     /* entries grouped by row, in input order within a row */
     int *ptr = calloc((size_t)rows + 1, sizeof *ptr);
     int *order = malloc(sizeof *order * one(nnz));
@@ -88,7 +112,7 @@ texla_result sp_csr_make(texla_ctx *ctx, const char *fn, int rows, int cols, int
     }
     /* columns sorted within rows, duplicates counted */
     long long uniq = 0;
-    int *tmp = NULL, tmpn = 0;
+    int *tmp = NULL, tmpn = 0; /* a row's keys, positions, merge space and new order */
     for (int i = 0; i < rows; i++) {
         int *o = order + ptr[i], n = ptr[i + 1] - ptr[i], sorted = 1;
         for (int q = 1; q < n && sorted; q++) sorted = cidx[o[q - 1]] < cidx[o[q]];
@@ -96,13 +120,17 @@ texla_result sp_csr_make(texla_ctx *ctx, const char *fn, int rows, int cols, int
             if (n > tmpn) {
                 free(tmp);
                 tmpn = n;
-                tmp = malloc(sizeof *tmp * (size_t)n);
+                tmp = malloc(sizeof *tmp * 4 * (size_t)n);
                 if (!tmp) {
                     free(ptr), free(order);
-                    return oom(ctx, fn, "sorting a row", (double)n * 4);
+                    return oom(ctx, fn, "sorting a row", (double)n * 16);
                 }
             }
-            sort_by(o, tmp, n, cidx, 0);
+            int *key = tmp, *pos = tmp + n, *mrg = tmp + 2 * n, *no = tmp + 3 * n;
+            for (int q = 0; q < n; q++) key[q] = cidx[o[q]], pos[q] = q;
+            sort_by(pos, mrg, n, key, 0); /* local keys: the sort stays in cache */
+            for (int q = 0; q < n; q++) no[q] = o[pos[q]];
+            memcpy(o, no, sizeof *o * (size_t)n);
         }
         for (int q = 0; q < n; q++) uniq += q == 0 || cidx[o[q]] != cidx[o[q - 1]];
     }
@@ -283,20 +311,29 @@ void sp_stats_of(const sp_csr *m, sp_stats *st) {
         free(cl);
     }
     if (m->k != 1) return;
+    /* the b x b blocks touched, b = 2, 3, 4, in one pass over the entries */
+    int *stamp[5] = {NULL};
+    long long nb[5] = {0};
     for (int b = 2; b <= 4; b++) {
         int nbc = (m->cols + b - 1) / b;
-        int *stamp = malloc(sizeof *stamp * one(nbc));
-        if (!stamp) continue;
-        for (int j = 0; j < nbc; j++) stamp[j] = -1;
-        long long nb = 0;
-        for (int i = 0; i < m->rows; i++)
+        stamp[b] = malloc(sizeof *stamp[b] * one(nbc));
+        if (stamp[b])
+            for (int j = 0; j < nbc; j++) stamp[b][j] = -1;
+    }
+    if (stamp[2] && stamp[3] && stamp[4])
+        for (int i = 0; i < m->rows; i++) {
+            int I2 = i / 2, I3 = i / 3, I4 = i / 4;
             for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
-                int J = m->col[e] / b;
-                if (stamp[J] != i / b) stamp[J] = i / b, nb++;
+                int c = m->col[e];
+                if (stamp[2][c / 2] != I2) stamp[2][c / 2] = I2, nb[2]++;
+                if (stamp[3][c / 3] != I3) stamp[3][c / 3] = I3, nb[3]++;
+                if (stamp[4][c / 4] != I4) stamp[4][c / 4] = I4, nb[4]++;
             }
-        free(stamp);
-        st->nblocks[b] = nb;
-        st->fill[b] = nb ? (double)m->nnz / ((double)nb * b * b) : 0;
+        }
+    for (int b = 2; b <= 4; b++) {
+        st->nblocks[b] = nb[b];
+        st->fill[b] = nb[b] ? (double)m->nnz / ((double)nb[b] * b * b) : 0;
+        free(stamp[b]);
     }
 }
 
@@ -608,12 +645,13 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
     uint32_t *col = malloc(sizeof *col * one(ne));
     float *val = malloc(sizeof *val * one(ne * k));
     uint32_t *ptr = NULL, *aux = NULL, *lt = NULL;
-    if (!col || !val) {
+    /* every column's packed texel and channel, once */
+    uint32_t *cloc = malloc(sizeof *cloc * one(m->cols));
+    if (!col || !val || !cloc) {
         r = oom(ctx, fn, what, (double)ne * (4 + 4 * k));
         goto done;
     }
-    /* the column of every canonical entry, packed */
-    const texla__layout *in = &p->in;
+    for (int j = 0; j < m->cols; j++) cloc[j] = sp_loc(&p->in, (long long)j * k);
     f->k = k;
     f->G = G;
     f->ngroups = pl.rows.ngroups;
@@ -636,7 +674,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
             int i = q < n ? NAT(q) : -1;
             if (i >= 0 && pl.len[q] > 0)
                 for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++, w++) {
-                    col[w] = sp_loc(in, (long long)m->col[e] * k);
+                    col[w] = cloc[m->col[e]];
                     put_val(val, soa, k, ne, w, m->val + (size_t)e * k);
                     if (coo) {
                         int g = q / G, c = q % G;
@@ -668,7 +706,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
                 if (i < 0 || !pl.len[q]) continue;
                 for (int j = 0, e = m->ptr[i]; e < m->ptr[i + 1]; e++, j++) {
                     long long d = (long long)j * pl.rs + q;
-                    col[d] = sp_loc(in, (long long)m->col[e] * k);
+                    col[d] = cloc[m->col[e]];
                     put_val(val, soa, k, ne, d, m->val + (size_t)e * k);
                 }
             }
@@ -690,7 +728,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
                     if (i < 0 || !pl.len[q]) continue;
                     for (int j = 0, e = m->ptr[i]; e < m->ptr[i + 1]; e++, j++) {
                         long long d = ptr[s] + (long long)j * C + c;
-                        col[d] = sp_loc(in, (long long)m->col[e] * k);
+                        col[d] = cloc[m->col[e]];
                         put_val(val, soa, k, ne, d, m->val + (size_t)e * k);
                     }
                 }
@@ -737,7 +775,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
                 lt[2 * chunk] = (uint32_t)(w);
                 lt[2 * chunk + 1] = (uint32_t)cnt;
                 for (int e = m->ptr[i] + n0; e < m->ptr[i] + n0 + cnt; e++, w++) {
-                    col[w] = sp_loc(in, (long long)m->col[e] * k);
+                    col[w] = cloc[m->col[e]];
                     put_val(val, soa, k, ne, w, m->val + (size_t)e * k);
                 }
             }
@@ -760,7 +798,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
     if (!r) r = upload(ctx, f, 5, NULL, 16 + 4 * (size_t)k * (size_t)pl.nchunks);
     f->padding = m->nnz ? ((double)ne - (double)m->nnz) / (double)m->nnz : 0;
 done:
-    free(col), free(val), free(ptr), free(aux), free(lt);
+    free(col), free(val), free(ptr), free(aux), free(lt), free(cloc);
     plan_free(&pl);
     return r;
 }
