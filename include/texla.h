@@ -514,13 +514,13 @@ typedef enum texla_sparse_format {
     TEXLA_SPARSE_CSC,     /* compute: rows of the other orientation scattered with atomics */
     TEXLA_SPARSE_ELL,     /* ELLPACK-R: column-major, padded to the longest row, row lengths */
     TEXLA_SPARSE_SELL,    /* SELL-C-sigma: slices of C rows, rows sorted within sigma */
-    TEXLA_SPARSE_BSR,     /* real b x b blocks (b = 2, 3, 4) */
+    TEXLA_SPARSE_BSR,     /* b x b blocks (b = 2, 3, 4) of real or complex entries */
     TEXLA_SPARSE_NFORMATS
 } texla_sparse_format;
 
 typedef enum texla_sparse_sched {
     TEXLA_SCHED_AUTO = 0,
-    TEXLA_SCHED_ROW,    /* one invocation per row (BSR: per scalar row) */
+    TEXLA_SCHED_ROW,    /* one invocation per row */
     TEXLA_SCHED_LANES,  /* `lanes` invocations per row (CSR) */
     TEXLA_SCHED_GROUP,  /* one invocation per texel of y: its 4 rows (2 complex/quaternion) */
     TEXLA_SCHED_ATOMIC, /* scatter with float atomics (COO, CSC) */
@@ -593,7 +593,7 @@ typedef struct texla_sparse_info {
     double host_bytes;        /* the host copies (canonical CSR, transposed copy) */
     /* every format's bytes and padding per nonzero for A x with its default parameters
      * (SELL 32 sorted within 1024 rows; BSR of the best filled block size); bytes -1: the
-     * format does not apply (BSR of complex entries, scatter without float atomics) */
+     * format does not apply (BSR of quaternion entries, scatter without float atomics) */
     double format_bytes[TEXLA_SPARSE_NFORMATS];
     double format_padding[TEXLA_SPARSE_NFORMATS];
 } texla_sparse_info;
@@ -626,7 +626,7 @@ TEXLA_API texla_result texla_sparse_tune(texla_ctx *ctx, texla_sparse a,
                                          texla_sparse_tune_desc *desc);
 /* Pins the variant of one product (NULL: unpins; the cache or the rule decide again).
  * TEXLA_ERR_UNSUPPORTED when it cannot run here (a compute format without OpenGL 4.3, a
- * scatter without float atomics, BSR of complex entries, ...). */
+ * scatter without float atomics, BSR of quaternion entries, ...). */
 TEXLA_API texla_result texla_sparse_pin(texla_ctx *ctx, texla_sparse a, texla_sparse_op op,
                                         const texla_sparse_variant *v);
 TEXLA_API texla_result texla_sparse_info_get(texla_ctx *ctx, texla_sparse a,

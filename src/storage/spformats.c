@@ -310,7 +310,7 @@ void sp_stats_of(const sp_csr *m, sp_stats *st) {
         }
         free(cl);
     }
-    if (m->k != 1) return;
+    if (m->k > 2) return;
     /* the b x b blocks touched, b = 2, 3, 4, in one pass over the entries */
     int *stamp[5] = {NULL};
     long long nb[5] = {0};
@@ -574,12 +574,12 @@ void sp_form_cost(const sp_plane *p, const texla_sparse_variant *fv, double *byt
     *padding = 0;
     double nnz = p->m->nnz ? (double)p->m->nnz : 1;
     if (fv->format == TEXLA_SPARSE_BSR) {
-        if (p->k != 1) return;
+        if (p->k > 2) return;
         bplan bp;
         int b = fv->block ? fv->block : 3;
         if (bplan_make(NULL, "", p->m, b, &bp)) return;
         long long stored = fv->bell ? (long long)bp.width * bp.nbr : bp.nb;
-        *bytes = (double)stored * (4.0 * b * b + 4) + ((double)bp.nbr + 1) * 4;
+        *bytes = (double)stored * (4.0 * b * b * p->k + 4) + ((double)bp.nbr + 1) * 4;
         *padding = ((double)stored * b * b - (double)p->m->nnz) / nnz;
         free(bp.bptr);
         return;
@@ -806,19 +806,20 @@ done:
 static texla_result make_bsr(texla_ctx *ctx, const char *fn, const sp_plane *p,
                              const texla_sparse_variant *fv, sp_form *f) {
     const sp_csr *m = p->m;
-    int b = fv->block;
+    int b = fv->block, k = p->k;
     bplan bp;
     texla_result r = bplan_make(ctx, fn, m, b, &bp);
     if (r) return r;
     long long stored = fv->bell ? (long long)bp.width * bp.nbr : bp.nb;
-    r = limit_check(ctx, fn, "the BSR form", (double)stored * b * b * 4, (double)stored * b * b);
+    r = limit_check(ctx, fn, "the BSR form", (double)stored * b * b * 4 * k,
+                    (double)stored * b * b * k);
     if (!r && (p->in.gx / 2 > 32768 || p->in.gy / 2 > 32768))
         r = texla__fail(ctx, TEXLA_ERR_LIMIT, "%s: x's texture is %d x %d texels; the packed "
                         "columns address at most 32768 x 32768", fn, p->in.gx / 2, p->in.gy / 2);
     if (r) return free(bp.bptr), r;
     uint32_t *ptr = malloc(sizeof *ptr * ((size_t)bp.nbr + 1));
     uint32_t *col = malloc(sizeof *col * one(stored));
-    float *val = calloc(one(stored) * (size_t)(b * b), sizeof *val);
+    float *val = calloc(one(stored) * (size_t)(b * b * k), sizeof *val);
     int *pos = malloc(sizeof *pos * one(bp.nbc)), *stampJ = malloc(sizeof *stampJ * one(bp.nbc));
     int *list = malloc(sizeof *list * one(bp.width));
     if (!ptr || !col || !val || !pos || !stampJ || !list) {
@@ -844,24 +845,27 @@ static texla_result make_bsr(texla_ctx *ctx, const char *fn, const sp_plane *p,
         ptr[I] = fv->bell ? (uint32_t)cnt : (uint32_t)bp.bptr[I];
         for (int q = 0; q < cnt; q++) {
             long long d = fv->bell ? (long long)q * bp.nbr + I : (long long)bp.bptr[I] + q;
-            col[d] = sp_loc(&p->in, (long long)list[q] * b);
+            col[d] = sp_loc(&p->in, (long long)list[q] * b * k);
         }
         for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
             for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
                 int J = m->col[e] / b, q = pos[J], rr = i - I * b, cc = m->col[e] - J * b;
                 long long d = fv->bell ? (long long)q * bp.nbr + I : (long long)bp.bptr[I] + q;
-                size_t at = fv->soa ? (size_t)(rr * b + cc) * (size_t)stored + (size_t)d
-                                    : ((size_t)d * b + rr) * b + cc;
-                val[at] = m->val[e];
+                size_t qq = (size_t)(rr * b + cc);
+                for (int c = 0; c < k; c++) {
+                    size_t at = fv->soa ? (qq * (size_t)k + (size_t)c) * (size_t)stored + (size_t)d
+                                        : ((size_t)d * b * b + qq) * (size_t)k + (size_t)c;
+                    val[at] = m->val[(size_t)e * k + c];
+                }
             }
     }
     if (!fv->bell) ptr[bp.nbr] = (uint32_t)bp.nb;
-    f->k = 1;
+    f->k = k;
     f->nbr = bp.nbr;
     f->ne = stored;
     r = upload(ctx, f, 0, ptr, sizeof *ptr * ((size_t)bp.nbr + 1));
     if (!r) r = upload(ctx, f, 1, col, sizeof *col * (size_t)stored);
-    if (!r) r = upload(ctx, f, 2, val, sizeof *val * (size_t)stored * (size_t)(b * b));
+    if (!r) r = upload(ctx, f, 2, val, sizeof *val * (size_t)stored * (size_t)(b * b * k));
     if (!r) r = upload(ctx, f, 5, NULL, 16);
     f->padding = m->nnz ? ((double)stored * b * b - (double)m->nnz) / (double)m->nnz : 0;
 done:

@@ -95,8 +95,8 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
     }
     if ((f == TEXLA_SPARSE_COO || f == TEXLA_SPARSE_CSC) && s != TEXLA_SCHED_ATOMIC)
         return *why = "COO and CSC are scatter forms (TEXLA_SCHED_ATOMIC)", TEXLA_ERR_ARGUMENT;
-    if (f == TEXLA_SPARSE_BSR && k != 1)
-        return *why = "BSR holds real blocks; complex and quaternion entries use the other formats",
+    if (f == TEXLA_SPARSE_BSR && k > 2)
+        return *why = "BSR holds real or complex blocks; quaternion entries use the other formats",
                TEXLA_ERR_UNSUPPORTED;
     if (f == TEXLA_SPARSE_BSR && (v->block < 2 || v->block > 4))
         return *why = "the BSR block is 2, 3 or 4", TEXLA_ERR_ARGUMENT;
@@ -192,12 +192,12 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, cons
 
 static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, const sp_form *f,
                             const texla__obj *x, texla__obj *y, float beta, int add) {
-    int wg = v->wg, S = wg / 4, W = y->t.w;
+    int wg = v->wg, S = wg * f->k / 4, W = y->t.w;
     int spr = (W + S - 1) / S;
     long long units = (long long)spr * y->t.h;
     char defs[256];
-    snprintf(defs, sizeof defs, "#define B %d\n#define FMT %d\n#define SOA %d\n#define WG %d",
-             f->fv.block, f->fv.bell, f->fv.soa, wg);
+    snprintf(defs, sizeof defs, "#define K %d\n#define B %d\n#define FMT %d\n#define SOA %d\n"
+             "#define WG %d", f->k, f->fv.block, f->fv.bell, f->fv.soa, wg);
     texla__pass p = {.prog = TEXLA__P_SPMV_BSR, .defines = defs, .dst = &y->t, .src = {&x->t},
                      .draw = TEXLA__DRAW_KERNEL};
     p.i0[0] = W;

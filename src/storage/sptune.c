@@ -104,7 +104,7 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
     int M = op ? st->cmax : st->lmax, n = op ? st->cols : st->rows;
     v.wg = 128;
     int best_b = 0;
-    if (k == 1)
+    if (k <= 2)
         for (int b = 2; b <= 4; b++)
             if (st->fill[b] >= 0.9 && (!best_b || st->fill[b] > st->fill[best_b])) best_b = b;
     if (entry == TEXLA_ENTRY_BLOCK3 && st->fill[3] >= 0.5) best_b = 3;
@@ -294,8 +294,8 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
                             .long_rows = Ts[t]}, q);
         }
     }
-    /* blocks */
-    if (k == 1)
+    /* blocks (real or complex) */
+    if (k <= 2)
         for (int b = 2; b <= 4; b++) {
             if (!all && b != q->block && st->fill[b] < 0.5) continue;
             for (int bell = 0; bell < 2; bell++)
