@@ -12,9 +12,19 @@
 enum { CV_AXPY = 0, CV_MUL, CV_CONJ_MUL, CV_SWAP };
 enum { CS_DIV = 0, CS_MUL, CS_PACK };
 
-/* every operand a vector of dst's layout that holds whole complex numbers per texel */
-static texla_result complex_operands(texla_ctx *ctx, const char *fn, texla__operand *ops, int n) {
-    texla_result r = texla__resolve(ctx, fn, ops, n);
+/* every operand a vector of one layout that holds whole complex numbers per texel; the last
+ * one is the destination (none of the others) unless dst is 0 (the dot product: only sources) */
+static texla_result complex_operands(texla_ctx *ctx, const char *fn, texla__operand *ops, int n,
+                                     int dst) {
+    texla_result r = TEXLA_OK;
+    if (dst) {
+        r = texla__resolve(ctx, fn, ops, n);
+    } else {
+        for (int i = 0; i < n && !r; i++) {
+            ops[i].o = texla__obj_get(ctx, ops[i].id, ops[i].kind);
+            if (!ops[i].o) r = texla__bad_handle(ctx, fn, ops[i].name, ops[i].kind, ops[i].id);
+        }
+    }
     if (!r) r = texla__same_shape(ctx, fn, ops, n);
     if (r) return r;
     const texla__layout *l = &ops[0].o->lay;
@@ -41,7 +51,7 @@ texla_result texla_cvec_mul(texla_ctx *ctx, texla_vec a, texla_vec b, int conj_a
     texla__operand ops[3] = {{"a", a.id, TEXLA__KIND_VEC, NULL},
                              {"b", b.id, TEXLA__KIND_VEC, NULL},
                              {"dst", dst.id, TEXLA__KIND_VEC, NULL}};
-    texla_result r = complex_operands(ctx, "texla_cvec_mul", ops, 3);
+    texla_result r = complex_operands(ctx, "texla_cvec_mul", ops, 3, 1);
     if (r) return r;
     texla__gl_enter(&ctx->gl);
     r = cvec_pass(ctx, conj_a ? CV_CONJ_MUL : CV_MUL, &ops[0].o->t, &ops[1].o->t, NULL, NULL,
@@ -57,7 +67,7 @@ texla_result texla_cvec_axpy(texla_ctx *ctx, texla_vec a, texla_ccoef s, texla_v
     texla__operand ops[3] = {{"a", a.id, TEXLA__KIND_VEC, NULL},
                              {"b", b.id, TEXLA__KIND_VEC, NULL},
                              {"dst", dst.id, TEXLA__KIND_VEC, NULL}};
-    texla_result r = complex_operands(ctx, fn, ops, 3);
+    texla_result r = complex_operands(ctx, fn, ops, 3, 1);
     if (!r) r = texla__finite(ctx, fn, "s.re", s.re);
     if (!r) r = texla__finite(ctx, fn, "s.im", s.im);
     if (r) return r;
@@ -89,7 +99,7 @@ texla_result texla_cvec_dot(texla_ctx *ctx, texla_vec a, texla_vec b, texla_scal
     const char *fn = "texla_cvec_dot";
     texla__operand ops[2] = {{"a", a.id, TEXLA__KIND_VEC, NULL},
                              {"b", b.id, TEXLA__KIND_VEC, NULL}};
-    texla_result r = complex_operands(ctx, fn, ops, 2);
+    texla_result r = complex_operands(ctx, fn, ops, 2, 0);
     if (r) return r;
     texla__obj *d = texla__obj_get(ctx, dst.id, TEXLA__KIND_SCALAR);
     if (!d) return texla__bad_handle(ctx, fn, "dst", TEXLA__KIND_SCALAR, dst.id);
