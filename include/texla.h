@@ -452,8 +452,9 @@ TEXLA_API texla_result texla_banded_matvec_add(texla_ctx *ctx, texla_banded a, t
  *    COO, CSR, CSC, ELLPACK-R, SELL-C-sigma, BSR (2x2, 3x3, 4x4 blocks), CSR/ELL/SELL with the
  *    longest rows split into chunks that whole workgroups sum (the hybrid form for skewed rows),
  *    and with a schedule: one invocation per row, L lanes per row, one invocation per texel of
- *    y, or a scatter with float atomics (COO, CSC: only when the caller allows it, as the order
- *    of the additions, so the rounding, then changes run to run); a grid of one workgroup per
+ *    y, a segmented reduction of the entries (COO), or a scatter with float atomics (COO, CSC:
+ *    only when the caller allows it, as the order of the additions, so the rounding, then
+ *    changes run to run); a grid of one workgroup per
  *    unit of work, or a fixed grid sized to the GPU (static striding or an atomic work
  *    counter). x is gathered from its RGBA32F texture with texelFetch at each column's
  *    precomputed texel and channel; y is written whole texels at a time with imageStore.
@@ -524,7 +525,9 @@ typedef enum texla_sparse_sched {
     TEXLA_SCHED_LANES,  /* `lanes` invocations per row (CSR) */
     TEXLA_SCHED_GROUP,  /* one invocation per texel of y: its 4 rows (2 complex/quaternion) */
     TEXLA_SCHED_ATOMIC, /* scatter with float atomics (COO, CSC) */
-    TEXLA_SCHED_DRAW    /* the fragment forms (POINTS, GATHER) */
+    TEXLA_SCHED_DRAW,   /* the fragment forms (POINTS, GATHER) */
+    TEXLA_SCHED_SEGMENT /* COO without atomics: a segmented reduction of the row-sorted entries,
+                           8 per invocation whatever the rows' lengths (deterministic) */
 } texla_sparse_sched;
 
 /* A variant of the product: zero fields mean defaults. */

@@ -274,6 +274,8 @@ static const V sweep_all[] = {
     {.format = F(BSR), .sched = S(ROW), .block = 3, .bell = 1, .soa = 1, .dist = 2, .bpsm = 2, .wg = 256},
     {.format = F(BSR), .sched = S(ROW), .block = 2, .bell = 1, .dist = 1, .bpsm = 1, .wg = 64},
     {.format = F(COO), .sched = S(ATOMIC)},
+    {.format = F(COO), .sched = S(SEGMENT)},
+    {.format = F(COO), .sched = S(SEGMENT), .soa = 1, .wg = 64},
     {.format = F(CSC), .sched = S(ATOMIC)},
     {.format = F(CSC), .sched = S(ATOMIC), .soa = 1, .wg = 64},
     {.format = F(POINTS), .sched = S(DRAW)},
@@ -764,7 +766,8 @@ static void test_nan(void) {
                         {.format = F(CSR), .sched = S(LANES), .lanes = 4, .long_rows = 3, .wg = 64,
                          .long_chunk = 64},
                         {.format = F(BSR), .sched = S(ROW), .block = 2},
-                        {.format = F(COO), .sched = S(ATOMIC)}, {.format = F(CSC), .sched = S(ATOMIC)}};
+                        {.format = F(COO), .sched = S(ATOMIC)}, {.format = F(CSC), .sched = S(ATOMIC)},
+                        {.format = F(COO), .sched = S(SEGMENT)}};
         for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
             if (vs[i].format >= TEXLA_SPARSE_COO && !inf.compute) continue;
             if (vs[i].sched == TEXLA_SCHED_ATOMIC && !inf.atomic_float) continue;

@@ -587,11 +587,11 @@ void texla_sparse_variant_names(const texla_sparse_variant *v, char format[16], 
                                 char params[96]) {
     static const char *const fn[] = {"auto", "points", "gather", "coo", "csr",
                                      "csc",  "ell",    "sell",   "bsr"};
-    static const char *const sn[] = {"auto", "row", "lanes", "group", "atomic", "draw"};
+    static const char *const sn[] = {"auto", "row", "lanes", "group", "atomic", "draw", "segment"};
     if (!v) return;
     if (format)
         snprintf(format, 16, "%s", (unsigned)v->format < TEXLA_SPARSE_NFORMATS ? fn[v->format] : "?");
-    if (sched) snprintf(sched, 16, "%s", (unsigned)v->sched <= TEXLA_SCHED_DRAW ? sn[v->sched] : "?");
+    if (sched) snprintf(sched, 16, "%s", (unsigned)v->sched <= TEXLA_SCHED_SEGMENT ? sn[v->sched] : "?");
     if (!params) return;
     int n = 0;
     params[0] = '\0';

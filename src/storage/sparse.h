@@ -122,7 +122,7 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
 void sp_variant_norm(texla_sparse_variant *v);
 /* y = A x (+ beta y) with variant v on form f, x and y vectors of the form's layouts (inside
  * the guard); ylin: the scatter forms' buffer of y's texels (made on first use, left zero) */
-texla_result sp_run(texla_ctx *ctx, const texla_sparse_variant *v, const sp_form *f,
+texla_result sp_run(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
                     const texla__obj *x, texla__obj *y, float beta, int add, texla__buf *ylin);
 /* the SM count the fixed grids are sized by */
 int sp_sm_count(const texla_ctx *ctx);

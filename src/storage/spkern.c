@@ -18,7 +18,7 @@ void sp_variant_norm(texla_sparse_variant *v) {
         switch (v->format) {
         case TEXLA_SPARSE_POINTS:
         case TEXLA_SPARSE_GATHER: v->sched = TEXLA_SCHED_DRAW; break;
-        case TEXLA_SPARSE_COO:
+        case TEXLA_SPARSE_COO: v->sched = TEXLA_SCHED_SEGMENT; break;
         case TEXLA_SPARSE_CSC: v->sched = TEXLA_SCHED_ATOMIC; break;
         case TEXLA_SPARSE_ELL:
         case TEXLA_SPARSE_SELL: v->sched = TEXLA_SCHED_GROUP; break;
@@ -47,7 +47,7 @@ void sp_variant_norm(texla_sparse_variant *v) {
                  v->format == TEXLA_SPARSE_SELL;
     if (!rowfmt || v->sched == TEXLA_SCHED_ATOMIC || v->long_rows <= 0) v->long_rows = v->long_chunk = 0;
     else if (!v->long_chunk) v->long_chunk = SP_CHUNK;
-    if (v->sched == TEXLA_SCHED_ATOMIC) v->dist = v->bpsm = 0;
+    if (v->sched == TEXLA_SCHED_ATOMIC || v->sched == TEXLA_SCHED_SEGMENT) v->dist = v->bpsm = 0;
 }
 
 texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int k, int op,
@@ -59,7 +59,7 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
     *why = NULL;
     if ((unsigned)f >= TEXLA_SPARSE_NFORMATS || f == TEXLA_SPARSE_AUTO)
         return *why = "the format is none of texla_sparse_format's", TEXLA_ERR_ARGUMENT;
-    if ((unsigned)s > TEXLA_SCHED_DRAW)
+    if ((unsigned)s > TEXLA_SCHED_SEGMENT)
         return *why = "the schedule is none of texla_sparse_sched's", TEXLA_ERR_ARGUMENT;
     if (f == TEXLA_SPARSE_POINTS || f == TEXLA_SPARSE_GATHER) {
         if (s != TEXLA_SCHED_DRAW) return *why = "the fragment forms are drawn (TEXLA_SCHED_DRAW)", TEXLA_ERR_ARGUMENT;
@@ -88,13 +88,20 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
         if (f != TEXLA_SPARSE_COO && f != TEXLA_SPARSE_CSC)
             return *why = "ATOMIC runs COO and CSC", TEXLA_ERR_ARGUMENT;
         if (!c->atomic_float)
-            return *why = "the scatter forms need float atomics (GL_NV_shader_atomic_float)",
-                   TEXLA_ERR_UNSUPPORTED;
+            return *why = "the atomic scatter forms need float atomics "
+                          "(GL_NV_shader_atomic_float); COO has SEGMENT", TEXLA_ERR_UNSUPPORTED;
         break;
-    default: return *why = "the compute formats run ROW, LANES, GROUP or ATOMIC", TEXLA_ERR_ARGUMENT;
+    case TEXLA_SCHED_SEGMENT:
+        if (f != TEXLA_SPARSE_COO) return *why = "SEGMENT runs COO", TEXLA_ERR_ARGUMENT;
+        break;
+    default:
+        return *why = "the compute formats run ROW, LANES, GROUP, ATOMIC or SEGMENT",
+               TEXLA_ERR_ARGUMENT;
     }
-    if ((f == TEXLA_SPARSE_COO || f == TEXLA_SPARSE_CSC) && s != TEXLA_SCHED_ATOMIC)
-        return *why = "COO and CSC are scatter forms (TEXLA_SCHED_ATOMIC)", TEXLA_ERR_ARGUMENT;
+    if (f == TEXLA_SPARSE_COO && s != TEXLA_SCHED_ATOMIC && s != TEXLA_SCHED_SEGMENT)
+        return *why = "COO runs ATOMIC or SEGMENT", TEXLA_ERR_ARGUMENT;
+    if (f == TEXLA_SPARSE_CSC && s != TEXLA_SCHED_ATOMIC)
+        return *why = "CSC is a scatter form (TEXLA_SCHED_ATOMIC)", TEXLA_ERR_ARGUMENT;
     if (f == TEXLA_SPARSE_BSR && k > 2)
         return *why = "BSR holds real or complex blocks; quaternion entries use the other formats",
                TEXLA_ERR_UNSUPPORTED;
@@ -141,7 +148,7 @@ static long long grid(const texla_ctx *ctx, const texla_sparse_variant *v, long 
     return g < total ? g : total;
 }
 
-static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, const sp_form *f,
+static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
                              const texla__obj *x, texla__obj *y, float beta, int add) {
     int group = v->sched == TEXLA_SCHED_GROUP;
     int L = v->sched == TEXLA_SCHED_LANES ? v->lanes : 1;
@@ -190,7 +197,7 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, cons
     return r ? r : texla__run(&ctx->gl, &p);
 }
 
-static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, const sp_form *f,
+static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
                             const texla__obj *x, texla__obj *y, float beta, int add) {
     int wg = v->wg, S = wg * f->k / 4, W = y->t.w;
     int spr = (W + S - 1) / S;
@@ -218,7 +225,9 @@ static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, const
     return r ? r : texla__run(&ctx->gl, &p);
 }
 
-static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, const sp_form *f,
+#define SEG_ENT 8 /* entries per invocation of the segmented reduction */
+
+static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
                                 const texla__obj *x, texla__obj *y, float beta, int add,
                                 texla__buf *ylin) {
     size_t texels = (size_t)y->t.w * (size_t)y->t.h, need = texels * 16;
@@ -227,11 +236,19 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, c
         texla_result r = texla__buf_make(&ctx->gl, need, NULL, ylin); /* zeros */
         if (r) return r;
     }
-    int coo = v->format == TEXLA_SPARSE_COO, wg = v->wg;
+    int coo = v->format == TEXLA_SPARSE_COO, wg = v->wg, seg = v->sched == TEXLA_SCHED_SEGMENT;
     long long count = coo ? f->ne : (long long)f->ngroups * f->G;
+    long long ninv = (f->ne + SEG_ENT - 1) / SEG_ENT;
+    if (seg && !f->buf[6].buf && ninv) { /* the carries, made on first use */
+        texla_result r = texla__buf_make(&ctx->gl, (size_t)ninv * 2 * (1 + f->k) * 4, NULL,
+                                         &f->buf[6]);
+        if (r) return r;
+        f->bytes += (double)ninv * 2 * (1 + f->k) * 4;
+    }
     char defs[256];
     snprintf(defs, sizeof defs, "#define K %d\n#define MODE %d\n#define FMT 0\n#define SOA %d\n"
-             "#define WG %d\n#define PERM 0\n#define C 4", f->k, !coo, f->fv.soa && f->k > 1, wg);
+             "#define WG %d\n#define PERM 0\n#define C 4\n#define ENT %d", f->k,
+             seg ? 2 : !coo, f->fv.soa && f->k > 1, wg, SEG_ENT);
     texla__pass p = {.prog = TEXLA__P_SPMV_SCATTER, .defines = defs, .src = {&x->t},
                      .draw = TEXLA__DRAW_KERNEL};
     p.i0[0] = (int)count;
@@ -245,8 +262,20 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, c
     bind(&p, f, 2, 2);
     if (coo) bind(&p, f, 3, 3);
     p.ssbo[5].b = ylin;
-    texla_result r = groups_of(ctx, (count + wg - 1) / wg, &p);
+    if (seg) bind(&p, f, 6, 6);
+    long long inv = seg ? ninv : count;
+    texla_result r = groups_of(ctx, (inv + wg - 1) / wg, &p);
     if (!r && count) r = texla__run(&ctx->gl, &p);
+    if (!r && seg && count) { /* the carries, element by element in order */
+        char d3[256];
+        snprintf(d3, sizeof d3, "#define K %d\n#define MODE 3\n#define FMT 0\n#define SOA 0\n"
+                 "#define WG %d\n#define PERM 0\n#define C 4\n#define ENT %d", f->k, wg, SEG_ENT);
+        texla__pass q = p;
+        q.defines = d3;
+        q.i2[1] = (int)ninv;
+        r = groups_of(ctx, (2 * ninv + wg - 1) / wg, &q);
+        if (!r) r = texla__run(&ctx->gl, &q);
+    }
     if (r) return r;
     texla__pass q = {.prog = TEXLA__P_SPMV_PACK, .dst = &y->t, .draw = TEXLA__DRAW_KERNEL};
     q.i0[0] = (int)texels;
@@ -258,7 +287,7 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, c
     return r ? r : texla__run(&ctx->gl, &q);
 }
 
-texla_result sp_run(texla_ctx *ctx, const texla_sparse_variant *v, const sp_form *f,
+texla_result sp_run(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
                     const texla__obj *x, texla__obj *y, float beta, int add, texla__buf *ylin) {
     switch (v->format) {
     case TEXLA_SPARSE_POINTS:

@@ -14,7 +14,8 @@
 
 static const char *const fmt_names[] = {"auto", "points", "gather", "coo", "csr",
                                         "csc",  "ell",    "sell",   "bsr"};
-static const char *const sched_names[] = {"auto", "row", "lanes", "group", "atomic", "draw"};
+static const char *const sched_names[] = {"auto", "row",  "lanes",  "group",
+                                          "atomic", "draw", "segment"};
 
 /* ---- the cache ---- */
 
@@ -47,7 +48,7 @@ static int parse_value(const char *s, texla_sparse_variant *v, double *us) {
                      &v->block, &v->bell, &v->soa, &v->long_rows, &v->long_chunk, us);
     if (got != 14) return 0;
     int f = name_index(fmt, fmt_names, TEXLA_SPARSE_NFORMATS);
-    int k = name_index(sch, sched_names, TEXLA_SCHED_DRAW + 1);
+    int k = name_index(sch, sched_names, TEXLA_SCHED_SEGMENT + 1);
     if (f <= 0 || k <= 0 || !(*us >= 0) || !isfinite(*us)) return 0;
     v->format = (texla_sparse_format)f;
     v->sched = (texla_sparse_sched)k;
@@ -311,6 +312,9 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
         if (all || ell_pad <= 1.0)
             add(ctx, L, (V){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_GROUP, .soa = 1}, q);
     }
+    /* COO's segmented reduction: the same work per invocation whatever the rows */
+    if (all || M > 8 * m + 64)
+        add(ctx, L, (V){.format = TEXLA_SPARSE_COO, .sched = TEXLA_SCHED_SEGMENT}, q);
     /* scatter forms, where allowed */
     add(ctx, L, (V){.format = TEXLA_SPARSE_CSC, .sched = TEXLA_SCHED_ATOMIC}, q);
     add(ctx, L, (V){.format = TEXLA_SPARSE_COO, .sched = TEXLA_SCHED_ATOMIC}, q);
@@ -327,7 +331,7 @@ typedef struct bench {
     float *tex;        /* read back, as stored */
 } bench;
 
-static texla_result run_once(bench *b, const cand *c, const sp_form *f) {
+static texla_result run_once(bench *b, const cand *c, sp_form *f) {
     return sp_run(b->ctx, &c->v, f, &b->xo, &b->yo, 0.0f, 0, &b->ylin);
 }
 
@@ -337,7 +341,7 @@ static int cmp_d(const void *a, const void *b) {
 }
 
 /* y checked against the reference, then the median of 3 timings of reps products */
-static texla_result try_cand(bench *b, cand *c, const sp_form *f) {
+static texla_result try_cand(bench *b, cand *c, sp_form *f) {
     texla_ctx *ctx = b->ctx;
     texla__gl *g = &ctx->gl;
     c->tried = 1;
