@@ -131,10 +131,10 @@ static void print_trials(FILE *f, const char *name, texla_sparse_trial *t, int n
             char fm[16], sc[16], pa[96];
             texla_sparse_variant_names(&t[i].v, fm, sc, pa);
             if (t[i].ok)
-                fprintf(f, "    %-6s %-6s %-38s %9.1f us %7.1f GB/s %8.1f MB pad %5.1f%%\n", fm,
+                fprintf(f, "    %-6s %-7s %-38s %9.1f us %7.1f GB/s %8.1f MB pad %5.1f%%\n", fm,
                         sc, pa, t[i].us, t[i].gbs, t[i].bytes / 1e6, 100 * t[i].padding);
             else
-                fprintf(f, "    %-6s %-6s %-38s  rejected\n", fm, sc, pa);
+                fprintf(f, "    %-6s %-7s %-38s  rejected\n", fm, sc, pa);
             shown++;
         }
     }
@@ -224,7 +224,7 @@ void bench_spsuite(const bench_env *e) {
                 char fm[16], sc[16], pa[96];
                 texla_sparse_variant_names(&si.now[op], fm, sc, pa);
                 snprintf(summary[rows_out][op], sizeof summary[0][0],
-                         "| %-12s | %-9s | %10lld | %-3s | %-6s | %-6s | %-34s | %8.4f | %7.1f |",
+                         "| %-12s | %-9s | %10lld | %-3s | %-6s | %-7s | %-34s | %8.4f | %7.1f |",
                          name, m.kind == 1 ? "real" : m.kind == 2 ? "complex" : m.kind == 4
                          ? "quat" : "real3x3", m.nnz, op ? "A'x" : "Ax", fm, sc, pa, ms,
                          ms > 0 ? native / (ms * 1e6) : 0);
@@ -238,7 +238,7 @@ void bench_spsuite(const bench_env *e) {
     }
     free(trials);
     if (tf) fclose(tf);
-    printf("\n| %-12s | %-9s | %10s | %-3s | %-6s | %-6s | %-34s | %8s | %7s |\n", "matrix", "class",
+    printf("\n| %-12s | %-9s | %10s | %-3s | %-6s | %-7s | %-34s | %8s | %7s |\n", "matrix", "class",
            "entries", "op", "format", "sched", "parameters", "ms", "GB/s");
     for (int i = 0; i < rows_out; i++) printf("%s\n%s\n", summary[i][0], summary[i][1]);
 }

@@ -311,29 +311,26 @@ void sp_stats_of(const sp_csr *m, sp_stats *st) {
         free(cl);
     }
     if (m->k > 2) return;
-    /* the b x b blocks touched, b = 2, 3, 4, in one pass over the entries */
-    int *stamp[5] = {NULL};
-    long long nb[5] = {0};
+    /* the fill of b x b blocks, b = 2, 3, 4: on every block row of smaller matrices, on 2^16
+     * block rows spread evenly over bigger ones (an estimate for the rule and the tuner's
+     * pruning; the same every time) */
     for (int b = 2; b <= 4; b++) {
-        int nbc = (m->cols + b - 1) / b;
-        stamp[b] = malloc(sizeof *stamp[b] * one(nbc));
-        if (stamp[b])
-            for (int j = 0; j < nbc; j++) stamp[b][j] = -1;
-    }
-    if (stamp[2] && stamp[3] && stamp[4])
-        for (int i = 0; i < m->rows; i++) {
-            int I2 = i / 2, I3 = i / 3, I4 = i / 4;
-            for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
-                int c = m->col[e];
-                if (stamp[2][c / 2] != I2) stamp[2][c / 2] = I2, nb[2]++;
-                if (stamp[3][c / 3] != I3) stamp[3][c / 3] = I3, nb[3]++;
-                if (stamp[4][c / 4] != I4) stamp[4][c / 4] = I4, nb[4]++;
-            }
-        }
-    for (int b = 2; b <= 4; b++) {
-        st->nblocks[b] = nb[b];
-        st->fill[b] = nb[b] ? (double)m->nnz / ((double)nb[b] * b * b) : 0;
-        free(stamp[b]);
+        int nbr = (m->rows + b - 1) / b, nbc = (m->cols + b - 1) / b;
+        int step = nbr > 65536 ? nbr / 65536 : 1;
+        int *stamp = malloc(sizeof *stamp * one(nbc));
+        if (!stamp) continue;
+        for (int j = 0; j < nbc; j++) stamp[j] = -1;
+        long long nb = 0, nz = 0;
+        for (int I = 0; I < nbr; I += step)
+            for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
+                for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
+                    int J = m->col[e] / b;
+                    nz++;
+                    if (stamp[J] != I) stamp[J] = I, nb++;
+                }
+        free(stamp);
+        st->nblocks[b] = step == 1 ? nb : (long long)((double)nb * nbr / ((nbr + step - 1) / step));
+        st->fill[b] = nb ? (double)nz / ((double)nb * b * b) : 0;
     }
 }
 

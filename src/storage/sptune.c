@@ -219,6 +219,12 @@ typedef struct cand {
 typedef struct clist {
     cand *c;
     int n, cap;
+    struct cost {
+        int plane;
+        texla_sparse_variant fv;
+        double bytes;
+    } cost[64]; /* storages sized so far */
+    int ncost;
 } clist;
 
 static void add(texla_ctx *ctx, clist *L, texla_sparse_variant v, const sp_tune_req *q) {
@@ -231,6 +237,26 @@ static void add(texla_ctx *ctx, clist *L, texla_sparse_variant v, const sp_tune_
     int plane;
     texla_sparse_variant fv = sp_format_of(&v, q->op, &plane);
     if (!q->pl[plane] || !q->pl[plane]->m) return;
+    /* padded storage that moves more than three times CSR's bytes cannot win: not built (its
+     * size is worked out from the row lengths, once per storage) */
+    int padded = fv.format == TEXLA_SPARSE_ELL || fv.format == TEXLA_SPARSE_SELL ||
+                 (fv.format == TEXLA_SPARSE_BSR && fv.block != q->block);
+    if (padded && !q->all) {
+        double bytes = -1, pad = 0;
+        int i = 0;
+        for (; i < L->ncost; i++)
+            if (L->cost[i].plane == plane && sp_format_same(&L->cost[i].fv, &fv)) break;
+        if (i < L->ncost) {
+            bytes = L->cost[i].bytes;
+        } else {
+            sp_form_cost(q->pl[plane], &fv, &bytes, &pad);
+            if (L->ncost < (int)(sizeof L->cost / sizeof L->cost[0]))
+                L->cost[L->ncost++] = (struct cost){plane, fv, bytes};
+        }
+        const sp_csr *m = q->pl[plane]->m;
+        double csr = ((double)m->rows + 1) * 4 + (double)m->nnz * (4 + 4.0 * m->k);
+        if (bytes < 0 || bytes > 3 * csr) return;
+    }
     if (L->n == L->cap) {
         int cap = L->cap ? 2 * L->cap : 32;
         cand *c = realloc(L->c, sizeof *c * (size_t)cap);
