@@ -461,8 +461,167 @@ TEXLA_API texla_result texla_banded_matvec(texla_ctx *ctx, texla_banded a, texla
 TEXLA_API texla_result texla_banded_matvec_add(texla_ctx *ctx, texla_banded a, texla_vec x,
                                                float s, texla_vec b, texla_vec y);
 
-/* ==== sparse matrices (GPU Gems: points drawn with additive blending) ====
- * rows x cols; x has cols elements, y has rows. Duplicates are summed; empty rows are fine. */
+/* ==== sparse matrices ====
+ * One handle, texla_sparse, for every sparse matrix. The host arrays (COO or CSR, in any order;
+ * duplicates are summed; empty rows, rectangular shapes, 1 x n and n x 1 are fine) are kept as
+ * a canonical CSR on the host, and the GPU holds the form chosen for each product:
+ *  - compute backend (OpenGL 4.3): kernel passes over storage buffers, in one of the formats
+ *    COO, CSR, CSC, ELLPACK-R, SELL-C-sigma, BSR (2x2, 3x3, 4x4 blocks), CSR/ELL/SELL with the
+ *    longest rows split into chunks that whole workgroups sum (the hybrid form for skewed rows),
+ *    and with a schedule: one invocation per row, L lanes per row, one invocation per texel of
+ *    y, a segmented reduction of the entries (COO), or a scatter with float atomics (COO, CSC:
+ *    only when the caller allows it, as the order of the additions, so the rounding, then
+ *    changes run to run); a grid of one workgroup per
+ *    unit of work, or a fixed grid sized to the GPU (static striding or an atomic work
+ *    counter). x is gathered from its RGBA32F texture with texelFetch at each column's
+ *    precomputed texel and channel; y is written whole texels at a time with imageStore.
+ *  - fragment backend (and OpenGL 3.3): the classic rows drawn as points with additive
+ *    blending (GPU Gems 2 ch. 44), or a gather in a fragment program.
+ * The sparse product runs on the backend of the program "spmv" (texla_ctx_set_backend(ctx,
+ * "spmv", ...); AUTO follows the context's default backend).
+ * Which variant (format, schedule, parameters) is used comes, in this order, from a pin
+ * (texla_sparse_pin), from the tuner (texla_sparse_tune: times the candidates the row
+ * statistics suggest on this device, keeps the fastest of those whose y matched a float64
+ * reference, and records it in the tuning cache), from the tuning cache (a matrix of the same
+ * entry type and shape statistics tuned before on this device), or from a rule on the row
+ * statistics.
+ *
+ * ENTRIES (texla_sparse_desc.entry): REAL one float; COMPLEX (re, im); QUAT a quaternion
+ * (w, x, y, z), the product being the Hamilton product with the matrix entry on the left;
+ * BLOCK3 a dense real 3 x 3 block, row-major (then x and y are real vectors of 3 elements per
+ * block column / row, and the matrix is stored as the real matrix it stands for, BSR 3 being
+ * one of its formats). Vectors of complex or quaternion entries are texla_vec of K = 2 or 4
+ * floats per entry, interleaved (AoS): entry e is elements K e .. K e + K - 1. When the rows of
+ * the vector's 2D layout are a multiple of 4 elements wide (texla_vec_make_entries makes such
+ * vectors; quaternion products require it, complex ones an even width), one RGBA texel holds
+ * two complex entries (.xy: entry e, .zw: entry e + nx / 2, the one below it in the grid), and
+ * a quaternion is the .xy (or .zw) halves of two neighbouring texels. Real-view operations
+ * apply to them as they are (add, axpy with a real coefficient, copy; sqnorm is the squared
+ * norm and dot the real part of conj(a) b); the complex ones are texla_cvec_*.
+ *
+ * PRODUCTS: y = A x, y = A x + beta y, and y = A' x, A' being the transpose of the real matrix
+ * the entries stand for (the conjugate transpose for complex and quaternion entries), through a
+ * transposed copy or a scatter along A's own rows (CSC), as chosen. NaN and Inf in the values
+ * reach exactly the rows that hold them. */
+typedef enum texla_entry {
+    TEXLA_ENTRY_REAL = 1,
+    TEXLA_ENTRY_COMPLEX = 2,
+    TEXLA_ENTRY_QUAT = 4,
+    TEXLA_ENTRY_BLOCK3 = 9
+} texla_entry;
+
+typedef struct texla_sparse_desc {
+    texla_entry entry;      /* 0: REAL */
+    texla_vec row_like;     /* y's layout: rows x K elements (BLOCK3: 3 per block row) */
+    texla_vec col_like;     /* x's layout: cols x K elements */
+    int nnz;                /* entries given (COO); CSR: row_ptr[rows] */
+    const int *row_ptr;     /* CSR: rows + 1 offsets, row_ptr[0] = 0 (row_idx NULL) */
+    const int *row_idx;     /* COO: nnz row indices (row_ptr NULL) */
+    const int *col_idx;     /* nnz column indices */
+    const float *vals;      /* nnz entries of 1, 2, 4 or 9 floats (BLOCK3: row-major) */
+    int scatter;            /* 1: the tuner may pick scatter forms (float atomics) */
+    int tune;               /* 1: tune now (as texla_sparse_tune with defaults), unless cached */
+} texla_sparse_desc;
+
+typedef enum texla_sparse_format {
+    TEXLA_SPARSE_AUTO = 0,
+    TEXLA_SPARSE_POINTS,  /* fragment: groups of 4 entries of a row drawn as points, blended */
+    TEXLA_SPARSE_GATHER,  /* fragment: one fragment per texel of y gathers its 4 rows */
+    TEXLA_SPARSE_COO,     /* compute: one invocation per entry, float atomics */
+    TEXLA_SPARSE_CSR,
+    TEXLA_SPARSE_CSC,     /* compute: rows of the other orientation scattered with atomics */
+    TEXLA_SPARSE_ELL,     /* ELLPACK-R: column-major, padded to the longest row, row lengths */
+    TEXLA_SPARSE_SELL,    /* SELL-C-sigma: slices of C rows, rows sorted within sigma */
+    TEXLA_SPARSE_BSR,     /* b x b blocks (b = 2, 3, 4) of real or complex entries */
+    TEXLA_SPARSE_NFORMATS
+} texla_sparse_format;
+
+typedef enum texla_sparse_sched {
+    TEXLA_SCHED_AUTO = 0,
+    TEXLA_SCHED_ROW,    /* one invocation per row */
+    TEXLA_SCHED_LANES,  /* `lanes` invocations per row (CSR) */
+    TEXLA_SCHED_GROUP,  /* one invocation per texel of y: its 4 rows (2 complex/quaternion) */
+    TEXLA_SCHED_ATOMIC, /* scatter with float atomics (COO, CSC) */
+    TEXLA_SCHED_DRAW,   /* the fragment forms (POINTS, GATHER) */
+    TEXLA_SCHED_SEGMENT /* COO without atomics: a segmented reduction of the row-sorted entries,
+                           8 per invocation whatever the rows' lengths (deterministic) */
+} texla_sparse_sched;
+
+/* A variant of the product: zero fields mean defaults. */
+typedef struct texla_sparse_variant {
+    texla_sparse_format format;
+    texla_sparse_sched sched;
+    int lanes;          /* LANES: 2, 4, 8, 16, 32, 64 or 128 invocations per row */
+    int wg;             /* invocations per workgroup: 64, 128, 256 (0: 128) */
+    int dist;           /* 0: one workgroup per unit of work; 1: a fixed grid of SMs x bpsm
+                           workgroups striding over the units; 2: the fixed grid taking units
+                           from an atomic counter */
+    int bpsm;           /* workgroups per SM of the fixed grid (0: 4) */
+    int slice;          /* SELL: C = 8, 16 or 32 (0: 32) */
+    int sigma;          /* SELL: rows sorted by length within windows of sigma rows (0: none) */
+    int block;          /* BSR: 2, 3 or 4 (0: 3) */
+    int bell;           /* BSR: 1 blocks column-major over block rows (block ELL), 0 block CSR */
+    int soa;            /* compound entries and blocks: 1 components in planes (SoA), 0 whole
+                           entries (AoS) */
+    int long_rows;      /* CSR, ELL, SELL: rows longer than this go to chunks of long_chunk
+                           entries, each summed by one workgroup (0: none) */
+    int long_chunk;     /* 0: 4096 */
+} texla_sparse_variant;
+
+typedef enum texla_sparse_op {
+    TEXLA_SPARSE_N = 0, /* y = A x */
+    TEXLA_SPARSE_T = 1  /* y = A' x */
+} texla_sparse_op;
+
+/* One candidate the tuner timed. */
+typedef struct texla_sparse_trial {
+    texla_sparse_op op;
+    texla_sparse_variant v;
+    double us;          /* median microseconds per product (< 0: not timed) */
+    double gbs;         /* GB/s of the native CSR bytes (row_ptr + col + values + x + y), the
+                           same numerator for every variant (bench/peers.py counts the same) */
+    double bytes;       /* the variant's matrix arrays on the GPU */
+    double padding;     /* stored entries past the nonzeros, per nonzero */
+    int ok;             /* 1: y matched the float64 reference; 0: rejected or failed */
+} texla_sparse_trial;
+
+typedef struct texla_sparse_tune_desc {
+    int ops;            /* bit 0: A x, bit 1: A' x (0: A x) */
+    int force;          /* 1: tune even when the cache has the answer */
+    int scatter;        /* 1: scatter forms too (also when the matrix's desc allowed them) */
+    int block;          /* 2..4: BSR with this block size too, whatever the block fill */
+    int all;            /* 1: every candidate, not only those the row statistics suggest */
+    texla_sparse_trial *trials; /* may be NULL: each candidate's result, up to max_trials */
+    int max_trials;
+    /* filled in by the call */
+    int ntrials;        /* candidates tried */
+    int cached;         /* ops answered from the cache (bits as ops) */
+    double seconds;     /* wall-clock time of the call */
+} texla_sparse_tune_desc;
+
+typedef struct texla_sparse_info {
+    int rows, cols;           /* in entries (BLOCK3: blocks) */
+    texla_entry entry;
+    long long nnz;            /* entries after duplicates were summed */
+    int row_min, row_max, empty_rows;
+    double row_mean, row_sd;  /* entries per row */
+    double block_fill[5];     /* [b], b = 2, 3, 4: scalar nonzeros / (b x b blocks touched x b^2) */
+    texla_sparse_variant now[2]; /* the variants of A x [0] and A' x [1] (format AUTO: none yet) */
+    int how[2];               /* 0 none yet, 1 rule, 2 tuned, 3 tuning cache, 4 pinned */
+    double us[2];             /* the tuned time of each (0: not timed) */
+    double gpu_bytes;         /* the forms on the GPU now */
+    double host_bytes;        /* the host copies (canonical CSR, transposed copy) */
+    /* every format's bytes and padding per nonzero for A x with its default parameters
+     * (SELL 32 sorted within 1024 rows; BSR of the best filled block size); bytes -1: the
+     * format does not apply (BSR of quaternion entries, scatter without float atomics) */
+    double format_bytes[TEXLA_SPARSE_NFORMATS];
+    double format_padding[TEXLA_SPARSE_NFORMATS];
+} texla_sparse_info;
+
+/* Makes a sparse matrix from COO (row_idx) or CSR (row_ptr) arrays; see texla_sparse_desc. */
+TEXLA_API texla_result texla_sparse_make(texla_ctx *ctx, const texla_sparse_desc *desc,
+                                         texla_sparse *out);
+/* Real entries: rows x cols with rows = row_like's length, cols = col_like's. */
 TEXLA_API texla_result texla_sparse_make_coo(texla_ctx *ctx, texla_vec row_like,
                                              texla_vec col_like, int nnz, const int *rows,
                                              const int *cols, const float *vals,
@@ -472,8 +631,61 @@ TEXLA_API texla_result texla_sparse_make_csr(texla_ctx *ctx, texla_vec row_like,
                                              const int *cols, const float *vals,
                                              texla_sparse *out);
 TEXLA_API void texla_sparse_destroy(texla_ctx *ctx, texla_sparse a);
+/* y = A x (x in col_like's layout, y in row_like's) */
 TEXLA_API texla_result texla_sparse_matvec(texla_ctx *ctx, texla_sparse a, texla_vec x,
                                            texla_vec y);
+/* y = A x + beta y, in place (beta finite; 0 ignores y's old values, NaN included) */
+TEXLA_API texla_result texla_sparse_matvec_add(texla_ctx *ctx, texla_sparse a, texla_vec x,
+                                               float beta, texla_vec y);
+/* y = A' x (x in row_like's layout, y in col_like's) */
+TEXLA_API texla_result texla_sparse_matvec_t(texla_ctx *ctx, texla_sparse a, texla_vec x,
+                                             texla_vec y);
+/* Times the candidates for this matrix on this device and keeps the fastest correct one for
+ * each asked product; the result goes to the tuning cache. desc may be NULL (A x). */
+TEXLA_API texla_result texla_sparse_tune(texla_ctx *ctx, texla_sparse a,
+                                         texla_sparse_tune_desc *desc);
+/* Pins the variant of one product (NULL: unpins; the cache or the rule decide again).
+ * TEXLA_ERR_UNSUPPORTED when it cannot run here (a compute format without OpenGL 4.3, a
+ * scatter without float atomics, BSR of quaternion entries, ...). */
+TEXLA_API texla_result texla_sparse_pin(texla_ctx *ctx, texla_sparse a, texla_sparse_op op,
+                                        const texla_sparse_variant *v);
+TEXLA_API texla_result texla_sparse_info_get(texla_ctx *ctx, texla_sparse a,
+                                             texla_sparse_info *out);
+/* A variant in words: format ("sell"), schedule ("group"), parameters ("C=32 sigma=1024
+ * wg=128"); any of the buffers may be NULL. */
+TEXLA_API void texla_sparse_variant_names(const texla_sparse_variant *v, char format[16],
+                                          char sched[16], char params[96]);
+
+/* ---- vectors of compound entries (see ENTRIES above) ---- */
+/* n entries of K floats each (COMPLEX 2, QUAT 4, BLOCK3 3, REAL 1) from data (NULL: zeros),
+ * interleaved; the layout's rows are a multiple of 4 elements wide. Read and write them with
+ * texla_vec_read / _write (K n floats). */
+TEXLA_API texla_result texla_vec_make_entries(texla_ctx *ctx, int n, texla_entry entry,
+                                              const float *data, texla_vec *out);
+/* A complex coefficient: re + i im, times the complex GPU scalar (.x + i .y of its texel)
+ * when scalar.id != 0. */
+typedef struct texla_ccoef {
+    float re, im;
+    texla_scalar scalar;
+} texla_ccoef;
+/* complex vectors (texla_vec of (re, im) pairs, an even number of elements, rows of an even
+ * width): dst = a .* b, or conj(a) .* b when conj_a */
+TEXLA_API texla_result texla_cvec_mul(texla_ctx *ctx, texla_vec a, texla_vec b, int conj_a,
+                                      texla_vec dst);
+/* dst = a + s b */
+TEXLA_API texla_result texla_cvec_axpy(texla_ctx *ctx, texla_vec a, texla_ccoef s, texla_vec b,
+                                       texla_vec dst);
+/* dst = conj(a) . b, a complex GPU scalar: (re, im) in its texel's .x, .y */
+TEXLA_API texla_result texla_cvec_dot(texla_ctx *ctx, texla_vec a, texla_vec b,
+                                      texla_scalar dst);
+/* complex GPU scalars: dst = a / b, a * b; reading and writing both parts */
+TEXLA_API texla_result texla_cscalar_div(texla_ctx *ctx, texla_scalar a, texla_scalar b,
+                                         texla_scalar dst);
+TEXLA_API texla_result texla_cscalar_mul(texla_ctx *ctx, texla_scalar a, texla_scalar b,
+                                         texla_scalar dst);
+TEXLA_API texla_result texla_scalar_read_complex(texla_ctx *ctx, texla_scalar s, float out[2]);
+TEXLA_API texla_result texla_scalar_write_complex(texla_ctx *ctx, float re, float im,
+                                                  texla_scalar s);
 
 /* ---- Matrix Market files (host side) ----
  * Reads coordinate (real, integer, pattern; general, symmetric, skew-symmetric) and array
@@ -487,9 +699,16 @@ typedef struct texla_mm {
     int *row, *col;   /* 0-based */
     float *val;
     float *dense;     /* array files: rows * cols, row-major */
+    float *imag;      /* texla_mm_read_complex of a complex file: the imaginary parts (nnz);
+                         NULL otherwise */
 } texla_mm;
 /* ctx may be NULL (then texla_error_message(NULL) has the message). */
 TEXLA_API texla_result texla_mm_read(texla_ctx *ctx, const char *path, texla_mm *out);
+/* As texla_mm_read, and also coordinate files of field complex (general, symmetric,
+ * skew-symmetric, hermitian: the mirrored entries are the same, negated, or conjugated):
+ * val gets the real parts, imag the imaginary ones (interleave them for texla_sparse_make's
+ * TEXLA_ENTRY_COMPLEX). Other files read as with texla_mm_read, imag NULL. */
+TEXLA_API texla_result texla_mm_read_complex(texla_ctx *ctx, const char *path, texla_mm *out);
 TEXLA_API void texla_mm_free(texla_mm *m);
 /* Writes atomically (a temporary file in the same folder, then rename): an array file of a
  * row-major rows x cols matrix, or a coordinate real general file of nnz entries (0-based). */

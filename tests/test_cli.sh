@@ -1001,6 +1001,62 @@ BEGIN { mm_read("$ROOT/data/lcp_A.mtx", "A"); mm_read("$ROOT/data/lcp_b.mtx", "b
     printf "%d of %d x_i > 0, min w %.2g", pos, n, minw }
 EOF
 grep -Eq 'lcp.tx:10: lcp: solved: 200 iterations' ex_lcp/err && pass "data/lcp.tx reports the LCP measures" || fail "lcp.tx stderr" "$(cat ex_lcp/err)"
+# ---- texla tune FILE.mtx: the table, and the last line "best <format> <schedule> <us> us" ----
+cat > tune.mtx <<'EOF'
+%%MatrixMarket matrix coordinate real general
+6 5 9
+1 1 2.5
+1 5 -1
+2 2 1
+3 1 0.5
+3 3 4
+3 4 -2
+5 5 1.5
+6 2 -3
+6 5 1
+EOF
+cat > tunec.mtx <<'EOF'
+%%MatrixMarket matrix coordinate complex hermitian
+3 3 4
+1 1 4 0
+2 1 1 -1
+2 2 3 0
+3 3 2 0
+EOF
+for f in tune.mtx tunec.mtx; do
+    XDG_CACHE_HOME="$TMP/cache" "$T" tune "$f" > out 2> err
+    rc=$?
+    last=$(tail -n 1 out)
+    if [ "$rc" -eq 0 ] && grep -q '^format  *schedule  *parameters  *median us' out &&
+       printf '%s\n' "$last" | grep -Eq '^best [a-z]+ [a-z]+ [0-9]+\.[0-9] us$'; then
+        pass "texla tune $f: exit 0, last line '$last'"
+    else
+        fail "texla tune $f: exit $rc" "$(cat out err)"
+    fi
+done
+XDG_CACHE_HOME="$TMP/cache" "$T" tune tune.mtx --transposed --block 2 --backend compute > out 2> err
+rc=$?
+if [ "$rc" -eq 0 ] && tail -n 1 out | grep -Eq '^best [a-z]+ [a-z]+ [0-9.]+ us$'; then
+    pass "texla tune --transposed --block 2 --backend compute: $(tail -n 1 out)"
+elif grep -q 'compute backend needs OpenGL 4.3\|cannot run on the compute' err; then
+    skip "texla tune --backend compute: no compute shaders here"
+else
+    fail "texla tune --transposed --block 2 --backend compute: exit $rc" "$(cat out err)"
+fi
+XDG_CACHE_HOME="$TMP/cache" "$T" info > out 2> err
+if grep -q "^tuning cache:   $TMP/cache/texla/tune.txt ([1-9][0-9]* entr" out && grep -q -- '-> fmt=' out; then
+    pass "texla info lists the tuning cache: $(grep '^tuning cache' out)"
+else
+    fail "texla info: the tuning cache" "$(cat out err)"
+fi
+"$T" tune nothere.mtx > out 2> err
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'nothere.mtx' err && pass "texla tune of a missing file: exit 1" || fail "texla tune nothere.mtx: exit $rc" "$(cat err)"
+"$T" tune tune.mtx --block 5 > out 2> err
+rc=$?
+[ "$rc" -eq 2 ] && grep -q 'usage: texla tune' err && pass "texla tune --block 5: exit 2 (usage)" || fail "texla tune --block 5: exit $rc" "$(cat err)"
+rm -rf "$TMP/cache"
+
 no_tmp_files "at the end"
 
 summary

@@ -130,4 +130,8 @@ void mrg_seed(mrg *g, unsigned long seed);
 double mrg_next(mrg *g);           /* uniform in (0, 1) */
 float mrg_uniform_pm1(mrg *g);     /* uniform in [-1, 1), multiples of 2^-23 */
 
+/* tune.c: `texla tune FILE.mtx ...` (argv as main's), and the tuning cache for `texla info` */
+int cli_tune(int argc, char **argv);
+void cli_tune_list(texla_ctx *ctx, FILE *out);
+
 #endif /* TEXLA_CLI_H */

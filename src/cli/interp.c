@@ -103,6 +103,24 @@ static val *apply(interp *in, pos at, val *a, val *x) {
     return r;
 }
 
+/* y = A' x for sparse A: texla's transposed product (no host transpose) */
+static val *apply_t(interp *in, pos at, val *a, val *x) {
+    texla_vec xv = {0}, yv = {0};
+    int owned = 0;
+    if (vec_in(in, at, x, a->like, &xv, &owned)) return NULL;
+    val *r = NULL;
+    if (texla_vec_make_like(in->ctx, a->clike, &yv) ||
+        texla_sparse_matvec_t(in->ctx, a->sp, xv, yv)) {
+        gl_fail(in, at, "transposed sparse product");
+        texla_vec_destroy(in->ctx, yv);
+    } else {
+        int sq = a->rows == a->cols;
+        r = vec_take(in, at, yv, sq ? x->nx : 0, sq ? x->ny : 0);
+    }
+    if (owned) texla_vec_destroy(in->ctx, xv);
+    return r;
+}
+
 typedef enum prod { P_NN, P_TN, P_NT } prod;
 
 static int is_plain(const val *v) { return v->kind == V_DENSE || v->kind == V_VEC; }
@@ -305,7 +323,8 @@ static val *eval(interp *in, const node *n);
 /* One binary operation of a left spine: a (taken) is the value of n->a, or of n->a->a when
  * that is a transposed operand of a product (ta). */
 static val *bin_step(interp *in, const node *n, val *a, int ta) {
-    /* A' * B and A * B' of dense matrices are texla's transposed products */
+    /* A' * B and A * B' of dense matrices are texla's transposed products; so is A' * x of a
+     * sparse A */
     int tb = n->op == '*' && n->b->kind == N_TRANS;
     val *b = eval(in, tb ? n->b->a : n->b);
     if (!b) {
@@ -315,6 +334,9 @@ static val *bin_step(interp *in, const node *n, val *a, int ta) {
     val *r = NULL;
     if (ta != tb && is_plain(a) && is_plain(b)) {
         r = matmul(in, n->at, a, b, ta ? P_TN : P_NT);
+    } else if (ta && !tb && a->kind == V_SPARSE && is_plain(b) && b->cols == 1 &&
+               a->rows == b->rows) {
+        r = apply_t(in, n->at, a, b);
     } else {
         if (ta) {
             val *t = transpose(in, n->a->at, a);

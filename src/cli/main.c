@@ -1,4 +1,5 @@
-/* main.c - the texla command-line program: `texla run FILE`, `texla info`, --help, --version.
+/* main.c - the texla command-line program: `texla run FILE`, `texla info`, `texla tune FILE.mtx`
+ * (tune.c), --help, --version.
  * Exit status: 0 success; 1 a script error (FILE:LINE:COLUMN: error: ... on stderr), an
  * unreadable script or no GL context; 2 a usage error. */
 #include "cli.h"
@@ -11,6 +12,10 @@ static const char usage_text[] =
     "usage: texla [--backend B] run [--strict] [--progress|--no-progress] FILE\n"
     "                          run a script (FILE - reads standard input)\n"
     "       texla [--backend B] info   describe the GL context texla gets (headless EGL)\n"
+    "                          and its tuning cache\n"
+    "       texla tune FILE.mtx [--block B] [--transposed] [--backend fragment|compute]\n"
+    "                          time the sparse product's variants for this matrix here;\n"
+    "                          the last line: best <format> <schedule> <microseconds> us\n"
     "       texla --help       this help, with the script language\n"
     "       texla --version\n"
     "Options: --backend fragment|compute|auto  every operation's backend (default auto: the\n"
@@ -44,7 +49,8 @@ static const char help_text[] =
     "                                 (cg or lcp) as a log-scale plot\n"
     "A warning says when a file's name does not end in what is written (.mtx, .png).\n"
     "Expressions, loosest first: + -   then * / .*   then unary -   then ' (transpose).\n"
-    "  A * B      matrix product (A' * B and A * B' use texla's transposed products);\n"
+    "  A * B      matrix product (A' * B and A * B' use texla's transposed products, and\n"
+    "             so does A' * x of a sparse A);\n"
     "             banded or sparse A times a vector; a number times anything\n"
     "  A + B, A - B, A .* B   element-wise (a number is added to every element); X / s\n"
     "  x(i), A(i, j)   one element (indices from 1, as in Matrix Market files)\n"
@@ -128,6 +134,7 @@ static int cmd_info(void) {
            i.shared_memory, i.atomic_float ? "yes" : "no");
     if (i.subgroup_size) printf("subgroup size:  %d\n", i.subgroup_size);
     printf("matmul k:       %d MOPs per product pass\n", i.matmul_k);
+    cli_tune_list(ctx, stdout);
     texla_ctx_destroy(ctx);
     return 0;
 }
@@ -275,6 +282,7 @@ int main(int argc, char **argv) {
         if (argc > 2) return usage("info takes no arguments");
         return cmd_info();
     }
+    if (!strcmp(cmd, "tune")) return cli_tune(argc, argv);
     if (!strcmp(cmd, "run")) {
         run_opts opt = {0, -1};
         const char *file = NULL;
