@@ -516,7 +516,8 @@ typedef struct texla_sparse_desc {
     texla_vec col_like;     /* x's layout: cols x K elements */
     int nnz;                /* entries given (COO); CSR: row_ptr[rows] */
     const int *row_ptr;     /* CSR: rows + 1 offsets, row_ptr[0] = 0 (row_idx NULL) */
-    const int *row_idx;     /* COO: nnz row indices (row_ptr NULL) */
+    const int *row_idx;     /* COO: nnz row indices (row_ptr NULL); with nnz 0 both may
+                               be NULL: a matrix of zeros */
     const int *col_idx;     /* nnz column indices */
     const float *vals;      /* nnz entries of 1, 2, 4 or 9 floats (BLOCK3: row-major) */
     int scatter;            /* 1: the tuner may pick scatter forms (float atomics) */

@@ -669,6 +669,27 @@ static void test_bad_inputs(void) {
     texla_sparse_desc d = {TEXLA_ENTRY_REAL, v5, v7, 3, ptr, ri, ci, vals, 0, 0};
     CHECK_CODE(ctx, texla_sparse_make(ctx, &d, &a), TEXLA_ERR_ARGUMENT, "both row_ptr and row_idx");
     CHECK_CODE(ctx, texla_sparse_make(ctx, NULL, &a), TEXLA_ERR_ARGUMENT, "desc NULL");
+    {   /* neither array: refused with entries, a matrix of zeros without */
+        texla_sparse_desc dn = {TEXLA_ENTRY_REAL, v5, v7, 3, NULL, NULL, ci, vals, 0, 0};
+        CHECK_CODE(ctx, texla_sparse_make(ctx, &dn, &a), TEXLA_ERR_ARGUMENT,
+                   "3 entries without row_ptr or row_idx");
+        dn.nnz = 0, dn.col_idx = NULL, dn.vals = NULL;
+        float ones[7] = {1, 1, 1, 1, 1, 1, 1}, got[5] = {9, 9, 9, 9, 9}, y0[5] = {1, 2, 3, 4, 5};
+        texla_sparse z = {0};
+        if (CHECK_OK(ctx, texla_sparse_make(ctx, &dn, &z), "no entries, no arrays")) {
+            CHECK_OK(ctx, texla_vec_write(ctx, ones, v7), "x = 1");
+            CHECK_OK(ctx, texla_vec_write(ctx, y0, v5), "y = 1..5");
+            CHECK_OK(ctx, texla_sparse_matvec_add(ctx, z, v7, 0.5f, v5), "y = 0 x + 0.5 y");
+            CHECK_OK(ctx, texla_vec_read(ctx, v5, got), "reading y");
+            for (int i = 0; i < 5; i++)
+                CHECK(got[i] == 0.5f * y0[i], "empty matrix: y[%d] = %g, not %g", i, got[i],
+                      0.5f * y0[i]);
+            CHECK_OK(ctx, texla_sparse_matvec(ctx, z, v7, v5), "y = 0 x");
+            CHECK_OK(ctx, texla_vec_read(ctx, v5, got), "reading y");
+            for (int i = 0; i < 5; i++) CHECK(got[i] == 0, "empty matrix: y[%d] = %g", i, got[i]);
+            texla_sparse_destroy(ctx, z);
+        }
+    }
     d.row_ptr = NULL;
     d.entry = TEXLA_ENTRY_COMPLEX;
     CHECK_CODE(ctx, texla_sparse_make(ctx, &d, &a), TEXLA_ERR_SHAPE,

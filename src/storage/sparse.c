@@ -265,10 +265,14 @@ texla_result texla_sparse_make(texla_ctx *ctx, const texla_sparse_desc *d, texla
     if (!r) r = entries_of(ctx, fn, "row_like", &rl, entry, &rows);
     if (!r) r = entries_of(ctx, fn, "col_like", &cl, entry, &cols);
     if (r) return r;
-    if ((d->row_ptr != NULL) == (d->row_idx != NULL))
+    /* neither array is fine for a matrix without entries (nnz 0): all zeros */
+    if (d->row_ptr && d->row_idx)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
-                           "%s: give row_ptr (CSR) or row_idx (COO), not %s", fn,
-                           d->row_ptr ? "both" : "neither");
+                           "%s: give row_ptr (CSR) or row_idx (COO), not both", fn);
+    if (!d->row_ptr && !d->row_idx && d->nnz != 0)
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: nnz is %lld but neither row_ptr (CSR) nor row_idx (COO) is given",
+                           fn, (long long)d->nnz);
     long long nnz = d->nnz;
     if (d->row_ptr) {
         if (d->row_ptr[0] != 0)
