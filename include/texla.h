@@ -163,7 +163,14 @@ typedef struct texla_ctx_desc {
     /* called with warnings (code TEXLA_OK): a tuning cache ignored as corrupt or stale, a
      * cache that could not be written; NULL: none. Gets error_user. */
     texla_error_fn warning_cb;
+    /* texla_png_read's budget: an image of more pixels is refused (TEXLA_ERR_LIMIT) as soon as
+     * its header is read; 0: TEXLA_PNG_MAX_PIXELS_DEFAULT. Reading costs about 4 bytes of host
+     * memory per pixel (and the matrix 4 bytes of GPU memory). */
+    int64_t png_max_pixels;
 } texla_ctx_desc;
+
+/* 2^26 pixels (8192 x 8192): 256 MiB of floats */
+#define TEXLA_PNG_MAX_PIXELS_DEFAULT (INT64_C(1) << 26)
 
 typedef struct texla_backend_info {
     char name[16];      /* "fragment", "compute" */
