@@ -41,7 +41,7 @@ LIB      := $(B)/lib/libtexla.a
 
 # test and demo programs bring their own glad (as a host application would)
 APP_GLAD := $(B)/obj/app_glad_gl.o $(B)/obj/app_glad_egl.o
-TESTS    := $(B)/bin/test-texla $(B)/bin/test-window
+TESTS    := $(B)/bin/test-texla $(B)/bin/test-window $(B)/bin/test-units
 PROGS    := $(TESTS) $(B)/bin/texla $(B)/bin/texla-wave $(B)/bin/texla-cubes $(B)/bin/texla-matmul \
             $(B)/bin/texla-bench
 
@@ -138,6 +138,18 @@ $(B)/bin/test-texla: $(TEST_OBJ) $(DEMO_SIM_OBJ) $(APP_GLAD) $(LIB)
 $(B)/bin/test-window: $(B)/obj/tests/test_window.o $(B)/obj/tests/check.o $(B)/obj/app_glad_gl.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(GLFW_LIBS) $(LDLIBS)
+# library files tested on their own with the GL layer stubbed (tests/unit/test_units.c)
+UNIT_OBJ := $(patsubst src/%.c,$(B)/obj/unit/%.o,src/core/handles.c src/core/tune.c \
+              src/base/afile.c src/base/error.c) $(B)/obj/unit/test_units.o
+$(B)/obj/unit/%.o: src/%.c | $(GLAD_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LIBCPPFLAGS) $(BASEFLAGS) $(WARN) -c -o $@ $<
+$(B)/obj/unit/test_units.o: tests/unit/test_units.c | $(GLAD_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LIBCPPFLAGS) $(BASEFLAGS) $(WARN) -c -o $@ $<
+$(B)/bin/test-units: $(UNIT_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^
 BENCH_OBJ := $(patsubst tests/%.c,$(B)/obj/tests/%.o,$(wildcard tests/bench*.c))
 $(B)/bin/texla-bench: $(BENCH_OBJ) $(APP_GLAD) $(LIB)
 	@mkdir -p $(@D)

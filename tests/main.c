@@ -1,6 +1,8 @@
 /* test-texla: headless tests. Usage: test-texla [SUITE...]  (dense errors state vec banded mm
- * solvers png wave cubes; default all) */
+ * solvers png wave cubes handles files; default all). test-texla --probe ...: one call measured
+ * in a process of its own (tests/probe.h). */
 #include "suites.h"
+#include "probe.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +31,11 @@ static const struct {
 } suites[] = {{"dense", suite_dense},   {"errors", suite_errors}, {"state", suite_state},
               {"vec", suite_vec},       {"banded", suite_banded}, {"mm", suite_mm},
               {"solvers", suite_solvers}, {"png", suite_png},  {"wave", suite_wave},
-              {"cubes", suite_cubes}};
+              {"cubes", suite_cubes},
+              {"handles", suite_handles}, {"files", suite_files}};
 
 int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "--probe")) return probe_main(argc - 2, argv + 2);
     setvbuf(stdout, NULL, _IOLBF, 0);
     check_srand(check_seed());
     texla_backend be = suite_backend();

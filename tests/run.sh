@@ -41,6 +41,12 @@ echo "== texla-cubes (tests/test_cubes.sh)"
 if [ -f tests/test_cubes.sh ]; then
     sh tests/test_cubes.sh "$B" 2>&1 | tee "$log"; add "$log" test_cubes.sh
 fi
+echo "== library files on their own (build/bin/test-units: handle table, tuning cache writer)"
+"$B/bin/test-units" 2>&1 | tee "$log"; add "$log" test-units
+echo "== every call that takes a handle is tried with another context's (tests/check_handle_calls.py)"
+python3 tests/check_handle_calls.py 2>&1 | tee "$log"; add "$log" check_handle_calls.py
+echo "== texla CLI on special files (tests/test_files.sh)"
+sh tests/test_files.sh "$B" 2>&1 | tee "$log"; add "$log" test_files.sh
 echo "== total"
 echo "$P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]

@@ -18,4 +18,6 @@ void suite_solvers(void);/* tests/test_solvers.c: CG and projected Jacobi (LCP) 
 void suite_png(void);    /* tests/test_png.c: PNG dumps and reading */
 void suite_wave(void);   /* tests/test_wave.c: the wave demo's simulation against the CPU */
 void suite_cubes(void);  /* tests/test_cubes.c: the cubes demo's physics and contact LCP */
+void suite_handles(void); /* tests/test_handles.c: handles of other contexts, stale handles */
+void suite_files(void);  /* tests/test_files.c: what writers do at PATH, bounded readers */
 #endif
