@@ -5,6 +5,9 @@
 # it runs under xvfb-run; without xvfb-run it is counted as skipped.
 B=${1:-build}
 P=0; F=0; S=0
+# sanitized builds (SANITIZE=address,undefined): leaks inside the GL driver are not texla's
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 add() { # parse "N passed, M failed, K skipped" from a log
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
     if [ -z "$line" ]; then F=$((F + 1)); echo "texla tests: $2 ended without a summary (crash?)"; return; fi

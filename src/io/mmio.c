@@ -6,9 +6,10 @@
  * promises billions of entries costs nothing until they appear. Numbers are parsed in the C
  * locale's syntax whatever the host's LC_NUMERIC says, and written the same way.
  *
- * Writing is atomic: a temporary file beside PATH (PATH.tmpXXXXXX, created exclusively),
- * every write checked, fflush + fsync, then rename() over PATH; on any failure the temporary
- * file is removed and an existing PATH is left untouched. */
+ * Writing is atomic (base/afile.c): a temporary file beside the file written (PATH, or where
+ * its symbolic links lead; a FIFO, socket, device or directory there is refused), every write
+ * checked, fflush + fsync, then rename() over it; on any failure the temporary file is removed
+ * and what was there is left untouched. */
 #include "io/io.h"
 
 #include <errno.h>

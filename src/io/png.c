@@ -5,8 +5,9 @@
  * A dump: the texels are read back and laid out as a grid of cells, one per pixel before the
  * upscale, each a value, padding or background; the range is resolved; every cell is encoded
  * once (RGB, grey or grey+alpha); the rows are written upscaled into a temporary file beside
- * PATH, which is flushed, synced, closed and renamed over PATH. On any failure the temporary
- * file is removed and an existing PATH is left as it was.
+ * the file written (PATH, or where its links lead: base/afile.c), which is flushed, synced,
+ * closed and renamed over it. On any failure the temporary file is removed and what was there
+ * is left as it was.
  *
  * Decisions the header leaves open:
  * - Grey maps (gray, gray16) cannot colour NaN, +-Inf, padding or the sparse background. When
