@@ -214,7 +214,7 @@ FUZZ_DEB_PKGS := clang libclang-rt-14-dev
 FUZZ_SAN      := fuzzer-no-link,address,undefined
 FUZZ_WRAP     := texla_mm_read texla_png_read texla_mm_write_array texla_mm_write_coord \
                  texla_png_mat texla_png_vec texla_png_scalar texla_png_banded texla_png_sparse \
-                 texla_png_texture
+                 texla_png_texture texla_cg texla_lcp_jacobi
 .PHONY: fuzz fuzz-build fuzz-bins
 fuzz: fuzz-build
 	@sh tests/fuzz/run.sh $(FUZZ_B) $(FUZZ_SECONDS) $(FUZZ_TARGETS)

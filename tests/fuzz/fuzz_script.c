@@ -6,7 +6,8 @@
  * A script names files, and the fuzzer writes arbitrary names: every file call the CLI makes
  * (texla_mm_*, texla_png_*; linked with -Wl,--wrap) is sent to one of eight names in the
  * harness's scratch folder, keeping the extension that decides how a file is read, so no
- * input reads or writes anything else. Big allocations fail instead of ending the process
+ * input reads or writes anything else. CG and LCP iterations are capped at 64 (also wrapped),
+ * so that inputs stay fast. Big allocations fail instead of ending the process
  * (ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=..., see run.sh): the
  * interpreter must report them. */
 #include "fuzz.h"
@@ -85,6 +86,32 @@ texla_result __wrap_texla_png_texture(texla_ctx *, uint32_t, int, int, const cha
 texla_result __wrap_texla_png_texture(texla_ctx *c, uint32_t t, int w, int h, const char *p,
                                       const texla_png_desc *d) {
     return __real_texla_png_texture(c, t, w, h, sandbox(p), d);
+}
+
+/* The solvers' iteration counts are capped (a script may ask for thousands of CG iterations,
+ * which is slow on a software GL and proves nothing here; the solvers have their own tests). */
+#define MAX_ITER 64
+texla_result __real_texla_cg(texla_ctx *, texla_op, texla_vec, const texla_cg_desc *, texla_vec,
+                             texla_cg_result *);
+texla_result __wrap_texla_cg(texla_ctx *, texla_op, texla_vec, const texla_cg_desc *, texla_vec,
+                             texla_cg_result *);
+texla_result __wrap_texla_cg(texla_ctx *c, texla_op a, texla_vec b, const texla_cg_desc *d,
+                             texla_vec x, texla_cg_result *o) {
+    texla_cg_desc capped = {0};
+    if (d) capped = *d;
+    if (capped.max_iter == 0 || capped.max_iter > MAX_ITER) capped.max_iter = MAX_ITER;
+    return __real_texla_cg(c, a, b, &capped, x, o);
+}
+texla_result __real_texla_lcp_jacobi(texla_ctx *, texla_mat, texla_mat, const texla_lcp_desc *,
+                                     texla_mat, texla_lcp_result *);
+texla_result __wrap_texla_lcp_jacobi(texla_ctx *, texla_mat, texla_mat, const texla_lcp_desc *,
+                                     texla_mat, texla_lcp_result *);
+texla_result __wrap_texla_lcp_jacobi(texla_ctx *c, texla_mat a, texla_mat b,
+                                     const texla_lcp_desc *d, texla_mat x, texla_lcp_result *o) {
+    texla_lcp_desc capped = {0};
+    if (d) capped = *d;
+    if (capped.iterations == 0 || capped.iterations > MAX_ITER) capped.iterations = MAX_ITER;
+    return __real_texla_lcp_jacobi(c, a, b, &capped, x, o);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
