@@ -2,8 +2,6 @@
  * texla.h - linear algebra on the GPU through OpenGL render-to-texture.
  * Copyright (c) 2026 the texla authors; zlib licence (see LICENSE): free to use, change and
  * redistribute, also commercially, with no warranty.
- * Copyright (c) 2026 the texla authors. zlib licence: see LICENSE (use, change and redistribute
- * freely, including commercially; no warranty).
  *
  * WHAT IT DOES
  *   Matrices and vectors live in RGBA32F textures; every operation is a fragment program drawn
@@ -83,7 +81,10 @@
  * NUMERICS
  *   Element-wise operations round once per arithmetic operation like float32 C code.
  *   Products and dot products accumulate in float32 in blocks of 4; the error of
- *   C = A*B is bounded by K*2^-24*|A||B| (K the inner dimension).
+ *   C = A*B is bounded by K*2^-24*|A||B| (K the inner dimension). The compute backend's
+ *   tiled products sum 128 values of k at a time into a running total (two-level), so
+ *   their bound is about (128 + K/128)*2^-24*|A||B|; reductions fold in a fixed order, so a
+ *   result is the same run to run.
  *
  * FILES (Matrix Market, PNG, the tuning cache; the demos' frames are PNG dumps)
  *   Writing is atomic: a temporary file beside the file written, flushed and synced, then
@@ -181,6 +182,10 @@ typedef struct texla_ctx_desc {
      * its header is read; 0: TEXLA_PNG_MAX_PIXELS_DEFAULT. Reading costs about 4 bytes of host
      * memory per pixel (and the matrix 4 bytes of GPU memory). */
     int64_t png_max_pixels;
+    /* the compute kernels' tile and schedule choice (texla_kernel_variant): 0 measure on first
+     * use per problem class and keep the result in the tuning cache, except on software
+     * renderers (there the defaults); 1 measure everywhere; -1 never (the defaults) */
+    int tune;
 } texla_ctx_desc;
 
 /* 2^26 pixels (8192 x 8192): 256 MiB of floats */
@@ -449,7 +454,11 @@ TEXLA_API texla_result texla_mat_matvec(texla_ctx *ctx, texla_mat a, texla_vec x
 /* ==== banded matrices: a stack of diagonals, each in the 2D layout of `like` ====
  * Row k of A holds A(k, k + offsets[i]) = diags[i * n + k] (n = like's length; entries whose
  * column falls outside 0..n-1 are ignored, and so is a diagonal with |offset| >= n). Indices
- * are the vector's element numbers. */
+ * are the vector's element numbers. A diagonal d and its partner d - n share one texture. A
+ * matrix that is a constant 5-point stencil on like's full grid (offsets among 0, +-1, +-nx,
+ * one value per diagonal inside the grid, 0 across its edges) is recognised: the compute
+ * backend computes it from x alone and skips the terms across the edges (so an Inf or NaN
+ * of x there does not reach y, as in a sparse product). */
 TEXLA_API texla_result texla_banded_make(texla_ctx *ctx, texla_vec like, int ndiag,
                                          const int *offsets, const float *diags,
                                          texla_banded *out);
@@ -634,6 +643,59 @@ TEXLA_API texla_result texla_png_texture(texla_ctx *ctx, uint32_t texture, int w
  * than tEXt are skipped unread. It costs about 4 bytes of host memory per pixel (interlaced
  * images: up to 10). */
 TEXLA_API texla_result texla_png_read(texla_ctx *ctx, const char *path, texla_mat *out);
+
+/* ==== compute kernels: tiled products, matrix-vector products, fused solver steps ====
+ * On the compute backend the dense products run as tiled kernels (blocks of A and B staged in
+ * shared memory, a register tile of outputs per invocation, two-level summation so the error
+ * grows like (c + K/c) u rather than K u), the dense matrix-vector product as a gather kernel
+ * (several invocations per row, x staged in shared memory, a tree in shared memory), banded
+ * products as one kernel over all diagonals (the constant 5-point stencil recognised and
+ * computed without reading its diagonals), and the solvers' iterations as a few fused kernels.
+ * The fragment backend runs the classic passes for the same calls. Tile sizes and schedules are
+ * variants, chosen per device and problem class by measurement (texla_ctx_desc.tune) and kept
+ * in the tuning cache. */
+
+/* dst += op(A) op(B): flags 0 is A B, TEXLA_MATMUL_TA A' B, TEXLA_MATMUL_TB A B' (shapes as
+ * texla_mat_matmul, _tn, _nt); dst is neither a nor b. Blending adds the passes on the
+ * fragment backend; the tiled kernel adds into dst on the compute backend. */
+enum { TEXLA_MATMUL_TA = 1, TEXLA_MATMUL_TB = 2 };
+TEXLA_API texla_result texla_mat_matmul_acc(texla_ctx *ctx, texla_mat a, texla_mat b,
+                                            unsigned flags, texla_mat dst);
+/* y = A x + s * b for a dense n x m matrix and 2D vectors x (m), b and y (n) (the argument
+ * order of texla_banded_matvec_add) */
+TEXLA_API texla_result texla_mat_matvec_add(texla_ctx *ctx, texla_mat a, texla_vec x, float s,
+                                            texla_vec b, texla_vec y);
+
+/* Fused steps of the solvers (each one kernel or a few on the compute backend; on the fragment
+ * backend the same unfused passes as before, so the results agree within rounding):
+ * q = A p and pq = p'q for a square operator (one kernel for dense and banded operators). */
+TEXLA_API texla_result texla_op_matvec_dot(texla_ctx *ctx, texla_op a, texla_vec p, texla_vec q,
+                                           texla_scalar pq);
+/* A conjugate-gradient update after q = A p, pq = p'q: alpha = rr / pq (0 when pq is 0);
+ * x += alpha p; r -= alpha q; rr_new = r'r; beta = rr_new / rr (0 when rr is 0). One kernel
+ * on the compute backend. The vectors share one layout and are distinct; the scalars are
+ * distinct (rr_new and beta are written, rr and pq read). */
+TEXLA_API texla_result texla_vec_cg_update(texla_ctx *ctx, texla_scalar rr, texla_scalar pq,
+                                           texla_vec p, texla_vec q, texla_vec x, texla_vec r,
+                                           texla_scalar rr_new, texla_scalar beta);
+/* One projected Jacobi step for the LCP (see texla_lcp_jacobi): dst = project(x + (A x + b) .* e)
+ * with dense n x n A and n x 1 b, e (e = -omega / diag(A)), x and dst; project is max(0, .),
+ * or with index and mu given (n x 1, see texla_lcp_desc; both 0 handles: none) the bounded
+ * projection of texla_lcp_project. dst is none of the others. One kernel on the compute
+ * backend. */
+TEXLA_API texla_result texla_lcp_step(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat e,
+                                      texla_mat x, texla_mat index, texla_mat mu, texla_mat dst);
+
+/* The variants of a tuned kernel family ("gemm": the tiled products, "gemv": the dense
+ * matrix-vector product), by index: *name for i = 0, 1, ... (TEXLA_ERR_ARGUMENT past the
+ * last). Names read like "128x128x8/8x8/c128": block rows x columns x inner slice / outputs
+ * per invocation / values per first-level sum (c0: one serial sum). */
+TEXLA_API texla_result texla_kernel_variant(texla_ctx *ctx, const char *family, int i,
+                                            const char **name);
+/* Pins a family's variant for this context (for benchmarks and comparisons); NULL returns to
+ * the tuned choice. TEXLA_ERR_UNSUPPORTED when this GL cannot run it (shared memory). */
+TEXLA_API texla_result texla_ctx_set_variant(texla_ctx *ctx, const char *family,
+                                             const char *variant);
 
 #ifdef __cplusplus
 }

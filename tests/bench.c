@@ -6,6 +6,7 @@
  * code): a texelFetch copy pass (bandwidth) and an FMA-chain pass (arithmetic), both fragment
  * programs, plus the same copy as a compute shader for comparison. */
 #include "bench.h"
+#include "optest.h"
 
 #include <glad/egl.h>
 #include <glad/gl.h>
@@ -186,25 +187,30 @@ typedef struct tx {
     float out;
 } tx;
 
-enum { OP_COPY, OP_ADD, OP_ADD_SCALED, OP_ACC_SCALED, OP_MUL, OP_MADAD, OP_MAX, OP_MATMUL,
-       OP_MATMUL_TN, OP_MATMUL_NT, OP_DOT };
+enum { OP_MATMUL, OP_MATMUL_TN, OP_MATMUL_NT, OP_DOT };
 
 static int tx_op(void *arg) {
     tx *t = arg;
     switch (t->which) {
-    case OP_COPY: return texla_mat_copy(t->ctx, t->a, t->c);
-    case OP_ADD: return texla_mat_add(t->ctx, t->a, t->b, t->c);
-    case OP_ADD_SCALED: return texla_mat_axpy(t->ctx, t->a, texla_host(0.5f), t->b, t->c);
-    case OP_ACC_SCALED: return texla_mat_acc(t->ctx, texla_host(1e-9f), t->b, t->c);
-    case OP_MUL: return texla_mat_mul(t->ctx, t->a, t->b, t->c);
-    case OP_MADAD: return texla_mat_madad(t->ctx, t->a, t->b, t->d, t->e, t->c);
-    case OP_MAX: return texla_mat_clamp_min(t->ctx, t->a, 0.0f, t->c);
     case OP_MATMUL: return texla_mat_matmul(t->ctx, t->a, t->b, t->c);
     case OP_MATMUL_TN: return texla_mat_matmul_tn(t->ctx, t->a, t->b, t->c);
     case OP_MATMUL_NT: return texla_mat_matmul_nt(t->ctx, t->a, t->b, t->c);
     case OP_DOT: return dot_read(t->ctx, t->a, t->b, &t->out);
     }
     return 1;
+}
+
+/* one row of the operation table on matrices, coefficients small so accumulations stay finite */
+typedef struct ew_arg {
+    texla_ctx *ctx;
+    const ot_row *row;
+    uint64_t src[4], dst;
+} ew_arg;
+
+static int ew_op(void *arg) {
+    ew_arg *e = arg;
+    const float f[2] = {-0.5f, 0.5f};
+    return ot_call(e->ctx, e->row, OT_MAT, e->src, e->dst, texla_host(1e-9f), f);
 }
 
 int parse_list(const char *s, int *out, int max) {
@@ -252,6 +258,7 @@ static const struct {
     void (*fn)(const bench_env *e);
 } extra[] = {
     /* {"name", bench_name}, one line per section file */
+    {"kernels", bench_kernels},
     {NULL, NULL},
 };
 
@@ -533,14 +540,7 @@ int main(int argc, char **argv) {
         }
     }
 
-    /* element-wise */
-    static const struct {
-        int op, nsrc;
-        const char *name;
-    } ew[] = {{OP_COPY, 1, "texla_mat_copy"},     {OP_ADD, 2, "texla_mat_add"},
-              {OP_ADD_SCALED, 2, "texla_mat_axpy (mad)"}, {OP_ACC_SCALED, 1, "texla_mat_acc (blend)"},
-              {OP_MUL, 2, "texla_mat_mul"},       {OP_MADAD, 4, "texla_mat_madad"},
-              {OP_MAX, 1, "texla_mat_clamp_min"}};
+    /* element-wise: the rows of the operation table */
     if (!want("ew")) nsizes = 0;
     for (int s = 0; s < nsizes; s++) {
         int n = sizes[s];
@@ -568,12 +568,15 @@ int main(int argc, char **argv) {
             raw_free(&r);
         }
         snprintf(sz, sizeof sz, "%d x %d", n, n);
-        for (size_t i = 0; i < sizeof ew / sizeof ew[0]; i++) {
-            t.which = ew[i].op;
-            ms = time_op(tx_op, &t, batches);
-            /* bytes: each source read once, destination written once (+ read when blending) */
-            double bytes = (double)n * n * 4 * (ew[i].nsrc + 1 + (ew[i].op == OP_ACC_SCALED));
-            row(ew[i].name, sz, ms, bytes, 0, "memory (fragment path)");
+        /* every row of the operation table (src/base/optable.h), on matrices */
+        for (int i = 0; i < ot_nrows; i++) {
+            ew_arg e = {ctx, &ot_rows[i], {t.a.id, t.b.id, t.d.id, t.e.id}, t.c.id};
+            ms = time_op(ew_op, &e, batches);
+            /* bytes: each source read once, destination written once (+ read when in place) */
+            double bytes = (double)n * n * 4 * (ot_rows[i].nsrc + 1 + ot_rows[i].inplace);
+            char name[48];
+            snprintf(name, sizeof name, "texla_mat_%s", ot_rows[i].name);
+            row(name, sz, ms, bytes, 0, "memory");
         }
         texla_mat_destroy(ctx, t.a), texla_mat_destroy(ctx, t.b), texla_mat_destroy(ctx, t.c);
         texla_mat_destroy(ctx, t.d), texla_mat_destroy(ctx, t.e);

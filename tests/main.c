@@ -1,19 +1,19 @@
-/* test-texla: headless tests. Usage: test-texla [SUITE...]  (dense errors state vec banded mm
- * solvers png wave cubes handles files; default all). test-texla --probe ...: one call measured
- * in a process of its own (tests/probe.h). */
+/* test-texla: headless tests. Usage: test-texla [SUITE...]  (ops dense errors state vec banded mm
+ * solvers png wave cubes kernels handles files; default all). Every suite runs on every backend this GL has,
+ * in this one process: fragment, then compute (TEXLA_TEST_BACKEND=fragment|compute runs one).
+ * The operation table suite (ops) and the kernels suite make both backends themselves and
+ * compare them. The handles and files suites run once (on the first backend): what they check
+ * is not the backends'. test-texla --probe ...: one call measured in a process of its own
+ * (tests/probe.h). */
 #include "suites.h"
 #include "probe.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* TEXLA_TEST_BACKEND=fragment|compute runs the suites on one backend (default: AUTO) */
-texla_backend suite_backend(void) {
-    const char *b = getenv("TEXLA_TEST_BACKEND");
-    if (b && !strcmp(b, "compute")) return TEXLA_BACKEND_COMPUTE;
-    if (b && !strcmp(b, "fragment")) return TEXLA_BACKEND_FRAGMENT;
-    return TEXLA_BACKEND_AUTO;
-}
+static texla_backend current = TEXLA_BACKEND_FRAGMENT;
+
+texla_backend suite_backend(void) { return current; }
 
 texla_ctx *suite_ctx(const texla_ctx_desc *desc_in) {
     texla_ctx *ctx = NULL;
@@ -28,29 +28,52 @@ texla_ctx *suite_ctx(const texla_ctx_desc *desc_in) {
 static const struct {
     const char *name;
     void (*run)(void);
-} suites[] = {{"dense", suite_dense},   {"errors", suite_errors}, {"state", suite_state},
-              {"vec", suite_vec},       {"banded", suite_banded}, {"mm", suite_mm},
-              {"solvers", suite_solvers}, {"png", suite_png},  {"wave", suite_wave},
-              {"cubes", suite_cubes},
-              {"handles", suite_handles}, {"files", suite_files}};
+    int per_backend; /* 0: the suite covers the backends itself */
+} suites[] = {{"ops", suite_ops, 0},         {"dense", suite_dense, 1},
+              {"errors", suite_errors, 1},   {"state", suite_state, 1},
+              {"vec", suite_vec, 1},         {"banded", suite_banded, 1},
+              {"mm", suite_mm, 1},           {"solvers", suite_solvers, 1},
+              {"png", suite_png, 1},         {"wave", suite_wave, 1},
+              {"cubes", suite_cubes, 1},     {"kernels", suite_kernels, 0},
+              {"handles", suite_handles, 0}, {"files", suite_files, 0}};
+
+/* can this machine's GL run backend b (a context with it can be made)? */
+static int available(texla_backend b) {
+    texla_ctx_desc d = {.backend = b};
+    texla_ctx *c = NULL;
+    if (texla_ctx_make(&d, &c) != TEXLA_OK) return 0;
+    texla_ctx_destroy(c);
+    return 1;
+}
 
 int main(int argc, char **argv) {
     if (argc > 1 && !strcmp(argv[1], "--probe")) return probe_main(argc - 2, argv + 2);
     setvbuf(stdout, NULL, _IOLBF, 0);
     check_srand(check_seed());
-    texla_backend be = suite_backend();
-    printf("backend: %s\n", be == TEXLA_BACKEND_COMPUTE ? "compute (TEXLA_TEST_BACKEND)"
-                             : be == TEXLA_BACKEND_FRAGMENT ? "fragment (TEXLA_TEST_BACKEND)"
-                                                            : "auto");
-    for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
-        int want = argc < 2;
-        for (int a = 1; a < argc; a++) want |= !strcmp(argv[a], suites[i].name);
-        if (!want) continue;
-        int f0 = check_failed, p0 = check_passed;
-        printf("-- suite %s\n", suites[i].name);
-        suites[i].run();
-        printf("-- suite %s: %d passed, %d failed\n", suites[i].name, check_passed - p0,
-               check_failed - f0);
+    texla_backend bes[2] = {TEXLA_BACKEND_FRAGMENT, TEXLA_BACKEND_COMPUTE};
+    int nb = 2;
+    const char *env = getenv("TEXLA_TEST_BACKEND");
+    if (env && !strcmp(env, "fragment")) nb = 1;
+    else if (env && !strcmp(env, "compute")) bes[0] = TEXLA_BACKEND_COMPUTE, nb = 1;
+    if (nb == 2 && !available(TEXLA_BACKEND_COMPUTE)) {
+        check_skip("the suites on the compute backend", "this GL has no compute shaders (< 4.3)");
+        nb = 1;
+    }
+    for (int b = 0; b < nb; b++) {
+        current = bes[b];
+        const char *bn = current == TEXLA_BACKEND_COMPUTE ? "compute" : "fragment";
+        printf("== backend: %s\n", bn);
+        for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
+            int want = argc < 2;
+            for (int a = 1; a < argc; a++) want |= !strcmp(argv[a], suites[i].name);
+            if (!want || (!suites[i].per_backend && b > 0)) continue;
+            int f0 = check_failed, p0 = check_passed;
+            printf("-- suite %s (%s)\n", suites[i].name, suites[i].per_backend ? bn : "all backends");
+            suites[i].run();
+            printf("-- suite %s (%s): %d passed, %d failed\n", suites[i].name,
+                   suites[i].per_backend ? bn : "all backends", check_passed - p0,
+                   check_failed - f0);
+        }
     }
     return check_summary();
 }

@@ -20,12 +20,9 @@ add() { # parse "N passed, M failed, K skipped" from a log
     P=$((P + $1)); F=$((F + $3)); S=$((S + ${5:-0}))
 }
 log=$(mktemp); trap 'rm -f "$log"' EXIT
-echo "== test-texla"
+echo "== test-texla (every suite on every backend, one process)"
 "$B/bin/test-texla" 2>&1 | tee "$log"
 add "$log" test-texla
-echo "== test-texla on the compute backend (TEXLA_TEST_BACKEND=compute)"
-TEXLA_TEST_BACKEND=compute "$B/bin/test-texla" dense state vec banded solvers png wave 2>&1 | tee "$log"
-add "$log" "test-texla (compute)"
 echo "== layering of the library (tests/check_layers.py)"
 python3 tests/check_layers.py "$B" 2>&1 | tee "$log"
 add "$log" check_layers.py
@@ -36,6 +33,10 @@ elif command -v xvfb-run >/dev/null 2>&1; then
     xvfb-run -a -s "-screen 0 640x480x24" "$B/bin/test-window" 2>&1 | tee "$log"; add "$log" test-window
 else
     echo "SKIP test-window: no display and no xvfb-run"; S=$((S + 1))
+fi
+echo "== texla-host, the host-mode example (tests/test_host.sh)"
+if [ -f tests/test_host.sh ]; then
+    sh tests/test_host.sh "$B" 2>&1 | tee "$log"; add "$log" test_host.sh
 fi
 echo "== texla CLI (tests/test_cli.sh)"
 if [ -f tests/test_cli.sh ]; then
@@ -55,6 +56,10 @@ echo "== every call that takes a handle is tried with another context's (tests/c
 python3 tests/check_handle_calls.py 2>&1 | tee "$log"; add "$log" check_handle_calls.py
 echo "== texla CLI on special files (tests/test_files.sh)"
 sh tests/test_files.sh "$B" 2>&1 | tee "$log"; add "$log" test_files.sh
+echo "== install, pkg-config and CMake consumers (tests/test_install.sh)"
+if [ -f tests/test_install.sh ]; then
+    sh tests/test_install.sh "$B" 2>&1 | tee "$log"; add "$log" test_install.sh
+fi
 echo "== total"
 echo "$P passed, $F failed, $S skipped"
 [ "$F" -eq 0 ]

@@ -17,7 +17,9 @@ void suite_mm(void);     /* tests/test_mm.c: Matrix Market reader and writer */
 void suite_solvers(void);/* tests/test_solvers.c: CG and projected Jacobi (LCP) */
 void suite_png(void);    /* tests/test_png.c: PNG dumps and reading */
 void suite_wave(void);   /* tests/test_wave.c: the wave demo's simulation against the CPU */
+void suite_ops(void);    /* tests/test_ops.c: the operation table on every backend, one process */
 void suite_cubes(void);  /* tests/test_cubes.c: the cubes demo's physics and contact LCP */
 void suite_handles(void); /* tests/test_handles.c: handles of other contexts, stale handles */
 void suite_files(void);  /* tests/test_files.c: what writers do at PATH, bounded readers */
+void suite_kernels(void);/* tests/test_kernels.c: the compute kernels against float64 and the fragment path */
 #endif

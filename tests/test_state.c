@@ -16,6 +16,7 @@
  * Matrix Market reader and writer (which must not touch GL at all). Then a few host situations
  * beyond the header's list: per-draw-buffer blend state and per-viewport-index viewports,
  * GL_PACK/UNPACK_SWAP_BYTES, and a GL error left pending by the host. Public texla API only. */
+#include "optest.h"
 #include "suites.h"
 
 #include <glad/egl.h>
@@ -292,12 +293,25 @@ static void take(snap *s) {
         for (int i = 0; i < 4; i++) put(s, m[i], "GL_COLOR_WRITEMASK (draw buffer %u)[%d]", b, i);
     }
     GETI(s, GL_POLYGON_MODE, 2);
-    { /* image units 0 and 1 (the compute backend binds unit 0 and must restore it) */
+    if (gl_ver >= 43) { /* storage buffer bindings 0..8 (texla's kernels use 0..7) + generic */
+        GETI(s, GL_SHADER_STORAGE_BUFFER_BINDING, 1);
+        for (GLuint i = 0; i < 9; i++) {
+            GLint v = -1;
+            GLint64 st = -1, sz = -1;
+            glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, i, &v);
+            glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, i, &st);
+            glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, i, &sz);
+            put(s, v, "storage buffer binding %u", i);
+            put(s, (double)st, "storage buffer binding %u start", i);
+            put(s, (double)sz, "storage buffer binding %u size", i);
+        }
+    }
+    { /* image units 0..4 (kernels bind 0..3 and must restore them; 4 is never touched) */
         static const GLenum iq[6] = {GL_IMAGE_BINDING_NAME,  GL_IMAGE_BINDING_LEVEL,
                                      GL_IMAGE_BINDING_LAYERED, GL_IMAGE_BINDING_LAYER,
                                      GL_IMAGE_BINDING_ACCESS, GL_IMAGE_BINDING_FORMAT};
         static const char *const iqn[6] = {"NAME", "LEVEL", "LAYERED", "LAYER", "ACCESS", "FORMAT"};
-        for (GLuint u = 0; u < 2; u++)
+        for (GLuint u = 0; u < 5; u++)
             for (int k = 0; k < 6; k++) {
                 GLint v = -1;
                 glGetIntegeri_v(iq[k], u, &v);
@@ -488,7 +502,7 @@ static void after_call(const char *call) {
 
 typedef struct host_objs {
     GLuint unit_tex[N_UNIT_TEX], att_tex[3], fbo_draw, fbo_read, samplers[8], prog;
-    GLuint vao, abo, ebo, pack_buf, unpack_buf, ubo, copy_r, copy_w, rbo;
+    GLuint vao, abo, ebo, pack_buf, unpack_buf, ubo, copy_r, copy_w, rbo, ssbo[2];
     unsigned char pattern[N_UNIT_TEX][4 * 4 * 4]; /* contents of unit_tex */
     unsigned char bufpat[3][256];                 /* contents of pack_buf, unpack_buf, abo */
 } host_objs;
@@ -628,8 +642,29 @@ static void set_sentinel(host_objs *o) {
     glColorMaski(0, GL_TRUE, GL_FALSE, GL_TRUE, GL_FALSE);
     glColorMaski(1, GL_FALSE, GL_TRUE, GL_TRUE, GL_FALSE);
     glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
-    /* image unit 0 holds one of the host's textures, read-only */
+    /* image units 0..4 hold the host's textures with assorted access and formats */
     glBindImageTexture(0, o->unit_tex[0], 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+    if (gl_ver >= 42) {
+        glBindImageTexture(1, o->unit_tex[1], 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+        glBindImageTexture(2, o->unit_tex[2], 0, GL_FALSE, 0, GL_READ_WRITE, GL_R32UI);
+        glBindImageTexture(3, o->unit_tex[0], 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+        glBindImageTexture(4, o->unit_tex[1], 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+    }
+    /* storage buffers: whole-buffer and ranged bindings at 0..8, another generic binding */
+    if (gl_ver >= 43) {
+        GLint align = 256;
+        glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &align);
+        glGenBuffers(2, o->ssbo);
+        for (int i = 0; i < 2; i++) {
+            glBindBuffer(GL_SHADER_STORAGE_BUFFER, o->ssbo[i]);
+            glBufferData(GL_SHADER_STORAGE_BUFFER, 16 * align, NULL, GL_STATIC_DRAW);
+        }
+        for (GLuint i = 0; i < 9; i++) {
+            if (i % 3 == 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, o->ssbo[i % 2]);
+            else glBindBufferRange(GL_SHADER_STORAGE_BUFFER, i, o->ssbo[i % 2], (GLintptr)i * align, align);
+        }
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, o->ssbo[1]);
+    }
     /* every listed enable on, each with settings that would drop all fragments */
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_NEVER);
@@ -726,6 +761,7 @@ static void delete_host_objects(host_objs *o) {
     glDeleteVertexArrays(1, &o->vao);
     GLuint b[7] = {o->abo, o->ebo, o->pack_buf, o->unpack_buf, o->ubo, o->copy_r, o->copy_w};
     glDeleteBuffers(7, b);
+    if (o->ssbo[0]) glDeleteBuffers(2, o->ssbo);
     glDeleteRenderbuffers(1, &o->rbo);
 }
 
@@ -1418,6 +1454,8 @@ static void run_mm(texla_ctx *ctx) {
 #define N35 (R7 * C5)
 
 /* Calls every texla operation once in host mode, comparing the state after each. */
+static void run_optable(texla_ctx *ctx);
+
 static void run_sequence(host *h) {
     texla_ctx_desc desc = {0};
     desc.host_getproc = (texla_getproc_fn)eglGetProcAddress;
@@ -1591,6 +1629,7 @@ static void run_sequence(host *h) {
     run_banded_sparse(ctx);
     run_solvers(ctx);
     run_mm(ctx);
+    run_optable(ctx);
 
     texla_stats stats;
     STEP(ctx, "texla_ctx_stats", texla_ctx_stats(ctx, &stats));
@@ -1611,6 +1650,53 @@ static void run_sequence(host *h) {
     cur_call = "texla_ctx_destroy";
     texla_ctx_destroy(ctx);
     after_call("texla_ctx_destroy");
+}
+
+/* Every row of the operation table (element-wise and reductions, matrices and vectors, host and
+ * GPU coefficients) through its generated wrapper, results checked against float64, and the
+ * state compared after each: "every entry point is covered" holds by construction. */
+static void run_optable(texla_ctx *ctx) {
+    const ot_shape ms = {7, 5, 0, 0, 0}, vs = {0, 0, 1, 7, 5};
+    char label[96];
+    for (int i = 0; i < ot_nrows; i++)
+        for (int t = 0; t < 2; t++)
+            for (int gpu = 0; gpu <= (ot_rows[i].ncoef ? 1 : 0); gpu++) {
+                snprintf(label, sizeof label, "texla_%s_%s%s", t ? "vec" : "mat", ot_rows[i].name,
+                         gpu ? " (GPU coefficient)" : "");
+                cur_call = label;
+                ot_case(ctx, &ot_rows[i], (ot_type)t, t ? vs : ms, gpu, "host mode", NULL, NULL);
+                after_call(label);
+            }
+    for (int i = 0; i < ot_nreds; i++)
+        for (int t = 0; t < 2; t++) {
+            snprintf(label, sizeof label, "texla_%s_%s", t ? "vec" : "mat", ot_reds[i].name);
+            cur_call = label;
+            ot_red_case(ctx, &ot_reds[i], (ot_type)t, t ? vs : ms, "host mode", NULL);
+            after_call(label);
+        }
+    /* a batch: the state is texla's between begin and end (saved once), the host's again
+     * after end */
+    texla_mat a = {0}, b = {0};
+    cur_call = "a batch (texla_ctx_begin .. texla_ctx_end)";
+    CHECK_OK(ctx, texla_ctx_begin(ctx), "texla_ctx_begin");
+    CHECK_OK(ctx, texla_ctx_begin(ctx), "texla_ctx_begin (nested)");
+    CHECK_OK(ctx, texla_mat_make(ctx, 3, 3, NULL, &a), "texla_mat_make in a batch");
+    CHECK_OK(ctx, texla_mat_make_const(ctx, 3, 3, 1.0f, &b), "texla_mat_make_const in a batch");
+    CHECK_OK(ctx, texla_mat_add(ctx, b, b, a), "texla_mat_add in a batch");
+    CHECK_OK(ctx, texla_ctx_end(ctx), "texla_ctx_end (nested)");
+    CHECK_OK(ctx, texla_ctx_end(ctx), "texla_ctx_end");
+    after_call("a batch (texla_ctx_begin .. texla_ctx_end)");
+    float got[9];
+    STEP(ctx, "texla_mat_read after a batch", texla_mat_read(ctx, a, got));
+    int bad = 0;
+    for (int i = 0; i < 9; i++) bad += got[i] != 2.0f;
+    CHECK(bad == 0, "a batch in host mode: %d of 9 elements of b + b are not 2", bad);
+    cur_call = "texla_ctx_end without a begin";
+    CHECK(texla_ctx_end(ctx) == TEXLA_ERR_ARGUMENT, "texla_ctx_end without a begin is accepted");
+    after_call("texla_ctx_end without a begin");
+    texla_mat_destroy(ctx, a);
+    texla_mat_destroy(ctx, b);
+    after_call("texla_mat_destroy");
 }
 
 /* A host-mode context and one element-wise round trip, comparing the state after each call

@@ -99,6 +99,7 @@ int cubes_world_init(cubes_world *w, texla_ctx *ctx, const cubes_params *p) {
 static void slot_free(cubes_world *w, cubes_slot *s) {
     texla_mat *m[7] = {&s->J, &s->B, &s->A, &s->b, &s->x, &s->fi, &s->mu};
     for (int i = 0; i < 7; i++) texla_mat_destroy(w->ctx, *m[i]), m[i]->id = 0;
+    texla_lcp_workspace_destroy(w->ctx, &s->ws);
 }
 
 void cubes_world_free(cubes_world *w) {
@@ -690,7 +691,8 @@ static int slot_acquire(cubes_world *w, int mc, int kc) {
     if (!r) r = texla_mat_make(ctx, mc, 1, NULL, &s->x);
     if (!r) r = texla_mat_make(ctx, mc, 1, NULL, &s->fi);
     if (!r) r = texla_mat_make(ctx, mc, 1, NULL, &s->mu);
-    w->stats.mats_made += 7;
+    if (!r) r = texla_lcp_workspace_make(ctx, mc, &s->ws);
+    w->stats.mats_made += 11;
     if (r) {
         slot_free(w, s);
         return -1;
@@ -952,7 +954,7 @@ int cubes_step_begin(cubes_world *w) {
         /* A = B J' = J M^-1 J', on the GPU */
         if (tx(texla_mat_matmul_nt(ctx, s->B, s->J, s->A))) return -1;
         texla_lcp_desc d = {.iterations = p->iterations, .omega = G->omega,
-                            .friction_index = s->fi, .friction_mu = s->mu};
+                            .friction_index = s->fi, .friction_mu = s->mu, .workspace = &s->ws};
         if (tx(texla_lcp_jacobi(ctx, s->A, s->b, &d, s->x, NULL))) return -1;
     }
     return 0;

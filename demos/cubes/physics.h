@@ -109,6 +109,7 @@ typedef struct cubes_slot {
     int mc, kc, in_use;
     long last_used;
     texla_mat J, B, A, b, x, fi, mu;
+    texla_lcp_workspace ws; /* the solver's work matrices for this size */
 } cubes_slot;
 
 typedef struct cubes_world {

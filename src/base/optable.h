@@ -41,7 +41,11 @@
     X(SPLAT, "splat.frag", OP)                                                                 \
     X(LCP_PROJECT, "lcp_project.frag", OP)                                                     \
     X(POINTS, "sparse.frag", POINTS)                                                           \
-    X(REDUCE_K, "kernels/reduce.comp", KERNEL)
+    X(REDUCE_K, "kernels/reduce.comp", KERNEL)                                                \
+    X(GEMM_K, "kernels/gemm.comp", KERNEL)                                                    \
+    X(GEMV_K, "kernels/gemv.comp", KERNEL)                                                    \
+    X(BANDED_K, "kernels/banded.comp", KERNEL)                                                \
+    X(CG_UPDATE_K, "kernels/cg_update.comp", KERNEL)
 
 #define TEXLA__POINTS_VERT "sparse.vert"
 

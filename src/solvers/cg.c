@@ -105,15 +105,10 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
                 if (it == 0) verifying = 1; /* the first r is b - A x itself */
             }
         }
-        /* q = A p; alpha = rr / p'q; x += alpha p; r -= alpha q */
-        if (!r) r = texla_op_matvec(ctx, a, s.p, s.q);
-        if (!r) r = texla_vec_dot(ctx, s.p, s.q, s.pq);
-        if (!r) r = texla_scalar_div_or_zero(ctx, s.rr, s.pq, s.alpha);
-        if (!r) r = texla_vec_acc(ctx, texla_gpu(1.0f, s.alpha), s.p, x);
-        if (!r) r = texla_vec_acc(ctx, texla_gpu(-1.0f, s.alpha), s.q, s.r);
-        /* beta = rr_new / rr; p = r + beta p */
-        if (!r) r = texla_vec_sqnorm(ctx, s.r, s.rr_new);
-        if (!r) r = texla_scalar_div_or_zero(ctx, s.rr_new, s.rr, s.beta);
+        /* q = A p and p'q; alpha = rr / p'q, x += alpha p, r -= alpha q, rr_new = r'r,
+         * beta = rr_new / rr (on the compute backend one kernel each); p = r + beta p */
+        if (!r) r = texla_op_matvec_dot(ctx, a, s.p, s.q, s.pq);
+        if (!r) r = texla_vec_cg_update(ctx, s.rr, s.pq, s.p, s.q, x, s.r, s.rr_new, s.beta);
         if (!r) r = texla_vec_axpy(ctx, s.r, texla_gpu(1.0f, s.beta), s.p, s.p2);
         texla_vec tv = s.p;
         s.p = s.p2, s.p2 = tv;

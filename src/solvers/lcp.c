@@ -69,6 +69,17 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
         return texla_ctx_fail(ctx, TEXLA_ERR_SHAPE,
                               "texla_lcp_jacobi: the workspace is for n = %d; this LCP has n = %d",
                               ws->n, n);
+    /* every work matrix checked before x is touched: one used only at the end (w, for the
+     * measures) must not fail the call after the iterations rewrote x */
+    for (int k = 0; ws && k < 4; k++) {
+        texla_mat_info wi;
+        r = texla_mat_info_get(ctx, ws->m[k], &wi);
+        if (r) return r;
+        if (wi.rows != n || wi.cols != 1)
+            return texla_ctx_fail(ctx, TEXLA_ERR_SHAPE,
+                                  "texla_lcp_jacobi: workspace matrix %d is %d x %d; it must be "
+                                  "%d x 1", k, wi.rows, wi.cols, n);
+    }
     texla_ctx_begin(ctx);
     if (!ws) {
         r = texla_lcp_workspace_make(ctx, n, &own);
@@ -78,13 +89,14 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
     /* e = -omega / diag(A) */
     if (!r) r = texla_mat_diag(ctx, a, d);
     if (!r) r = texla_mat_recip(ctx, d, -omega, e);
-    /* x <- max(0, x + (A x + b) .* e): a product, the seed's madad, a max */
-    for (int i = 0; i < iters && !r; i++) {
-        r = texla_mat_matmul(ctx, a, x, w);
-        if (!r) r = texla_mat_madad(ctx, x, w, b, e, x2);
-        if (!r) r = bounded ? texla_lcp_project(ctx, x2, desc.friction_index, desc.friction_mu, x)
-                            : texla_mat_clamp_min(ctx, x2, 0.0f, x);
-    }
+    /* x <- project(x + (A x + b) .* e): the product, the seed's madad and the projection as
+     * one step (one kernel on the compute backend), between x and x2 in turn */
+    texla_mat proj_i = bounded ? desc.friction_index : (texla_mat){0};
+    texla_mat proj_mu = bounded ? desc.friction_mu : (texla_mat){0};
+    for (int i = 0; i < iters && !r; i++)
+        r = i % 2 == 0 ? texla_lcp_step(ctx, a, b, e, x, proj_i, proj_mu, x2)
+                       : texla_lcp_step(ctx, a, b, e, x2, proj_i, proj_mu, x);
+    if (!r && iters % 2) r = texla_mat_copy(ctx, x2, x);
     if (!r && out) {
         /* the measures: w = A x + b, read back once with x */
         float *hx = malloc(sizeof *hx * (size_t)n * 4), *hw = hx + n, *hi = hx + 2 * n,
