@@ -259,6 +259,7 @@ static const struct {
 } extra[] = {
     /* {"name", bench_name}, one line per section file */
     {"kernels", bench_kernels},
+    {"spsuite", bench_spsuite},
     {NULL, NULL},
 };
 

@@ -30,5 +30,6 @@ int parse_list(const char *s, int *out, int max);
 
 /* sections (tests/bench_NAME.c) */
 void bench_kernels(const bench_env *e);
+void bench_spsuite(const bench_env *e); /* the sparse suite of bench/spgen.py (--spdir) */
 
 #endif

@@ -22,4 +22,6 @@ void suite_cubes(void);  /* tests/test_cubes.c: the cubes demo's physics and con
 void suite_handles(void); /* tests/test_handles.c: handles of other contexts, stale handles */
 void suite_files(void);  /* tests/test_files.c: what writers do at PATH, bounded readers */
 void suite_kernels(void);/* tests/test_kernels.c: the compute kernels against float64 and the fragment path */
+void suite_sparse(void); /* tests/test_sparse.c: the sparse engine: formats, schedules, entries,
+                            the tuner and its cache */
 #endif

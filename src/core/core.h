@@ -35,6 +35,11 @@ typedef struct texla__layout {
 
 /* A picture of an object for the image writers (io/png.c): w x h cells, row 0 at the top. */
 enum { TEXLA__CELL_VALUE, TEXLA__CELL_PAD, TEXLA__CELL_BACK };
+/* a horizontal block of a picture (one diagonal of a banded matrix): rows y0 .. y0 + h - 1 */
+typedef struct texla__grid_band {
+    int y0, h;
+    char label[24];
+} texla__grid_band;
 typedef struct texla__grid {
     int w, h;       /* cells */
     float *v;       /* w * h values */
@@ -43,6 +48,9 @@ typedef struct texla__grid {
     float lo, hi;
     char shape[160];  /* "texla:shape" */
     char *layout;     /* "texla:layout", allocated */
+    texla__grid_band *bands; /* optional blocks, top to bottom (separators and labels when the
+                                writer annotates); allocated */
+    int nbands;
 } texla__grid;
 /* what the writer asks of a storage kind's grid */
 typedef struct texla__grid_req {

@@ -372,7 +372,8 @@ static texla_result grid(texla_ctx *ctx, texla__obj *o, const texla__grid_req *q
     int *order = malloc(sizeof *order * texla__at_least_one(nd));
     char *layout = malloc(16 + 12 * (size_t)nd);
     float *tx = malloc((size_t)(l->gx / 2) * (size_t)(l->gy / 2) * 4 * sizeof *tx);
-    if (!order || !layout || !tx) {
+    g->bands = calloc(texla__at_least_one(nd), sizeof *g->bands);
+    if (!order || !layout || !tx || !g->bands) {
         free(order), free(layout), free(tx), texla__grid_free(g);
         return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", q->fn);
     }
@@ -383,6 +384,11 @@ static texla_result grid(texla_ctx *ctx, texla__obj *o, const texla__grid_req *q
     }
     size_t len = (size_t)sprintf(layout, "banded");
     for (int i = 0; i < nd; i++) len += (size_t)sprintf(layout + len, " %d", b->offsets[order[i]]);
+    for (int i = 0; i < nd; i++) { /* one block per diagonal, labelled with its offset */
+        g->bands[i].y0 = i * each, g->bands[i].h = each;
+        snprintf(g->bands[i].label, sizeof g->bands[i].label, "d = %d", b->offsets[order[i]]);
+    }
+    g->nbands = nd;
     g->layout = layout;
     snprintf(g->shape, sizeof g->shape, "banded %d x %d grid %d x %d diagonals %d", l->n, l->n,
              l->nx, ny, nd);
