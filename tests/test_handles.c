@@ -300,7 +300,7 @@ static texla_op op_of(const objs *o, int kind) {
         return texla_op_shape(c, op_of(pos == 0 ? F : O, k), &rc[0], &rc[1]);                  \
     }                                                                                          \
     static texla_result c_cg_##k(texla_ctx *c, const objs *O, const objs *F, int pos) {        \
-        texla_cg_desc d = {2, 0.0f, 0};                                                        \
+        texla_cg_desc d = {.max_iter = 2};                                                     \
         return texla_cg(c, op_of(pos == 0 ? F : O, k), P(v[1], 1), &d, P(v[5], 2),             \
                         (texla_cg_result *)(void *)outbuf);                                    \
     }
@@ -315,7 +315,8 @@ static texla_result c_lcp_jacobi(texla_ctx *c, const objs *O, const objs *F, int
     texla_lcp_workspace ws = O->ws;
     for (int k = 0; k < 4; k++)
         if (pos == 5 + k) ws.m[k] = F->ws.m[k];
-    texla_lcp_desc d = {3, 1.0f, P(col[2], 3), P(col[3], 4), &ws};
+    texla_lcp_desc d = {.iterations = 3, .omega = 1.0f, .friction_index = P(col[2], 3),
+                        .friction_mu = P(col[3], 4), .workspace = &ws};
     return texla_lcp_jacobi(c, P(m[0], 0), P(col[0], 1), &d, P(col[1], 2),
                             (texla_lcp_result *)(void *)outbuf);
 }
@@ -352,6 +353,55 @@ static texla_result c_vec_cg_update(texla_ctx *c, const objs *O, const objs *F, 
 static texla_result c_lcp_step(texla_ctx *c, const objs *O, const objs *F, int pos) {
     return texla_lcp_step(c, P(m[0], 0), P(col[0], 1), P(col[1], 2), P(col[5], 3), P(col[2], 4),
                           P(col[3], 5), P(col[4], 6));
+}
+
+/* the sparse engine's calls and complex vectors and scalars */
+static texla_result c_sparse_make(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    static const int ri[] = {0, 5}, ci[] = {1, 2};
+    static const float vv[] = {1, 2};
+    texla_sparse_desc d = {.row_like = P(v[0], 0), .col_like = P(v[1], 1), .nnz = 2,
+                           .row_idx = ri, .col_idx = ci, .vals = vv};
+    texla_sparse *out = (texla_sparse *)(void *)outbuf;
+    texla_result r = texla_sparse_make(c, &d, out);
+    if (!r) texla_sparse_destroy(c, *out), memset(outbuf, SENTINEL, sizeof outbuf);
+    return r;
+}
+static texla_result c_sparse_matvec_add(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    return texla_sparse_matvec_add(c, P(sp, 0), P(v[0], 1), 0.5f, P(v[5], 2));
+}
+static texla_result c_sparse_matvec_t(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    return texla_sparse_matvec_t(c, P(sp, 0), P(v[0], 1), P(v[5], 2));
+}
+static texla_result c_sparse_tune(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    return texla_sparse_tune(c, P(sp, 0), NULL);
+}
+static texla_result c_sparse_pin(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    return texla_sparse_pin(c, P(sp, 0), TEXLA_SPARSE_N, NULL);
+}
+static texla_result c_sparse_info_get(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    return texla_sparse_info_get(c, P(sp, 0), (texla_sparse_info *)(void *)outbuf);
+}
+static texla_result c_cvec_mul(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    return texla_cvec_mul(c, P(v[0], 0), P(v[1], 1), 1, P(v[5], 2));
+}
+static texla_result c_cvec_axpy(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    texla_ccoef k = {0.5f, -0.25f, P(s[0], 1)};
+    return texla_cvec_axpy(c, P(v[0], 0), k, P(v[1], 2), P(v[5], 3));
+}
+static texla_result c_cvec_dot(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    return texla_cvec_dot(c, P(v[0], 0), P(v[1], 1), P(s[2], 2));
+}
+static texla_result c_cscalar_div(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    return texla_cscalar_div(c, P(s[0], 0), P(s[1], 1), P(s[2], 2));
+}
+static texla_result c_cscalar_mul(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    return texla_cscalar_mul(c, P(s[0], 0), P(s[1], 1), P(s[2], 2));
+}
+static texla_result c_scalar_read_complex(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    return texla_scalar_read_complex(c, P(s[0], 0), OUTF);
+}
+static texla_result c_scalar_write_complex(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    return texla_scalar_write_complex(c, 1.0f, -2.0f, P(s[2], 0));
 }
 
 typedef struct call {
@@ -436,6 +486,19 @@ static const call calls[] = {
     {"texla_op_matvec_dot (sparse)", c_op_matvec_dot_2, 4, 0, 0},
     {"texla_vec_cg_update", c_vec_cg_update, 8, 0, 0},
     {"texla_lcp_step", c_lcp_step, 7, 0, 0},
+    {"texla_sparse_make", c_sparse_make, 2, 0, 1},
+    {"texla_sparse_matvec_add", c_sparse_matvec_add, 3, 0, 0},
+    {"texla_sparse_matvec_t", c_sparse_matvec_t, 3, 0, 0},
+    {"texla_sparse_tune", c_sparse_tune, 1, 0, 0},
+    {"texla_sparse_pin", c_sparse_pin, 1, 0, 0},
+    {"texla_sparse_info_get", c_sparse_info_get, 1, 0, 0},
+    {"texla_cvec_mul", c_cvec_mul, 3, 0, 0},
+    {"texla_cvec_axpy", c_cvec_axpy, 4, 0, 0},
+    {"texla_cvec_dot", c_cvec_dot, 3, 0, 0},
+    {"texla_cscalar_div", c_cscalar_div, 3, 0, 0},
+    {"texla_cscalar_mul", c_cscalar_mul, 3, 0, 0},
+    {"texla_scalar_read_complex", c_scalar_read_complex, 1, 0, 0},
+    {"texla_scalar_write_complex", c_scalar_write_complex, 1, 0, 0},
 };
 /* the destroy calls are checked by test_destroy: texla_mat_destroy, texla_vec_destroy,
  * texla_scalar_destroy, texla_banded_destroy, texla_sparse_destroy,
@@ -633,7 +696,8 @@ static void test_stale_cycles(void) {
 void suite_handles(void) {
     if (!check_mkdtemp(dir, sizeof dir, "/tmp/texla-handles-XXXXXX")) return;
     test_first_matrices();
-    texla_ctx *c1 = suite_ctx(NULL), *c2 = suite_ctx(NULL);
+    texla_ctx_desc nocache = {.tune_cache = ""}; /* texla_sparse_tune writes none */
+    texla_ctx *c1 = suite_ctx(&nocache), *c2 = suite_ctx(&nocache);
     if (c1 && c2) {
         objs *o1 = check_alloc(1, sizeof *o1), *o2 = check_alloc(1, sizeof *o2);
         make_objs(c1, o1, 0.25f);
