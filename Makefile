@@ -46,7 +46,7 @@ SO_LINKS := $(B)/lib/$(SONAME) $(B)/lib/libtexla.so
 
 # test and demo programs bring their own glad (as a host application would)
 APP_GLAD := $(B)/obj/app_glad_gl.o $(B)/obj/app_glad_egl.o
-TESTS    := $(B)/bin/test-texla $(B)/bin/test-window
+TESTS    := $(B)/bin/test-texla $(B)/bin/test-window $(B)/bin/test-units
 PROGS    := $(TESTS) $(B)/bin/texla $(B)/bin/texla-wave $(B)/bin/texla-cubes $(B)/bin/texla-matmul \
             $(B)/bin/texla-bench $(B)/bin/texla-host
 
@@ -157,6 +157,18 @@ $(B)/bin/test-texla: $(TEST_OBJ) $(DEMO_SIM_OBJ) $(APP_GLAD) $(LIB)
 $(B)/bin/test-window: $(B)/obj/tests/test_window.o $(B)/obj/tests/check.o $(B)/obj/app_glad_gl.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(GLFW_LIBS) $(LDLIBS)
+# library files tested on their own with the GL layer stubbed (tests/unit/test_units.c)
+UNIT_OBJ := $(patsubst src/%.c,$(B)/obj/unit/%.o,src/core/handles.c src/core/tune.c \
+              src/base/afile.c src/base/error.c) $(B)/obj/unit/test_units.o
+$(B)/obj/unit/%.o: src/%.c | $(GLAD_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LIBCPPFLAGS) $(BASEFLAGS) $(WARN) -c -o $@ $<
+$(B)/obj/unit/test_units.o: tests/unit/test_units.c | $(GLAD_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LIBCPPFLAGS) $(BASEFLAGS) $(WARN) -c -o $@ $<
+$(B)/bin/test-units: $(UNIT_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^
 BENCH_OBJ := $(patsubst tests/%.c,$(B)/obj/tests/%.o,$(wildcard tests/bench*.c)) \
              $(B)/obj/tests/optest.o $(B)/obj/tests/ref_ops.o $(B)/obj/tests/check.o
 $(B)/bin/texla-bench: $(BENCH_OBJ) $(APP_GLAD) $(LIB)
@@ -227,5 +239,49 @@ uninstall:
 
 clean:
 	rm -rf $(B)/obj $(B)/bin $(B)/lib $(B)/gen
+
+# ---- fuzzing (README.md, "Fuzzing"): libFuzzer harnesses tests/fuzz/fuzz_NAME.c built with
+# clang into $(FUZZ_B) (a make of its own, B=$(FUZZ_B)), with ASan and UBSan, linked to the
+# library's objects (not the archive, whose internal symbols are made local: the tuning-cache
+# harness calls one, the script harness wraps the file calls). `make fuzz` runs each for
+# FUZZ_SECONDS from the seeds in tests/fuzz/corpus/NAME; what it finds goes to
+# $(FUZZ_B)/fuzz/ (corpus and crash artifacts). clang is installed only for this target. ----
+FUZZ_B        ?= build-fuzz
+FUZZ_SECONDS  ?= 60
+FUZZ_TARGETS  ?= mm png tune script
+FUZZ_DEB_PKGS := clang libclang-rt-14-dev
+FUZZ_SAN      := fuzzer-no-link,address,undefined
+FUZZ_WRAP     := texla_mm_read texla_png_read texla_mm_write_array texla_mm_write_coord \
+                 texla_png_mat texla_png_vec texla_png_scalar texla_png_banded texla_png_sparse \
+                 texla_png_texture texla_cg texla_lcp_jacobi
+.PHONY: fuzz fuzz-build fuzz-bins
+fuzz: fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_B) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+fuzz-build: $(FUZZ_B)/.deps-fuzz
+	$(MAKE) B=$(FUZZ_B) CC=clang SANITIZE=$(FUZZ_SAN) fuzz-bins
+$(FUZZ_B)/.deps-fuzz:
+	@missing=""; for p in $(FUZZ_DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "texla: installing missing Debian packages for fuzzing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null; then SUDO="sudo"; \
+	  else echo "texla: not root; run: apt-get install -y$$missing" >&2; exit 1; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing \
+	  || { echo "texla: apt-get failed; run: apt-get install -y$$missing" >&2; exit 1; }; \
+	fi
+	@mkdir -p $(FUZZ_B) && touch $@
+fuzz-bins: $(patsubst %,$(B)/bin/fuzz-%,$(FUZZ_TARGETS))
+$(B)/obj/tests/fuzz/%.o: tests/fuzz/%.c | $(GLAD_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LIBCPPFLAGS) $(BASEFLAGS) $(WARN) -c -o $@ $<
+$(B)/bin/fuzz-%: $(B)/obj/tests/fuzz/fuzz_%.o $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
+$(B)/bin/fuzz-script: $(B)/obj/tests/fuzz/fuzz_script.o $(filter-out $(B)/obj/cli/main.o,$(CLI_OBJ)) \
+                      $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -fsanitize=fuzzer,address,undefined $(foreach f,$(FUZZ_WRAP),-Wl,--wrap=$(f)) -o $@ $^ \
+	  $(LDLIBS)
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -93,6 +93,20 @@
  *   tiled products sum 128 values of k at a time into a running total (two-level), so
  *   their bound is about (128 + K/128)*2^-24*|A||B|; reductions fold in a fixed order, so a
  *   result is the same run to run.
+ *
+ * FILES (Matrix Market, PNG, the tuning cache; the demos' frames are PNG dumps)
+ *   Writing is atomic: a temporary file beside the file written, flushed and synced, then
+ *   renamed over it; on failure nothing changes. What is at PATH decides what is written:
+ *   nothing or a regular file: PATH (its mode kept; a file with other hard links is replaced
+ *   by a new one, its other names keep the old contents); a symbolic link: the file it leads
+ *   to (links followed, relative ones from their own folder), replaced beside itself, the
+ *   link kept (a dangling link gets its file made, as the shell's `>` does); a directory, a
+ *   FIFO, a socket or a device: refused with TEXLA_ERR_IO naming the kind, without opening it
+ *   (replacing it would destroy it, /dev/null as root; writing into it is not atomic).
+ *   Reading takes regular files and pipes; a directory, socket or device is refused
+ *   (TEXLA_ERR_IO) before it is opened. Readers are bounded: a Matrix Market line stops at
+ *   1 MiB, a NUL byte at once (TEXLA_ERR_FORMAT); a PNG has a pixel budget
+ *   (texla_ctx_desc.png_max_pixels) checked at its header, and chunks of at most 8 MiB.
  */
 #ifndef TEXLA_H
 #define TEXLA_H
@@ -172,11 +186,18 @@ typedef struct texla_ctx_desc {
     /* called with warnings (code TEXLA_OK): a tuning cache ignored as corrupt or stale, a
      * cache that could not be written; NULL: none. Gets error_user. */
     texla_error_fn warning_cb;
+    /* texla_png_read's budget: an image of more pixels is refused (TEXLA_ERR_LIMIT) as soon as
+     * its header is read; 0: TEXLA_PNG_MAX_PIXELS_DEFAULT. Reading costs about 4 bytes of host
+     * memory per pixel (and the matrix 4 bytes of GPU memory). */
+    int64_t png_max_pixels;
     /* the compute kernels' tile and schedule choice (texla_kernel_variant): 0 measure on first
      * use per problem class and keep the result in the tuning cache, except on software
      * renderers (there the defaults); 1 measure everywhere; -1 never (the defaults) */
     int tune;
 } texla_ctx_desc;
+
+/* 2^26 pixels (8192 x 8192): 256 MiB of floats */
+#define TEXLA_PNG_MAX_PIXELS_DEFAULT (INT64_C(1) << 26)
 
 typedef struct texla_backend_info {
     char name[16];      /* "fragment", "compute" */
@@ -213,7 +234,9 @@ typedef struct texla_stats {
     uint64_t programs;    /* programs compiled so far */
 } texla_stats;
 
-/* Handles: small structs, 0 never valid. A handle names one object of one context. */
+/* Handles: small structs, 0 never valid. A handle names one object of one context: another
+ * context refuses it (TEXLA_ERR_HANDLE), and a destroyed object's handle never names a later
+ * one (a slot is retired for good before its 24-bit generation could wrap). */
 typedef struct texla_mat { uint64_t id; } texla_mat;       /* dense matrix (4x1 packing) */
 typedef struct texla_vec { uint64_t id; } texla_vec;       /* vector in the 2D layout */
 typedef struct texla_scalar { uint64_t id; } texla_scalar; /* one float on the GPU */
@@ -703,7 +726,9 @@ typedef struct texla_mm {
     float *imag;      /* texla_mm_read_complex of a complex file: the imaginary parts (nnz);
                          NULL otherwise */
 } texla_mm;
-/* ctx may be NULL (then texla_error_message(NULL) has the message). */
+/* ctx may be NULL (then texla_error_message(NULL) has the message). PATH is a regular file or
+ * a pipe (TEXLA_ERR_IO for a directory, device or socket); a line longer than 1 MiB (comment
+ * lines excepted) or a NUL byte is TEXLA_ERR_FORMAT, found without reading further. */
 TEXLA_API texla_result texla_mm_read(texla_ctx *ctx, const char *path, texla_mm *out);
 /* As texla_mm_read, and also coordinate files of field complex (general, symmetric,
  * skew-symmetric, hermitian: the mirrored entries are the same, negated, or conjugated):
@@ -711,8 +736,9 @@ TEXLA_API texla_result texla_mm_read(texla_ctx *ctx, const char *path, texla_mm 
  * TEXLA_ENTRY_COMPLEX). Other files read as with texla_mm_read, imag NULL. */
 TEXLA_API texla_result texla_mm_read_complex(texla_ctx *ctx, const char *path, texla_mm *out);
 TEXLA_API void texla_mm_free(texla_mm *m);
-/* Writes atomically (a temporary file in the same folder, then rename): an array file of a
- * row-major rows x cols matrix, or a coordinate real general file of nnz entries (0-based). */
+/* Writes atomically (a temporary file in the same folder, then rename; symbolic links, FIFOs
+ * and devices as in FILES above): an array file of a row-major rows x cols matrix, or a
+ * coordinate real general file of nnz entries (0-based). */
 TEXLA_API texla_result texla_mm_write_array(texla_ctx *ctx, const char *path, int rows, int cols,
                                             const float *data);
 TEXLA_API texla_result texla_mm_write_coord(texla_ctx *ctx, const char *path, int rows, int cols,
@@ -889,7 +915,7 @@ TEXLA_API texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b
  * pixels; 2x2: a 2x2 block), padding lanes in the padding colour.
  * NaN, +Inf and -Inf get colours no map uses (magenta, green, cyan); padding orange. The
  * range, view, shape, layout and map are written into tEXt chunks ("texla:range" etc.).
- * Files are written atomically (a temporary file, then rename). */
+ * Files are written atomically (a temporary file, then rename; see FILES above). */
 typedef enum texla_png_view { TEXLA_PNG_LOGICAL = 0, TEXLA_PNG_RAW } texla_png_view;
 typedef enum texla_png_map {
     TEXLA_MAP_AUTO = 0,   /* diverging when the range spans 0, else viridis */
@@ -953,7 +979,13 @@ TEXLA_API texla_result texla_png_plot(texla_ctx *ctx, const float *x, const floa
                                       const char *path, const texla_png_desc *desc);
 /* Reads an 8- or 16-bit grey or RGB(A) PNG into a new rows x cols matrix (rows = image height):
  * grey values, or the mean of R, G, B, scaled to [0, 1], or to the file's texla:range when it
- * has one (so a TEXLA_MAP_GRAY16 dump reads back within its quantisation). */
+ * has one (so a TEXLA_MAP_GRAY16 dump reads back within its quantisation). Bounded: an image
+ * of more pixels than the context's budget (texla_ctx_desc.png_max_pixels, default
+ * TEXLA_PNG_MAX_PIXELS_DEFAULT) or than a matrix holds is TEXLA_ERR_LIMIT when its header is
+ * read, before anything is allocated for it; a chunk declaring more than 8 MiB, more than 256
+ * ancillary chunks, or anything libpng finds wrong is TEXLA_ERR_FORMAT; ancillary chunks other
+ * than tEXt are skipped unread. It costs about 4 bytes of host memory per pixel (interlaced
+ * images: up to 10). */
 TEXLA_API texla_result texla_png_read(texla_ctx *ctx, const char *path, texla_mat *out);
 
 /* ==== compute kernels: tiled products, matrix-vector products, fused solver steps ====

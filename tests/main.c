@@ -1,9 +1,13 @@
 /* test-texla: headless tests. Usage: test-texla [SUITE...]  (ops dense errors state vec banded mm
- * solvers png wave cubes kernels sparse; default all). Every suite runs on every backend this GL has,
+ * solvers png wave cubes kernels sparse handles files; default all). Every suite runs on every
+ * backend this GL has,
  * in this one process: fragment, then compute (TEXLA_TEST_BACKEND=fragment|compute runs one).
  * The operation table suite (ops) and the kernels suite make both backends themselves and
- * compare them. */
+ * compare them. The handles and files suites run once (on the first backend): what they check
+ * is not the backends'. test-texla --probe ...: one call measured in a process of its own
+ * (tests/probe.h). */
 #include "suites.h"
+#include "probe.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +36,8 @@ static const struct {
               {"mm", suite_mm, 1},           {"solvers", suite_solvers, 1},
               {"png", suite_png, 1},         {"wave", suite_wave, 1},
               {"cubes", suite_cubes, 1},     {"kernels", suite_kernels, 0},
-              {"sparse", suite_sparse, 1}};
+              {"sparse", suite_sparse, 1},   {"handles", suite_handles, 0},
+              {"files", suite_files, 0}};
 
 /* can this machine's GL run backend b (a context with it can be made)? */
 static int available(texla_backend b) {
@@ -44,6 +49,7 @@ static int available(texla_backend b) {
 }
 
 int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "--probe")) return probe_main(argc - 2, argv + 2);
     setvbuf(stdout, NULL, _IOLBF, 0);
     check_srand(check_seed());
     texla_backend bes[2] = {TEXLA_BACKEND_FRAGMENT, TEXLA_BACKEND_COMPUTE};

@@ -19,6 +19,8 @@ void suite_png(void);    /* tests/test_png.c: PNG dumps and reading */
 void suite_wave(void);   /* tests/test_wave.c: the wave demo's simulation against the CPU */
 void suite_ops(void);    /* tests/test_ops.c: the operation table on every backend, one process */
 void suite_cubes(void);  /* tests/test_cubes.c: the cubes demo's physics and contact LCP */
+void suite_handles(void); /* tests/test_handles.c: handles of other contexts, stale handles */
+void suite_files(void);  /* tests/test_files.c: what writers do at PATH, bounded readers */
 void suite_kernels(void);/* tests/test_kernels.c: the compute kernels against float64 and the fragment path */
 void suite_sparse(void); /* tests/test_sparse.c: the sparse engine: formats, schedules, entries,
                             the tuner and its cache */

@@ -1071,7 +1071,9 @@ int cubes_step_end(cubes_world *w) {
     int tc = w->cap_prev;
     w->prev = w->contacts, w->cap_prev = w->cap_contacts, w->nprev = w->ncontacts;
     w->contacts = t, w->cap_contacts = tc, w->ncontacts = 0;
-    qsort(w->prev, (size_t)w->nprev, sizeof *w->prev, cmp_prev);
+    /* qsort's array must be a valid pointer even for 0 elements (C11 7.22.5), and the first
+     * step has no contacts yet (prev NULL) */
+    if (w->nprev > 1) qsort(w->prev, (size_t)w->nprev, sizeof *w->prev, cmp_prev);
     slots_release(w);
     s->slots = w->nslots;
     w->frame++;

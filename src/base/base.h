@@ -39,9 +39,11 @@ char *texla__thread_msg(void);
 typedef struct texla__afile {
     FILE *f;
     char *tmp;
-    const char *path;
+    const char *path; /* as the caller named it (messages) */
+    char *target;     /* the file replaced: path, or where its symbolic links lead */
 } texla__afile;
-/* e: where errors go (NULL: the thread's message) */
+/* e: where errors go (NULL: the thread's message). A directory, FIFO, socket or device at
+ * path (or where its links lead) is refused with TEXLA_ERR_IO naming the kind (afile.c). */
 texla_result texla__afile_open(texla__err *e, const char *fn, const char *path, texla__afile *a);
 /* err/what: an earlier write's errno and a word for it (what NULL: all went well); always
  * closes; on failure removes the temporary file and leaves path untouched */

@@ -104,6 +104,10 @@ texla_result texla_ctx_make(const texla_ctx_desc *desc_in, texla_ctx **out) {
         return make_fail(&desc, TEXLA_ERR_ARGUMENT,
                          "texla_ctx_make: egl_device (%d) and gl_version_max (%d) must be >= 0",
                          desc.egl_device, desc.gl_version_max);
+    if (desc.png_max_pixels < 0)
+        return make_fail(&desc, TEXLA_ERR_ARGUMENT,
+                         "texla_ctx_make: png_max_pixels is %lld; it must be >= 0 (0: default)",
+                         (long long)desc.png_max_pixels);
     texla_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return make_fail(&desc, TEXLA_ERR_MEMORY, "texla_ctx_make: out of memory");
 #ifdef TEXLA_DEBUG

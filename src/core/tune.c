@@ -10,11 +10,13 @@
 #include "core/core.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define HEADER "# texla tuning cache 1: device<TAB>key<TAB>value per line; delete to retune"
 #define MAX_FILE (16L << 20) /* a larger file is not a cache of ours */
@@ -81,17 +83,26 @@ static void load(texla_ctx *ctx) {
     default_path(ctx);
     device_of(ctx, t->device, sizeof t->device);
     if (!t->path[0]) return;
+    /* opened without blocking and checked on the open file, so that a FIFO (or a device) put
+     * there, even after a stat, is never waited on or read */
+    int fd = open(t->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno != ENOENT) /* ENOENT: no cache yet */
+            texla__warn(ctx, "tuning cache %s: %s; ignored", t->path, strerror(errno));
+        return;
+    }
     struct stat st;
-    if (stat(t->path, &st) != 0) return; /* no cache yet */
-    if (!S_ISREG(st.st_mode) || st.st_size > MAX_FILE) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE) {
+        close(fd);
         texla__warn(ctx, "tuning cache %s: not a regular file of at most %ld bytes; ignored",
                     t->path, MAX_FILE);
         t->readonly = 1;
         return;
     }
-    FILE *f = fopen(t->path, "rb");
+    FILE *f = fdopen(fd, "rb");
     if (!f) {
         texla__warn(ctx, "tuning cache %s: %s; ignored", t->path, strerror(errno));
+        close(fd);
         return;
     }
     char line[MAX_LINE + 2];

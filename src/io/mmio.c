@@ -6,9 +6,10 @@
  * promises billions of entries costs nothing until they appear. Numbers are parsed in the C
  * locale's syntax whatever the host's LC_NUMERIC says, and written the same way.
  *
- * Writing is atomic: a temporary file beside PATH (PATH.tmpXXXXXX, created exclusively),
- * every write checked, fflush + fsync, then rename() over PATH; on any failure the temporary
- * file is removed and an existing PATH is left untouched. */
+ * Writing is atomic (base/afile.c): a temporary file beside the file written (PATH, or where
+ * its symbolic links lead; a FIFO, socket, device or directory there is refused), every write
+ * checked, fflush + fsync, then rename() over it; on any failure the temporary file is removed
+ * and what was there is left untouched. */
 #include "io/io.h"
 
 #include <errno.h>
@@ -24,8 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A banner or data line longer than this is rejected (the format itself limits lines to
- * 1024 characters); comment lines may be of any length, they are skipped without storing. */
+/* A banner or data line longer than this is rejected as soon as it gets there, without reading
+ * on (the format itself limits lines to 1024 characters); comment lines may be of any length,
+ * they are skipped without storing. A NUL byte ends the reading at once (not a text file). */
 #define MM_MAX_LINE (1 << 20)
 
 /* Reports through the context when there is one, else through texla_error_message(NULL). */
@@ -94,8 +96,13 @@ static int read_line(reader *r, int keep_comment) {
         return 0;
     }
     r->line++;
+    /* Both errors stop the reading where they are found: the rest of the line may never end
+     * (/dev/zero through a pipe, a binary file of gigabytes). */
     for (; c != EOF && c != '\n'; c = next_byte(r)) {
-        if (c == '\0') r->has_nul = 1;
+        if (c == '\0') {
+            r->has_nul = 1;
+            break;
+        }
         if (r->blank && !is_space(c)) {
             r->blank = 0;
             if (c == '%' && !keep_comment) r->comment = 1;
@@ -103,7 +110,7 @@ static int read_line(reader *r, int keep_comment) {
         if (r->comment) continue;
         if (r->lnlen >= MM_MAX_LINE) {
             r->too_long = 1;
-            continue;
+            break;
         }
         if (r->lnlen + 1 >= r->lncap) {
             size_t cap = r->lncap ? r->lncap * 2 : 256;
@@ -120,18 +127,18 @@ static int read_line(reader *r, int keep_comment) {
         return -(int)fail(r->ctx, TEXLA_ERR_IO, "%s:%lld: read error: %s", r->path, r->line,
                           strerror(r->read_errno));
     r->ended_nl = c == '\n';
+    if (r->too_long)
+        return -(int)fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: line longer than %d characters "
+                          "(not a Matrix Market file?)", r->path, r->line, MM_MAX_LINE);
     if (!r->ln) { /* an empty first line: still give callers a string */
         r->ln = malloc(1);
         if (!r->ln) return -(int)fail(r->ctx, TEXLA_ERR_MEMORY, "%s: out of memory", r->path);
         r->lncap = 1;
     }
     r->ln[r->lnlen] = '\0';
-    if (r->has_nul)
+    if (r->has_nul) /* the line is where the NUL byte is */
         return -(int)fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: NUL byte in the line (not a "
                           "text file?)", r->path, r->line);
-    if (r->too_long)
-        return -(int)fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: line longer than %d characters",
-                          r->path, r->line, MM_MAX_LINE);
     return 1;
 }
 
@@ -529,6 +536,43 @@ static texla_result read_array(reader *r, mm_field field, mm_sym sym, long long 
     return e;
 }
 
+/* What can be read as a file: a regular file, or a pipe (a FIFO, process substitution,
+ * /dev/stdin on a pipe), whose end is its writer's business. A directory, a socket or a
+ * device is refused before it is opened: opening some devices has effects of its own (a tape
+ * rewinds, a terminal waits), and one such as /dev/zero or /dev/urandom never ends. The kind is
+ * checked again on the open stream, in case PATH changed in between. */
+static const char *unreadable_kind(mode_t m) {
+    if (S_ISREG(m) || S_ISFIFO(m)) return NULL;
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
+static texla_result open_input(texla_ctx *ctx, const char *path, FILE **out) {
+    struct stat st;
+    const char *kind = stat(path, &st) == 0 ? unreadable_kind(st.st_mode) : NULL;
+    *out = NULL;
+    if (!kind) {
+        errno = 0;
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+            int err = errno;
+            return fail(ctx, TEXLA_ERR_IO, "%s: cannot open for reading: %s", path,
+                        strerror(err));
+        }
+        kind = fstat(fileno(f), &st) == 0 ? unreadable_kind(st.st_mode) : NULL;
+        if (!kind) {
+            *out = f;
+            return TEXLA_OK;
+        }
+        fclose(f);
+    }
+    return fail(ctx, TEXLA_ERR_IO, "%s: is %s; Matrix Market files are read from regular files "
+                "or pipes", path, kind);
+}
+
 static texla_result mm_read(texla_ctx *ctx, const char *fn, const char *path, int complex,
                             texla_mm *out) {
     if (out) memset(out, 0, sizeof *out);
@@ -538,12 +582,10 @@ static texla_result mm_read(texla_ctx *ctx, const char *fn, const char *path, in
     if (!r) return fail(ctx, TEXLA_ERR_MEMORY, "%s: %s: out of memory", fn, path);
     r->ctx = ctx;
     r->path = path;
-    errno = 0;
-    r->f = fopen(path, "rb");
-    if (!r->f) {
-        int err = errno;
+    texla_result oe = open_input(ctx, path, &r->f);
+    if (oe) {
         free(r);
-        return fail(ctx, TEXLA_ERR_IO, "%s: cannot open for reading: %s", path, strerror(err));
+        return oe;
     }
     texla_mm m = {0};
     int coordinate = 0;

@@ -5,8 +5,9 @@
  * A dump: the texels are read back and laid out as a grid of cells, one per pixel before the
  * upscale, each a value, padding or background; the range is resolved; every cell is encoded
  * once (RGB, grey or grey+alpha); the rows are written upscaled into a temporary file beside
- * PATH, which is flushed, synced, closed and renamed over PATH. On any failure the temporary
- * file is removed and an existing PATH is left as it was.
+ * the file written (PATH, or where its links lead: base/afile.c), which is flushed, synced,
+ * closed and renamed over it. On any failure the temporary file is removed and what was there
+ * is left as it was.
  *
  * Decisions the header leaves open:
  * - Grey maps (gray, gray16) cannot colour NaN, +-Inf, padding or the sparse background. When
@@ -27,7 +28,18 @@
  *   first); the raw view is the vertex buffer as stored, one row of 4 slots per vertex (unused
  *   slots are padding).
  * - Host textures, raw view: the four channel planes side by side (R | G | B | A).
- * - Images are at most 16384 pixels per side (TEXLA_ERR_LIMIT beyond). */
+ * - Images are at most 16384 pixels per side (TEXLA_ERR_LIMIT beyond).
+ *
+ * Reading is budgeted, so that a small file cannot cost gigabytes or minutes:
+ * - an image of more pixels than the context's budget (texla_ctx_desc.png_max_pixels) or than
+ *   a matrix of this GL holds is refused with TEXLA_ERR_LIMIT when its header is read, before
+ *   anything is allocated for it; what is allocated is 4 bytes per pixel (the matrix's data)
+ *   and one row (all rows of an interlaced image, whose passes revisit them);
+ * - no chunk may declare more than MAX_CHUNK bytes, at most MAX_CHUNKS ancillary chunks are
+ *   kept, and libpng's "benign" errors are errors: libpng would otherwise only warn about an
+ *   oversized chunk and then allocate what it declares (a 2 GB tEXt in a 79-byte file);
+ * - ancillary chunks other than tEXt (colour profiles, compressed text, ...) are skipped
+ *   unread: nothing here uses them, so none of their decoders runs. */
 #include "io/io.h"
 
 #include <errno.h>
@@ -44,6 +56,8 @@
 #include <unistd.h>
 
 #define MAX_SIDE 16384  /* pixels per side of a written image */
+#define MAX_CHUNK (8u << 20) /* bytes of one chunk's data when reading (texla's own tEXt: < 1 MB) */
+#define MAX_CHUNKS 256   /* ancillary chunks kept when reading (texla writes 8) */
 
 
 /* colours no map produces (the test suite checks the maps against them) */
@@ -709,19 +723,39 @@ typedef struct rjob {
     png_infop info;
     FILE *f;
     int max_w, max_h;      /* the largest matrix this GL holds */
+    long long budget;      /* pixels (texla_ctx_desc.png_max_pixels) */
     png_uint_32 w, h;
     int ch, depth;
-    int too_big, no_memory;
-    png_bytep *rows;
+    int too_big, over_budget, no_memory;
+    png_bytep *rows;       /* interlaced: every row; else rows[0] is the one row */
     uint8_t *pix;
-    int have_range;
+    float *data;           /* w * h: the sum of each pixel's samples (exact in a float) */
     const char *range;     /* the texla:range text (owned by libpng until destroy) */
 } rjob;
 
+/* the sum of the samples of each pixel of a decoded row into data */
+static void sum_row(const rjob *j, const uint8_t *p, float *data) {
+    int step = j->ch * (j->depth == 16 ? 2 : 1);
+    for (png_uint_32 x = 0; x < j->w; x++, p += step) {
+        unsigned s = 0;
+        for (int c = 0; c < j->ch; c++) s += j->depth == 16 ? (unsigned)(p[2 * c] << 8 | p[2 * c + 1]) : p[c];
+        data[x] = (float)s;
+    }
+}
+
+/* the ancillary chunks skipped unread (tEXt is kept: texla:range) */
+static const png_byte skipped[] = "bKGD" "cHRM" "eXIf" "gAMA" "hIST" "iCCP" "iTXt" "oFFs"
+                                  "pCAL" "pHYs" "sBIT" "sCAL" "sPLT" "sRGB" "tIME" "zTXt";
+
 /* All libpng calls of a read; state lives in *j (see write_body). 0: read; 1: stopped before
- * the pixels (too_big, no_memory); -1: libpng failed (j->e). */
+ * the pixels (too_big, over_budget, no_memory); -1: libpng failed (j->e). */
 static int read_body(rjob *j) {
     if (setjmp(png_jmpbuf(j->png))) return -1;
+    png_set_benign_errors(j->png, 0);
+    png_set_chunk_malloc_max(j->png, MAX_CHUNK);
+    png_set_chunk_cache_max(j->png, MAX_CHUNKS);
+    png_set_keep_unknown_chunks(j->png, PNG_HANDLE_CHUNK_NEVER, skipped,
+                                (int)(sizeof skipped - 1) / 4);
     png_init_io(j->png, j->f);
     png_set_sig_bytes(j->png, 8);
     png_read_info(j->png, j->info);
@@ -731,22 +765,35 @@ static int read_body(rjob *j) {
         j->too_big = 1;
         return 1;
     }
+    if ((long long)j->w * (long long)j->h > j->budget) {
+        j->over_budget = 1;
+        return 1;
+    }
     if (colour == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(j->png);
     if (colour == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(j->png);
     if (colour & PNG_COLOR_MASK_ALPHA) png_set_strip_alpha(j->png);
-    if (interlace != PNG_INTERLACE_NONE) (void)png_set_interlace_handling(j->png);
+    int passes = interlace != PNG_INTERLACE_NONE ? png_set_interlace_handling(j->png) : 1;
     png_read_update_info(j->png, j->info);
     j->ch = png_get_channels(j->png, j->info);
     j->depth = png_get_bit_depth(j->png, j->info);
-    size_t rb = png_get_rowbytes(j->png, j->info);
-    j->pix = malloc(rb * j->h);
-    j->rows = malloc(sizeof *j->rows * j->h);
-    if (!j->pix || !j->rows) {
+    size_t rb = png_get_rowbytes(j->png, j->info), nrows = passes > 1 ? j->h : 1;
+    j->data = malloc(sizeof *j->data * (size_t)j->w * j->h); /* libpng refuses 0 x 0 */
+    j->pix = malloc(rb * nrows);
+    j->rows = malloc(sizeof *j->rows * nrows);
+    if (!j->data || !j->pix || !j->rows) {
         j->no_memory = 1;
         return 1;
     }
-    for (png_uint_32 y = 0; y < j->h; y++) j->rows[y] = j->pix + rb * y;
-    png_read_image(j->png, j->rows);
+    for (size_t y = 0; y < nrows; y++) j->rows[y] = j->pix + rb * y;
+    if (passes > 1) {
+        png_read_image(j->png, j->rows);
+        for (png_uint_32 y = 0; y < j->h; y++) sum_row(j, j->rows[y], j->data + (size_t)y * j->w);
+    } else {
+        for (png_uint_32 y = 0; y < j->h; y++) {
+            png_read_row(j->png, j->rows[0], NULL);
+            sum_row(j, j->rows[0], j->data + (size_t)y * j->w);
+        }
+    }
     png_read_end(j->png, j->info);
     png_textp text;
     int nt = 0;
@@ -762,9 +809,18 @@ texla_result texla_png_read(texla_ctx *ctx, const char *path, texla_mat *out) {
     if (!out) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: out is NULL", fn);
     out->id = 0;
     if (!path) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: path is NULL", fn);
-    rjob j = {.max_w = ctx->gl.info.max_texture_size};
+    rjob j = {.max_w = ctx->gl.info.max_texture_size,
+              .budget = ctx->desc.png_max_pixels ? ctx->desc.png_max_pixels
+                                                 : TEXLA_PNG_MAX_PIXELS_DEFAULT};
     j.max_h = ctx->gl.info.max_texture_size > 0x1fffffff ? 0x7fffffff
                                                           : 4 * ctx->gl.info.max_texture_size;
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+        return texla__fail(ctx, TEXLA_ERR_IO, "%s: %s: is %s; PNG files are read from regular "
+                           "files or pipes", fn, path,
+                           S_ISDIR(st.st_mode) ? "a directory" : S_ISCHR(st.st_mode) ? "a character device"
+                           : S_ISBLK(st.st_mode) ? "a block device" : S_ISSOCK(st.st_mode) ? "a socket"
+                           : "not a regular file");
     j.f = fopen(path, "rb");
     if (!j.f) return texla__fail(ctx, TEXLA_ERR_IO, "%s: %s: %s", fn, path, strerror(errno));
     unsigned char sig[8];
@@ -783,9 +839,19 @@ texla_result texla_png_read(texla_ctx *ctx, const char *path, texla_mat *out) {
     if (!j.png || !j.info) {
         r = texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: %s: out of memory for libpng", fn, path);
     } else {
-        int st = read_body(&j);
-        if (st < 0)
-            r = texla__fail(ctx, TEXLA_ERR_FORMAT, "%s: %s: malformed PNG: %s", fn, path, j.e.msg);
+        int rst = read_body(&j);
+        if (rst < 0)
+            r = texla__fail(ctx, TEXLA_ERR_FORMAT, "%s: %s: malformed PNG: %s%s", fn, path, j.e.msg,
+                            strstr(j.e.msg, "too large") || strstr(j.e.msg, "chunk cache")
+                                ? " (texla reads chunks of at most 8 MiB, 256 ancillary chunks)"
+                                : "");
+        else if (j.over_budget)
+            r = texla__fail(ctx, TEXLA_ERR_LIMIT,
+                            "%s: %s: the image is %u x %u = %lld pixels, over the budget of %lld "
+                            "pixels for reading a PNG (texla_ctx_desc.png_max_pixels; default "
+                            "%lld)", fn, path, (unsigned)j.w, (unsigned)j.h,
+                            (long long)j.w * (long long)j.h, j.budget,
+                            (long long)TEXLA_PNG_MAX_PIXELS_DEFAULT);
         else if (j.too_big)
             r = texla__fail(ctx, TEXLA_ERR_LIMIT,
                             "%s: %s: the image is %u x %u pixels; a matrix of this GL holds at "
@@ -801,24 +867,15 @@ texla_result texla_png_read(texla_ctx *ctx, const char *path, texla_mat *out) {
                         "%s: %s: texla:range is \"%s\"; expected two finite numbers LO HI with "
                         "LO <= HI", fn, path, j.range);
     if (!r) {
-        data = malloc(sizeof *data * (size_t)j.w * (size_t)j.h);
-        if (!data) r = texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
-    }
-    if (!r) {
         double top = j.depth == 16 ? 65535.0 : 255.0, span = (double)hi - lo;
-        for (png_uint_32 y = 0; y < j.h; y++)
-            for (png_uint_32 x = 0; x < j.w; x++) {
-                const uint8_t *p = j.rows[y] + (size_t)x * (size_t)j.ch * (j.depth == 16 ? 2 : 1);
-                double s = 0;
-                for (int c = 0; c < j.ch; c++)
-                    s += j.depth == 16 ? (double)(p[2 * c] << 8 | p[2 * c + 1]) : (double)p[c];
-                double t = s / (top * j.ch);
-                data[(size_t)y * j.w + x] = (float)(lo + t * span);
-            }
+        data = j.data;
+        j.data = NULL;
+        for (size_t i = 0, n = (size_t)j.w * j.h; i < n; i++)
+            data[i] = (float)(lo + (double)data[i] / (top * j.ch) * span);
     }
     png_destroy_read_struct(j.png ? &j.png : NULL, j.info ? &j.info : NULL, NULL);
     fclose(j.f);
-    free(j.pix), free(j.rows);
+    free(j.pix), free(j.rows), free(j.data);
     if (!r) r = texla_mat_make(ctx, (int)j.h, (int)j.w, data, out);
     free(data);
     return r;

@@ -142,6 +142,17 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
         return texla_ctx_fail(ctx, TEXLA_ERR_SHAPE,
                               "texla_lcp_jacobi: the workspace is for n = %d; this LCP has n = %d",
                               ws->n, n);
+    /* every work matrix checked before x is touched: one used only at the end (w, for the
+     * measures) must not fail the call after the iterations rewrote x */
+    for (int k = 0; ws && k < 4; k++) {
+        texla_mat_info wi;
+        r = texla_mat_info_get(ctx, ws->m[k], &wi);
+        if (r) return r;
+        if (wi.rows != n || wi.cols != 1)
+            return texla_ctx_fail(ctx, TEXLA_ERR_SHAPE,
+                                  "texla_lcp_jacobi: workspace matrix %d is %d x %d; it must be "
+                                  "%d x 1", k, wi.rows, wi.cols, n);
+    }
     texla_ctx_begin(ctx);
     if (!ws) {
         r = texla_lcp_workspace_make(ctx, n, &own);
