@@ -30,7 +30,7 @@ static const struct {
               {"vec", suite_vec, 1},         {"banded", suite_banded, 1},
               {"mm", suite_mm, 1},           {"solvers", suite_solvers, 1},
               {"png", suite_png, 1},         {"wave", suite_wave, 1},
-              {"cubes", suite_cubes, 1}};
+              {"cubes", suite_cubes, 1},     {"lcp_op", suite_lcp_op, 1}};
 
 /* can this machine's GL run backend b (a context with it can be made)? */
 static int available(texla_backend b) {

@@ -19,4 +19,5 @@ void suite_png(void);    /* tests/test_png.c: PNG dumps and reading */
 void suite_wave(void);   /* tests/test_wave.c: the wave demo's simulation against the CPU */
 void suite_ops(void);    /* tests/test_ops.c: the operation table on every backend, one process */
 void suite_cubes(void);  /* tests/test_cubes.c: the cubes demo's physics and contact LCP */
+void suite_lcp_op(void); /* tests/test_lcp_op.c: operator products, matrix-free LCP (vectors) */
 #endif

@@ -41,7 +41,8 @@
     X(SPLAT, "splat.frag", OP)                                                                 \
     X(LCP_PROJECT, "lcp_project.frag", OP)                                                     \
     X(POINTS, "sparse.frag", POINTS)                                                           \
-    X(REDUCE_K, "kernels/reduce.comp", KERNEL)
+    X(REDUCE_K, "kernels/reduce.comp", KERNEL)                                                \
+    X(LCP_STEP_VEC, "lcp_step_vec.frag", OP)
 
 #define TEXLA__POINTS_VERT "sparse.vert"
 
