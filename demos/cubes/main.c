@@ -27,6 +27,7 @@
 typedef struct opts {
     int wide, high, cubes, headless, frames, shoot, width, height, iters, islands, no_pool, mu_set;
     int matmul_k;
+    int solver, scene; /* cubes_solver (0: the default), cubes_scene_kind */
     int win_w, win_h; /* the window: 1280 x 800, or --width / --height when given */
     float mu, omega;
     const char *png;
@@ -42,7 +43,7 @@ typedef struct app {
     float *inst;
     GLint u_vp, u_shadow, u_mode, u_eye, u_light, g_vp, g_eye;
     int paused, step_once;
-    float angle, dist, centre[3];
+    float angle, dist, centre[3], target[3];
     int fb_w, fb_h;
     float eye[3], fwd[3], right[3], up[3], fovy;
 } app;
@@ -52,39 +53,30 @@ static const float LIGHT[3] = {-0.55f, 0.75f, 0.35f}; /* towards the light, norm
 
 /* ---- scene ---- */
 
-/* N cubes as a wall about 10:6 wide to high, the top row centred if it is partial */
+/* --cubes N: the scene (wall, pyramid, pile) of N cubes; --wall W x H: that wall */
 static int build_scene(app *a) {
     cubes_world *w = &a->world;
     cubes_world_clear(w);
-    int wide = a->o.wide, high = a->o.high, n = a->o.cubes;
-    if (n) {
-        high = (int)lround(sqrt(n * 0.6));
-        if (high < 1) high = 1;
-        wide = (n + high - 1) / high;
+    if (a->o.cubes) {
+        cubes_scene_info in;
+        if (cubes_scene(w, a->o.scene, a->o.cubes, &in)) return -1;
+        memcpy(a->centre, in.centre, sizeof a->centre);
+        memcpy(a->target, in.target, sizeof a->target);
+        a->dist = in.size + 5.0f;
+        return 0;
     }
-    if (!n) n = wide * high;
-    if (cubes_scene_wall(w, wide, n / wide, 1.0f, 0.05f)) return -1;
-    int rest = n % wide, rows = n / wide;
-    if (rest) { /* a partial top row */
-        float x0 = -(rest - 1) * 1.05f / 2, half[3] = {0.5f, 0.5f, 0.5f};
-        for (int c = 0; c < rest; c++) {
-            float pos[3] = {x0 + c * 1.05f, 0.5f + rows, 0};
-            int i = cubes_add_box(w, pos, half, 1.0f, NULL);
-            if (i < 0) return -1;
-            float *col = w->bodies[i].color;
-            col[0] = 0.80f, col[1] = 0.80f, col[2] = 0.78f;
-        }
-        rows++;
-    }
-    a->centre[0] = 0, a->centre[1] = rows * 0.4f, a->centre[2] = 0;
-    float size = (float)(wide > rows ? wide : rows) * 1.05f;
+    int wide = a->o.wide, high = a->o.high;
+    if (cubes_scene_wall(w, wide, high, 1.0f, 0.05f)) return -1;
+    a->centre[0] = 0, a->centre[1] = high * 0.4f, a->centre[2] = 0;
+    a->target[0] = 0, a->target[1] = a->centre[1] * 0.8f, a->target[2] = 0;
+    float size = (float)(wide > high ? wide : high) * 1.05f;
     a->dist = size * 1.0f + 5.0f;
     return 0;
 }
 
 /* a projectile from the camera towards target (NULL: the lower middle of the wall) */
 static void shoot(app *a, const float *target) {
-    float t[3] = {a->centre[0], a->centre[1] * 0.8f, a->centre[2]};
+    float t[3] = {a->target[0], a->target[1], a->target[2]};
     if (target) memcpy(t, target, sizeof t);
     float from[3];
     for (int i = 0; i < 3; i++) from[i] = a->eye[i] + a->fwd[i] * 1.5f;
@@ -300,7 +292,7 @@ static void draw(app *a) {
 /* ---- interaction ---- */
 
 static void help(void) {
-    printf("texla-cubes keys: click/space shoot | R reset | M single LCP / islands | +/- solver "
+    printf("texla-cubes keys: click/space shoot | R reset | M solver dense/islands/sparse | +/- solver "
            "iterations | P pause | N single step | H help | Esc quit\n");
 }
 
@@ -328,7 +320,9 @@ static void key_cb(GLFWwindow *win, int key, int sc, int action, int mods) {
     switch (key) {
     case GLFW_KEY_SPACE: shoot(a, NULL); break;
     case GLFW_KEY_R: build_scene(a); break;
-    case GLFW_KEY_M: p->islands = !p->islands; break;
+    case GLFW_KEY_M: /* the solver: dense -> islands -> sparse -> dense */
+        p->solver = p->solver % CUBES_SOLVER_SPARSE + 1;
+        break;
     case GLFW_KEY_EQUAL: case GLFW_KEY_KP_ADD:
         p->iterations += p->iterations / 4 > 1 ? p->iterations / 4 : 1;
         break;
@@ -357,14 +351,17 @@ static void mouse_cb(GLFWwindow *win, int button, int action, int mods) {
 
 static void title(app *a, double fps) {
     const cubes_stats *s = &a->world.stats;
-    char t[384];
+    char t[448], u[96] = "";
+    int isl = s->solver == CUBES_SOLVER_ISLANDS;
+    if (s->unsolved) /* the LCP clearly not solved this frame: say so */
+        snprintf(u, sizeof u, " | UNSOLVED: %d rows w < -%.2g", s->unsolved_rows, s->w_tol);
     snprintf(t, sizeof t,
-             "texla-cubes | %.1f fps | %d bodies | %d contacts | LCP %s: %d rows%s%d%s | "
-             "Jacobi %d it (omega %.2f) %.1f ms | residual max|x w| %.1e, min w %.1e%s",
-             fps, s->bodies, s->contacts, a->world.p.islands ? "islands" : "single", s->rows,
-             a->world.p.islands ? " in " : " (", a->world.p.islands ? s->groups : s->padded_rows,
-             a->world.p.islands ? " islands" : " padded)", a->world.p.iterations, s->omega_min,
-             s->t_solve_ms, s->max_xw, s->min_w, a->paused ? " | paused" : "");
+             "texla-cubes | %.1f fps | %d bodies | %d contacts | LCP %s%s: %d rows%s%d%s | "
+             "Jacobi %d it (omega %.2f) %.1f ms | residual max|x w| %.1e, min w %.1e%s%s",
+             fps, s->bodies, s->contacts, cubes_solver_name(s->solver) ? cubes_solver_name(s->solver) : "-",
+             s->fallback ? " (too large: sparse)" : "", s->rows, isl ? " in " : " (",
+             isl ? s->groups : s->padded_rows, isl ? " islands" : " padded)", a->world.p.iterations,
+             s->omega_min, s->t_solve_ms, s->max_xw, s->min_w, u, a->paused ? " | paused" : "");
     if (a->win) glfwSetWindowTitle(a->win, t);
     else printf("%s\n", t);
 }
@@ -423,15 +420,22 @@ static void stat_line(const char *what, double *v, int n, const char *unit) {
            unit, mx, unit);
 }
 
+static double median_of(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, demo_cmp_double);
+    return n ? v[n / 2] : 0;
+}
+
 static int run_headless(app *a) {
     int n = a->o.frames;
-    double *st = malloc(sizeof *st * 6 * (size_t)(n ? n : 1));
+    enum { NSTAT = 12 };
+    double *st = malloc(sizeof *st * NSTAT * (size_t)(n ? n : 1));
     if (!st) return 1;
     double *ft = st, *phys = st + n, *solve = st + 2 * n, *rows = st + 3 * n, *maxr = st + 4 * n,
-           *groups = st + 5 * n;
+           *groups = st + 5 * n, *coll = st + 6 * n, *broad = st + 7 * n, *build = st + 8 * n,
+           *upl = st + 9 * n, *fin = st + 10 * n, *nnz = st + 11 * n;
     long made = 0;
-    float max_depth = 0, worst_w = 0;
-    int peak_contacts = 0;
+    float max_depth = 0, worst_w = 0, worst_xw = 0, worst_ratio = 0;
+    int peak_contacts = 0, unsolved = 0, fallback = 0, first_unsolved = -1;
     texla_stats ts0, ts1;
     texla_ctx_stats(a->ctx, &ts0);
     for (int f = 0; f < n; f++) {
@@ -448,13 +452,21 @@ static int run_headless(app *a) {
         rows[f] = s->rows;
         maxr[f] = s->max_rows;
         groups[f] = s->groups;
+        coll[f] = s->t_collide_ms, broad[f] = s->t_broad_ms, build[f] = s->t_build_ms;
+        upl[f] = s->t_upload_ms, fin[f] = s->t_finish_ms, nnz[f] = (double)s->nnz;
         made += s->mats_made;
         if (s->max_depth > max_depth) max_depth = s->max_depth;
         if (s->min_w < worst_w) worst_w = s->min_w;
+        if (s->max_xw > worst_xw) worst_xw = s->max_xw;
+        if (s->w_tol > 0 && -s->min_w / s->w_tol > worst_ratio) worst_ratio = -s->min_w / s->w_tol;
         if (s->contacts > peak_contacts) peak_contacts = s->contacts;
+        if (s->unsolved && first_unsolved < 0) first_unsolved = f;
+        unsolved += s->unsolved;
+        fallback += s->fallback;
     }
     texla_ctx_stats(a->ctx, &ts1);
     const cubes_params *p = &a->world.p;
+    const char *sv = cubes_solver_name(p->solver);
     texla_info info;
     texla_ctx_info(a->ctx, &info);
     printf("texla-cubes: %s | %s | texla backend %s\n", info.renderer, info.version,
@@ -462,19 +474,44 @@ static int run_headless(app *a) {
     char shot[32] = "no shot";
     if (a->o.shoot >= 0) snprintf(shot, sizeof shot, "shot at frame %d", a->o.shoot);
     printf("texla-cubes: %d frames, %d bodies, mode %s, %d Jacobi iterations (omega <= %.2f), "
-           "mu %.2f, %s, matmul_k %d\n", n, a->world.nbodies, p->islands ? "islands" : "single",
-           p->iterations, p->omega, p->mu, shot, info.matmul_k);
+           "mu %.2f, %s, matmul_k %d\n", n, a->world.nbodies, sv, p->iterations, p->omega, p->mu,
+           shot, info.matmul_k);
     stat_line("frame (ms)", ft, n, "");
     stat_line("physics step (ms)", phys, n, "");
     stat_line("solver (ms)", solve, n, "");
     stat_line("LCP rows (all)", rows, n, "");
     stat_line("LCP rows (largest)", maxr, n, "");
     stat_line("LCPs per frame", groups, n, "");
+    stat_line("nonzeros of J", nnz, n, "");
+    stat_line("CPU collide (ms)", coll, n, "");
+    stat_line("CPU broadphase (ms)", broad, n, "");
+    stat_line("CPU rows, lambda (ms)", build, n, "");
+    stat_line("CPU uploads (ms)", upl, n, "");
+    stat_line("CPU after solve (ms)", fin, n, "");
     printf("texla-cubes: median %.1f fps; peak %d contacts; deepest penetration %.4f; min w %.2e; "
            "GPU matrices made %ld (%s), %llu passes, %llu read-backs\n",
            ft[n / 2] > 0 ? 1e3 / ft[n / 2] : 0, peak_contacts, max_depth, worst_w, made,
            p->no_pool ? "no pool" : "pooled", (unsigned long long)(ts1.passes - ts0.passes),
            (unsigned long long)(ts1.readbacks - ts0.readbacks));
+    if (unsolved)
+        printf("texla-cubes: WARNING: the LCP was not solved in %d of %d frames (first: frame %d; "
+               "a contact left sinking more than %.0f%% of the smallest half extent in a step; worst %.1f x that): more "
+               "--iters, or a smaller scene\n", unsolved, n, first_unsolved, 100 * p->unsolved_tol,
+               worst_ratio);
+    if (fallback)
+        printf("texla-cubes: NOTE: %d of %d frames had a dense LCP over %d rows; the sparse solver "
+               "solved them\n", fallback, n, p->dense_max_rows);
+    /* the benchmark's one line (medians; stat_line sorted the arrays) */
+    double cpu = median_of(coll, n) + median_of(build, n) + median_of(upl, n) + median_of(fin, n);
+    printf("texla-cubes: summary scene %s cubes %d solver %s%s frames %d | frame %.2f ms (%.1f fps) "
+           "solver %.2f ms cpu %.2f ms (collide %.2f broad %.2f rows %.2f upload %.2f finish %.2f) "
+           "| rows %.0f nnz %.0f lcps %.0f | min w %.2e max|xw| %.2e unsolved %d/%d\n",
+           a->o.cubes ? cubes_scene_name(a->o.scene) : "wall", a->world.nbodies, sv,
+           fallback ? "(fallback sparse)" : "", n, median_of(ft, n),
+           median_of(ft, n) > 0 ? 1e3 / median_of(ft, n) : 0, median_of(solve, n), cpu,
+           median_of(coll, n), median_of(broad, n), median_of(build, n), median_of(upl, n),
+           median_of(fin, n), median_of(rows, n), median_of(nnz, n), median_of(groups, n),
+           worst_w, worst_xw, unsolved, n);
     free(st);
     if (a->o.png) {
         if (demo_write_png("texla-cubes", a->fbo, a->fb_w, a->fb_h, a->o.png)) return 1;
@@ -486,6 +523,7 @@ static int run_headless(app *a) {
 static int usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--cubes N | --wall WxH | --width-cubes W --height-cubes H] [--mu MU]\n"
+            "          [--scene wall|pyramid|pile] [--solver dense|islands|sparse]\n"
             "          [--iters N] [--omega W] [--mode single|islands] [--shoot FRAME]\n"
             "          [--frames N --png FILE] [--headless] [--no-pool] [--matmul-k K]\n"
             "          [--width W --height H]\n",
@@ -541,11 +579,17 @@ int main(int argc, char **argv) {
         else if (!strcmp(o, "--width")) bad = parse_int(v, &a.o.width), a.o.win_w = a.o.width, i++;
         else if (!strcmp(o, "--height")) {
             bad = parse_int(v, &a.o.height), a.o.win_h = a.o.height, i++;
-        } else if (!strcmp(o, "--mode")) {
-            if (!strcmp(v, "single")) a.o.islands = 0;
-            else if (!strcmp(v, "islands")) a.o.islands = 1;
+        } else if (!strcmp(o, "--mode")) { /* the older spelling of --solver dense|islands */
+            if (!strcmp(v, "single")) a.o.solver = CUBES_SOLVER_DENSE;
+            else if (!strcmp(v, "islands")) a.o.solver = CUBES_SOLVER_ISLANDS;
             else bad = 1;
             i++;
+        } else if (!strcmp(o, "--solver")) {
+            a.o.solver = cubes_solver_parse(v);
+            bad = a.o.solver < 0, i++;
+        } else if (!strcmp(o, "--scene")) {
+            a.o.scene = cubes_scene_parse(v);
+            bad = a.o.scene < 0, i++;
         } else bad = 1;
     }
     if (!a.o.cubes) { /* a wall option: one of --width-cubes / --height-cubes keeps the other */
@@ -554,7 +598,7 @@ int main(int argc, char **argv) {
     }
     if (bad || a.o.frames < 1 || a.o.shoot < -1 || a.o.width < 16 || a.o.height < 16 ||
         a.o.width > 8192 || a.o.height > 8192 ||
-        (a.o.cubes && (a.o.cubes < 1 || a.o.cubes > 4096)) ||
+        (a.o.cubes && (a.o.cubes < 1 || a.o.cubes > 16384)) ||
         (!a.o.cubes && (a.o.wide < 1 || a.o.high < 1 || a.o.wide * a.o.high > 4096)) ||
         a.o.iters > 100000 || a.o.omega > 2)
         return usage(argv[0]);
@@ -565,7 +609,7 @@ int main(int argc, char **argv) {
         return 1;
     a.o.headless = a.win == NULL;
     cubes_params p = {.mu = a.o.mu, .iterations = a.o.iters, .omega = a.o.omega,
-                      .islands = a.o.islands, .no_pool = a.o.no_pool, .matmul_k = a.o.matmul_k};
+                      .solver = a.o.solver, .no_pool = a.o.no_pool, .matmul_k = a.o.matmul_k};
     if (a.o.mu_set && a.o.mu == 0) p.mu = -1; /* frictionless (0 in the params: the default) */
     if (cubes_world_init(&a.world, a.ctx, &p)) {
         fprintf(stderr, "texla-cubes: %s\n", texla_error_message(a.ctx));
