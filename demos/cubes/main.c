@@ -1,19 +1,23 @@
-/* texla-cubes: a wall of cubes knocked down by a projectile; every step's contacts are one
- * linear complementarity problem (or one per island) formed as A = J M^-1 J' and solved by
- * projected Jacobi on the GPU with texla (the application of Moravanszky's "Dense Matrix
- * Algebra on the GPU", fig. 4). The physics is in physics.c; this file draws and interacts.
+/* texla-cubes: walls, pyramids and piles of cubes knocked down by a projectile; every step's
+ * contacts are one linear complementarity problem (or one per island) solved by projected Jacobi
+ * on the GPU with texla: matrix-free (J and M^-1 J' sparse, A never formed; the default), or
+ * with A = J M^-1 J' formed densely (the application of Moravanszky's "Dense Matrix Algebra on
+ * the GPU", fig. 4). The physics is in physics.c; this file draws and interacts.
  *
- *   texla-cubes [--cubes N | --wall WxH] [--mu MU] [--iters N] [--omega W]
- *               [--mode single|islands] [--frames N --png FILE] [--shoot FRAME]
- *   texla-cubes --headless --frames N --png FILE [--cubes N] [--shoot FRAME] [--mode M]
+ *   texla-cubes [--cubes N [--scene wall|pyramid|pile] | --wall WxH] [--mu MU] [--iters N]
+ *               [--max-iters N] [--omega W] [--solver dense|islands|sparse]
+ *               [--frames N --png FILE] [--shoot FRAME]
+ *   texla-cubes --headless --frames N --png FILE [--cubes N] [--shoot FRAME] [--solver S]
  *               [--no-pool] [--width W --height H]
  *
- * Window: click or space shoots at the cursor / the wall, R reset, M single LCP / islands,
- * + / - solver iterations, P pause, N single step (paused), H help, Esc quit. Without a
- * display it runs headless (writing cubes.png). In a window, --png FILE takes a screenshot
- * after --frames frames and exits (for tests). Headless prints the median and p95 of the
- * frame time, the physics step, the solver (uploads, GPU product and Jacobi, read-back) and
- * the LCP sizes: the benchmark is `--headless --frames 300 --cubes N --mode single|islands`. */
+ * Window: click or space shoots at the cursor / the structure, R reset, M solver (dense,
+ * islands, sparse), + / - solver iterations, P pause, N single step (paused), H help, Esc quit.
+ * Without a display it runs headless (writing cubes.png). In a window, --png FILE takes a
+ * screenshot after --frames frames and exits (for tests). Headless prints the median and p95
+ * of the frame time, the physics step, the solver (uploads, GPU products and Jacobi,
+ * read-back), the LCP sizes, the CPU parts, a WARNING for unsolved LCPs and a one-line summary:
+ * the benchmark is `--headless --frames N --cubes N --scene S --solver S` (bench/cubes_bench.sh
+ * runs the matrix). */
 #include <glad/gl.h>
 
 #include "../common/demo.h"
@@ -28,6 +32,7 @@ typedef struct opts {
     int wide, high, cubes, headless, frames, shoot, width, height, iters, islands, no_pool, mu_set;
     int matmul_k;
     int solver, scene; /* cubes_solver (0: the default), cubes_scene_kind */
+    int max_iters;     /* --max-iters (0: 4 x --iters) */
     int win_w, win_h; /* the window: 1280 x 800, or --width / --height when given */
     float mu, omega;
     const char *png;
@@ -427,12 +432,12 @@ static double median_of(double *v, int n) {
 
 static int run_headless(app *a) {
     int n = a->o.frames;
-    enum { NSTAT = 12 };
+    enum { NSTAT = 13 };
     double *st = malloc(sizeof *st * NSTAT * (size_t)(n ? n : 1));
     if (!st) return 1;
     double *ft = st, *phys = st + n, *solve = st + 2 * n, *rows = st + 3 * n, *maxr = st + 4 * n,
            *groups = st + 5 * n, *coll = st + 6 * n, *broad = st + 7 * n, *build = st + 8 * n,
-           *upl = st + 9 * n, *fin = st + 10 * n, *nnz = st + 11 * n;
+           *upl = st + 9 * n, *fin = st + 10 * n, *nnz = st + 11 * n, *its = st + 12 * n;
     long made = 0;
     float max_depth = 0, worst_w = 0, worst_xw = 0, worst_ratio = 0;
     int peak_contacts = 0, unsolved = 0, fallback = 0, first_unsolved = -1;
@@ -454,6 +459,7 @@ static int run_headless(app *a) {
         groups[f] = s->groups;
         coll[f] = s->t_collide_ms, broad[f] = s->t_broad_ms, build[f] = s->t_build_ms;
         upl[f] = s->t_upload_ms, fin[f] = s->t_finish_ms, nnz[f] = (double)s->nnz;
+        its[f] = s->iterations;
         made += s->mats_made;
         if (s->max_depth > max_depth) max_depth = s->max_depth;
         if (s->min_w < worst_w) worst_w = s->min_w;
@@ -473,9 +479,9 @@ static int run_headless(app *a) {
            info.backend == TEXLA_BACKEND_COMPUTE ? "compute" : "fragment");
     char shot[32] = "no shot";
     if (a->o.shoot >= 0) snprintf(shot, sizeof shot, "shot at frame %d", a->o.shoot);
-    printf("texla-cubes: %d frames, %d bodies, mode %s, %d Jacobi iterations (omega <= %.2f), "
-           "mu %.2f, %s, matmul_k %d\n", n, a->world.nbodies, sv, p->iterations, p->omega, p->mu,
-           shot, info.matmul_k);
+    printf("texla-cubes: %d frames, %d bodies, mode %s, %d to %d Jacobi iterations (omega <= %.2f), "
+           "mu %.2f, %s, matmul_k %d\n", n, a->world.nbodies, sv, p->iterations, p->max_iterations,
+           p->omega, p->mu, shot, info.matmul_k);
     stat_line("frame (ms)", ft, n, "");
     stat_line("physics step (ms)", phys, n, "");
     stat_line("solver (ms)", solve, n, "");
@@ -483,6 +489,7 @@ static int run_headless(app *a) {
     stat_line("LCP rows (largest)", maxr, n, "");
     stat_line("LCPs per frame", groups, n, "");
     stat_line("nonzeros of J", nnz, n, "");
+    stat_line("Jacobi iterations", its, n, "");
     stat_line("CPU collide (ms)", coll, n, "");
     stat_line("CPU broadphase (ms)", broad, n, "");
     stat_line("CPU rows, lambda (ms)", build, n, "");
@@ -505,13 +512,13 @@ static int run_headless(app *a) {
     double cpu = median_of(coll, n) + median_of(build, n) + median_of(upl, n) + median_of(fin, n);
     printf("texla-cubes: summary scene %s cubes %d solver %s%s frames %d | frame %.2f ms (%.1f fps) "
            "solver %.2f ms cpu %.2f ms (collide %.2f broad %.2f rows %.2f upload %.2f finish %.2f) "
-           "| rows %.0f nnz %.0f lcps %.0f | min w %.2e max|xw| %.2e unsolved %d/%d\n",
+           "| rows %.0f nnz %.0f lcps %.0f iters %.0f | min w %.2e max|xw| %.2e unsolved %d/%d\n",
            a->o.cubes ? cubes_scene_name(a->o.scene) : "wall", a->world.nbodies, sv,
            fallback ? "(fallback sparse)" : "", n, median_of(ft, n),
            median_of(ft, n) > 0 ? 1e3 / median_of(ft, n) : 0, median_of(solve, n), cpu,
            median_of(coll, n), median_of(broad, n), median_of(build, n), median_of(upl, n),
            median_of(fin, n), median_of(rows, n), median_of(nnz, n), median_of(groups, n),
-           worst_w, worst_xw, unsolved, n);
+           median_of(its, n), worst_w, worst_xw, unsolved, n);
     free(st);
     if (a->o.png) {
         if (demo_write_png("texla-cubes", a->fbo, a->fb_w, a->fb_h, a->o.png)) return 1;
@@ -524,7 +531,8 @@ static int usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--cubes N | --wall WxH | --width-cubes W --height-cubes H] [--mu MU]\n"
             "          [--scene wall|pyramid|pile] [--solver dense|islands|sparse]\n"
-            "          [--iters N] [--omega W] [--mode single|islands] [--shoot FRAME]\n"
+            "          [--iters N] [--max-iters N] [--omega W] [--mode single|islands]\n"
+            "          [--shoot FRAME]\n"
             "          [--frames N --png FILE] [--headless] [--no-pool] [--matmul-k K]\n"
             "          [--width W --height H]\n",
             argv0);
@@ -571,6 +579,9 @@ int main(int argc, char **argv) {
             bad = parse_int(v, &a.o.matmul_k) || a.o.matmul_k < 1, i++;
         } else if (!strcmp(o, "--shoot")) bad = parse_int(v, &a.o.shoot), i++;
         else if (!strcmp(o, "--iters")) bad = parse_int(v, &a.o.iters) || a.o.iters < 1, i++;
+        else if (!strcmp(o, "--max-iters")) {
+            bad = parse_int(v, &a.o.max_iters) || a.o.max_iters < 1, i++;
+        }
         else if (!strcmp(o, "--mu")) {
             bad = parse_float(v, &a.o.mu) || a.o.mu < 0, a.o.mu_set = 1, i++;
         } else if (!strcmp(o, "--omega")) {
@@ -600,7 +611,7 @@ int main(int argc, char **argv) {
         a.o.width > 8192 || a.o.height > 8192 ||
         (a.o.cubes && (a.o.cubes < 1 || a.o.cubes > 16384)) ||
         (!a.o.cubes && (a.o.wide < 1 || a.o.high < 1 || a.o.wide * a.o.high > 4096)) ||
-        a.o.iters > 100000 || a.o.omega > 2)
+        a.o.iters > 100000 || a.o.max_iters > 100000 || a.o.omega > 2)
         return usage(argv[0]);
 
     /* Init: a window and its context when there is a display, else texla's headless one */
@@ -609,7 +620,7 @@ int main(int argc, char **argv) {
         return 1;
     a.o.headless = a.win == NULL;
     cubes_params p = {.mu = a.o.mu, .iterations = a.o.iters, .omega = a.o.omega,
-                      .solver = a.o.solver, .no_pool = a.o.no_pool, .matmul_k = a.o.matmul_k};
+                      .solver = a.o.solver, .max_iterations = a.o.max_iters, .no_pool = a.o.no_pool, .matmul_k = a.o.matmul_k};
     if (a.o.mu_set && a.o.mu == 0) p.mu = -1; /* frictionless (0 in the params: the default) */
     if (cubes_world_init(&a.world, a.ctx, &p)) {
         fprintf(stderr, "texla-cubes: %s\n", texla_error_message(a.ctx));

@@ -1368,6 +1368,9 @@ static int solve_sparse(cubes_world *w, cubes_group *G) {
         ptr[r + 1] = nj;
     }
     for (int r = m; r < mc; r++) ptr[r + 1] = nj;
+    double t1 = now_ms();
+    w->stats.t_build_ms += t1 - t; /* the arrays are the rows' work; the uploads texla's */
+    t = t1;
     int si = sslot_acquire(w, mc, kc);
     if (si < 0) return -1;
     w->sslot = si;

@@ -124,9 +124,10 @@ typedef struct cubes_stats {
     int iterations;                    /* Jacobi iterations this step */
     float omega_min;                   /* the smallest relaxation of the step's groups */
     double t_broad_ms;                 /* CPU: the broadphase (part of t_collide_ms) */
-    double t_collide_ms, t_build_ms;   /* CPU: contacts; rows, diag, lambda_max, b (and the
-                                          dense J, B for the dense solvers) */
-    double t_upload_ms;                /* CPU side of the uploads: matrices made and written */
+    double t_collide_ms, t_build_ms;   /* CPU: contacts; rows, diag, lambda_max, b, and the
+                                          dense J, B (dense solvers) or the sparse arrays */
+    double t_upload_ms;                /* CPU side of the uploads: texla's calls that make and
+                                          write the matrices and vectors */
     double t_solve_ms;                 /* uploads, GPU products and Jacobi, read-backs */
     double t_finish_ms;                /* CPU after the read-back: impulses, measures, Euler */
     double t_step_ms;                  /* the whole step */
