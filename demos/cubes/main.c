@@ -79,8 +79,12 @@ static int build_scene(app *a) {
     return 0;
 }
 
-/* a projectile from the camera towards target (NULL: the lower middle of the wall) */
+static void camera(app *a, float vp[16]);
+
+/* a projectile from the camera towards target (NULL: the structure's target point) */
 static void shoot(app *a, const float *target) {
+    float vp[16];
+    camera(a, vp); /* the camera of now: a shot before the first frame was drawn came from 0 */
     float t[3] = {a->target[0], a->target[1], a->target[2]};
     if (target) memcpy(t, target, sizeof t);
     float from[3];
