@@ -142,7 +142,8 @@ typedef struct cubes_stats {
     float w_tol;                       /* unsolved_tol * w_scale */
     int unsolved;                      /* 1: min_w < -w_tol (the LCP is clearly not solved) */
     int unsolved_rows;                 /* normal rows with w < -w_tol */
-    int mats_made;                     /* texla matrices created this step */
+    int mats_made;                     /* texla objects created this step (matrices, vectors,
+                                          sparse matrices, operators, workspaces) */
     int slots;                         /* pool slots alive */
 } cubes_stats;
 
@@ -270,14 +271,16 @@ int cubes_shoot(cubes_world *w, const float from[3], const float target[3], floa
 /* One time step. Returns 0, or -1 on a texla error (texla_error_message(ctx) says which). */
 int cubes_step(cubes_world *w);
 /* The step in two halves: begin does 1-4 (contacts, groups, uploads, GPU solves issued);
- * between them the groups' GPU matrices (w->slots[w->groups[g].slot]) hold the step's J, B,
- * A, b, x (the solution) and the host arrays the group's data (cubes_group_*); end reads the
- * impulses back, applies them and integrates. */
+ * between them the groups' GPU matrices (dense solvers: w->slots[w->groups[g].slot]; sparse:
+ * w->sslots[w->sslot]) hold the step's J, B, A, b, x (the solution) and the host arrays the
+ * group's data (cubes_group_*); end reads the impulses back, applies them and integrates. */
 int cubes_step_begin(cubes_world *w);
 int cubes_step_end(cubes_world *w);
 
 /* The host data of group g during a step (after cubes_step_begin): J and B (mc x kc,
- * row-major, padded), b, the warm start, the friction index and mu (mc each). */
+ * row-major, padded; the dense solvers only: NULL when the step is sparse), b, the warm start,
+ * the friction index and mu (mc each). During a sparse step the GPU objects are
+ * w->sslots[w->sslot] (x, b, d = diag(A), fi, mu, the step's J, B and A = J (B .)). */
 const float *cubes_group_J(const cubes_world *w, int g);
 const float *cubes_group_B(const cubes_world *w, int g);
 const float *cubes_group_b(const cubes_world *w, int g);
