@@ -73,18 +73,18 @@ for scene in $SCENES; do
         echo "$line ($shot)"
         grep -q 'NOTE: .* the sparse solver solved them' "$log" && grep 'NOTE:' "$log"
         # the table row from the summary's fields
-        echo "$line" | awk -v sc="$scene" -v sh="$shot" '{
+        echo "$line" | awk -v sc="$scene" -v sh="$shot" -v n="$n" '{
           for (i = 1; i <= NF; i++) {
-            if ($i == "cubes") cubes = $(i + 1); if ($i == "solver" && !sv) sv = $(i + 1);
+            if ($i == "solver" && !sv) sv = $(i + 1);
             if ($i == "frames") fr = $(i + 1); if ($i == "frame") fms = $(i + 1);
-            if ($i == "(" ) {} if ($i == "solver" && $(i + 2) == "ms" && sv) sms = $(i + 1);
+            if ($i == "solver" && $(i + 2) == "ms") sms = $(i + 1);
             if ($i == "cpu") cpu = $(i + 1); if ($i == "rows" && $(i + 1) ~ /^[0-9]/) rows = $(i + 1);
             if ($i == "nnz") nnz = $(i + 1); if ($i == "lcps") lcps = $(i + 1);
             if ($i == "iters") it = $(i + 1); if ($i == "unsolved") un = $(i + 1);
             if ($i ~ /^\(/ && $(i + 1) == "fps)") fps = substr($i, 2);
           }
           printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-                 sc, cubes, sv, sh, fr, fms, fps, sms, cpu, rows, nnz, lcps, it, un }' >> "$TABLE"
+                 sc, n, sv, sh, fr, fms, fps, sms, cpu, rows, nnz, lcps, it, un }' >> "$TABLE"
       done
     done
   done
