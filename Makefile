@@ -3,8 +3,9 @@
 #   make test       headless tests on this machine's GL (llvmpipe without a GPU)
 #   make demo       the demo (see README.md)
 #   make bench      benchmarks (big sizes; meant for a real GPU)
-#   make install PREFIX=/usr/local [DESTDIR=...]
-# Switches: DEBUG=1 (-O0, texla debug checks), SANITIZE=address,undefined, WERROR=1 (CI).
+#   make install PREFIX=/usr/local [DESTDIR=...] [SHARED=1]    make uninstall (same PREFIX)
+# Switches: DEBUG=1 (-O0, texla debug checks), SANITIZE=address,undefined, WERROR=1 (CI),
+#   SHARED=1 (also the shared library build/lib/libtexla.so.0, and install it).
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -22,10 +23,9 @@ LIBFLAGS := $(BASEFLAGS) -fvisibility=hidden -fPIC
 LDLIBS   := -lpng -lm -ldl
 GLFW_LIBS := -lglfw
 
-# glad 2 from Debian's python3-glad; --reproducible: use the bundled Khronos XML (no network)
-GLAD_GL_API  := gl:core=4.6
-GLAD_EGL_API := egl=1.5
-GLAD_EGL_EXT := EGL_EXT_platform_base,EGL_EXT_platform_device,EGL_EXT_device_base,EGL_EXT_device_enumeration,EGL_EXT_device_query,EGL_MESA_platform_surfaceless,EGL_KHR_surfaceless_context,EGL_KHR_create_context,EGL_KHR_no_config_context
+# glad 2 from Debian's python3-glad; --reproducible: use the bundled Khronos XML (no network).
+# The APIs and extensions are in glad.mk, which CMakeLists.txt reads too.
+include glad.mk
 
 # Debian packages: build tools, GL/EGL runtime (Mesa llvmpipe without a GPU), GLFW, Xvfb
 DEB_PKGS := gcc make binutils python3-glad libegl1 libegl-mesa0 libgl1-mesa-dri libglfw3-dev libpng-dev \
@@ -38,15 +38,20 @@ LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/lib/%.o) $(B)/obj/gen_shaders.o $(B)/obj/
             $(B)/obj/glad_egl.o
 GLSL     := $(sort $(wildcard glsl/*.vert glsl/*.frag glsl/kernels/*.comp glsl/common/*.glsl))
 LIB      := $(B)/lib/libtexla.a
+# SHARED=1: libtexla.so.VERSION, its soname link libtexla.so.MAJOR and the link libtexla.so
+VERSION  := $(shell sed -n 's/^\#define TEXLA_VERSION_STRING "\(.*\)"/\1/p' include/texla.h)
+SONAME   := libtexla.so.$(firstword $(subst ., ,$(VERSION)))
+SO       := $(B)/lib/libtexla.so.$(VERSION)
+SO_LINKS := $(B)/lib/$(SONAME) $(B)/lib/libtexla.so
 
 # test and demo programs bring their own glad (as a host application would)
 APP_GLAD := $(B)/obj/app_glad_gl.o $(B)/obj/app_glad_egl.o
 TESTS    := $(B)/bin/test-texla $(B)/bin/test-window
 PROGS    := $(TESTS) $(B)/bin/texla $(B)/bin/texla-wave $(B)/bin/texla-cubes $(B)/bin/texla-matmul \
-            $(B)/bin/texla-bench
+            $(B)/bin/texla-bench $(B)/bin/texla-host
 
 .PHONY: all deps test demo bench install uninstall clean check-symbols
-all: $(LIB) $(PROGS)
+all: $(LIB) $(if $(SHARED),$(SO_LINKS)) $(PROGS)
 
 # ---- dependencies: install missing Debian packages (once per build tree) ----
 deps: $(B)/.deps
@@ -64,10 +69,10 @@ $(B)/.deps:
 	@mkdir -p $(B) && touch $@
 
 # ---- generated sources ----
-$(B)/glad/src/gl.c: | $(B)/.deps
+$(B)/glad/src/gl.c: glad.mk | $(B)/.deps
 	@mkdir -p $(B)/glad
 	glad --quiet --reproducible --api $(GLAD_GL_API) --out-path $(B)/glad c
-$(B)/glad/src/egl.c: | $(B)/.deps
+$(B)/glad/src/egl.c: glad.mk | $(B)/.deps
 	@mkdir -p $(B)/glad
 	glad --quiet --reproducible --api $(GLAD_EGL_API) --extensions $(GLAD_EGL_EXT) --out-path $(B)/glad c --loader
 $(B)/glad/include/glad/gl.h: $(B)/glad/src/gl.c
@@ -109,10 +114,24 @@ $(LIB): $(LIB_OBJ)
 	objcopy --localize-hidden $(B)/obj/texla_all.o
 	rm -f $@ && $(AR) rcs $@ $(B)/obj/texla_all.o
 
-check-symbols: $(LIB)
+# ---- the shared library (SHARED=1): the same objects (already -fPIC, hidden by default); the
+# version script makes local whatever else might be global, so only texla_ is exported ----
+$(SO): $(LIB_OBJ) src/texla.map
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -shared -o $@ -Wl,-soname,$(SONAME) -Wl,--version-script=src/texla.map \
+	  -Wl,--no-undefined $(LIB_OBJ) $(LDLIBS)
+$(SO_LINKS): $(SO)
+	ln -sf libtexla.so.$(VERSION) $(B)/lib/$(SONAME)
+	ln -sf $(SONAME) $(B)/lib/libtexla.so
+
+check-symbols: $(LIB) $(if $(SHARED),$(SO))
 	@bad=$$(nm -g --defined-only $(LIB) | awk 'NF==3 {print $$3}' | grep -v '^texla_' || true); \
 	if [ -n "$$bad" ]; then echo "non-texla_ global symbols in $(LIB):"; echo "$$bad"; exit 1; fi; \
 	echo "check-symbols: only texla_ symbols are global in $(LIB)"
+	@if [ -n "$(SHARED)" ]; then \
+	  bad=$$(nm -D --defined-only $(SO) | awk 'NF==3 {print $$3}' | grep -v '^texla_' || true); \
+	  if [ -n "$$bad" ]; then echo "non-texla_ exported symbols in $(SO):"; echo "$$bad"; exit 1; fi; \
+	  echo "check-symbols: only texla_ symbols are exported by $(SO)"; fi
 
 # ---- programs ----
 $(B)/obj/app_glad_gl.o: $(B)/glad/src/gl.c
@@ -161,31 +180,50 @@ $(B)/bin/texla-cubes: $(patsubst %.c,$(B)/obj/%.o,$(wildcard demos/cubes/*.c)) $
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(GLFW_LIBS) $(LDLIBS)
 
+# the host-mode example: one file, the app's own glad and GLFW
+$(B)/bin/texla-host: $(B)/obj/demos/host/main.o $(B)/obj/app_glad_gl.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(GLFW_LIBS) $(LDLIBS)
+
 # ---- running ----
-test: $(LIB) $(TESTS) $(B)/bin/texla $(B)/bin/texla-wave $(B)/bin/texla-cubes check-symbols
+test: $(LIB) $(TESTS) $(B)/bin/texla $(B)/bin/texla-wave $(B)/bin/texla-cubes $(B)/bin/texla-host \
+      check-symbols
 	@sh tests/run.sh $(B)
 
 # the main demo: a window when there is a display, else headless writing out/wave.png
-demo: $(B)/bin/texla-wave
+demo: $(B)/bin/texla-wave $(B)/bin/texla-cubes $(B)/bin/texla-host
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then $(B)/bin/texla-wave; \
 	else mkdir -p out && $(B)/bin/texla-wave --headless --frames 300 --size 256 --drops 4 --png out/wave.png; fi
 
 bench: $(B)/bin/texla-bench
 	$(B)/bin/texla-bench $(BENCH_ARGS)
 
-# ---- installing ----
-# texla.pc names PREFIX, so it is written at install time
-install: $(LIB)
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libtexla.a
+# ---- installing: the library (static; SHARED=1 adds the shared one), texla.h, the texla
+# CLI, texla.pc (pkg-config) and texlaConfig.cmake (CMake's find_package). texla.pc names
+# PREFIX, so it is written at install time from texla.pc.in (as CMakeLists.txt does); the CMake
+# files find everything relative to their own folder (a DESTDIR staging works too). ----
+I_LIB   := $(DESTDIR)$(PREFIX)/lib
+I_CMAKE := $(I_LIB)/cmake/texla
+install: $(LIB) $(B)/bin/texla $(if $(SHARED),$(SO_LINKS))
+	install -d $(I_LIB)/pkgconfig $(I_CMAKE) $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(LIB) $(I_LIB)/libtexla.a
+	$(if $(SHARED),install -m 755 $(SO) $(I_LIB)/libtexla.so.$(VERSION))
+	$(if $(SHARED),ln -sf libtexla.so.$(VERSION) $(I_LIB)/$(SONAME))
+	$(if $(SHARED),ln -sf $(SONAME) $(I_LIB)/libtexla.so)
 	install -m 644 include/texla.h $(DESTDIR)$(PREFIX)/include/texla.h
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: texla\nDescription: linear algebra on the GPU through OpenGL render-to-texture\nVersion: %s\nLibs: -L$${libdir} -ltexla\nLibs.private: -lpng -lm -ldl\nCflags: -I$${includedir}\n' \
-	  '$(PREFIX)' "$$(sed -n 's/^#define TEXLA_VERSION_STRING "\(.*\)"/\1/p' include/texla.h)" \
-	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/texla.pc
+	install -m 755 $(B)/bin/texla $(DESTDIR)$(PREFIX)/bin/texla
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@PC_LIBDIR@|$${prefix}/lib|' \
+	    -e 's|@PC_INCLUDEDIR@|$${prefix}/include|' -e 's|@VERSION@|$(VERSION)|' \
+	    texla.pc.in > $(I_LIB)/pkgconfig/texla.pc
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@SONAME@|$(SONAME)|' cmake/texlaConfig-make.cmake.in > $(I_CMAKE)/texlaConfig.cmake
+	sed -e 's|@VERSION@|$(VERSION)|' cmake/texlaConfigVersion.cmake.in > $(I_CMAKE)/texlaConfigVersion.cmake
 
+# removes what install puts there (both kinds of library, whichever were installed)
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/lib/libtexla.a $(DESTDIR)$(PREFIX)/include/texla.h \
-	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/texla.pc
+	rm -f $(I_LIB)/libtexla.a $(I_LIB)/libtexla.so $(I_LIB)/$(SONAME) $(I_LIB)/libtexla.so.$(VERSION) \
+	      $(DESTDIR)$(PREFIX)/include/texla.h $(DESTDIR)$(PREFIX)/bin/texla $(I_LIB)/pkgconfig/texla.pc \
+	      $(I_CMAKE)/texlaConfig.cmake $(I_CMAKE)/texlaConfigVersion.cmake
+	-rmdir $(I_CMAKE) 2>/dev/null
 
 clean:
 	rm -rf $(B)/obj $(B)/bin $(B)/lib $(B)/gen

@@ -1,9 +1,11 @@
-// Up to four diagonals of a banded product y = A x (+ s b): for each live element k of the
-// output (u_shape = (1, n, nx)), sum over the pass's diagonals i of diag_i[k] * x[k + d_i],
-// terms whose column k + d_i falls outside 0..n-1 skipped. The shift is only a change of fetch
-// coordinates: x[j] is cell (j mod nx, j div nx) of x.
-// u_src0 = x; u_src1..u_src4 = the diagonals (same layout as y); u_src5 = b;
-// u_i0 = the offsets d_0..d_3; u_i2.x = diagonals in this pass; u_i2.y = 1: add u_f0.x * b.
+// Up to four diagonal textures of a banded product y = A x (+ s b): for each live element k of
+// the output (u_shape = (1, n, nx)), the sum over the pass's textures i of diag_i[k] * x[j],
+// j = (k + w_i) mod n. A texture holds the wrapped diagonal w (GPU Gems 2 ch. 44): diagonal w
+// in elements 0 .. n-w-1 and its partner w - n in the rest, so no term leaves the matrix. The
+// shift is only a change of fetch coordinates: x[j] is cell (j mod nx, j div nx) of x.
+// u_src0 = x; u_src1..u_src4 = the textures (same layout as y); u_src5 = b;
+// u_i0 = the wrapped offsets w_0..w_3 (0 <= w < n); u_i2.x = textures in this pass;
+// u_i2.y = 1: add u_f0.x * b.
 uniform sampler2D u_src0;
 uniform sampler2D u_src1;
 uniform sampler2D u_src2;
@@ -11,9 +13,8 @@ uniform sampler2D u_src3;
 uniform sampler2D u_src4;
 uniform sampler2D u_src5;
 
-float term(sampler2D d, int off, ivec2 t, int c, int k) {
-    int j = k + off;
-    if (j < 0 || j >= u_shape.y) return 0.0;
+float term(sampler2D d, int w, ivec2 t, int c, int k) {
+    int j = k >= u_shape.y - w ? k - (u_shape.y - w) : k + w; // (k + w) mod n, no overflow
     return texelFetch(d, t, 0)[c] * texla_vec_fetch(u_src0, j, u_shape.z);
 }
 

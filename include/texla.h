@@ -2,8 +2,6 @@
  * texla.h - linear algebra on the GPU through OpenGL render-to-texture.
  * Copyright (c) 2026 the texla authors; zlib licence (see LICENSE): free to use, change and
  * redistribute, also commercially, with no warranty.
- * Copyright (c) 2026 the texla authors. zlib licence: see LICENSE (use, change and redistribute
- * freely, including commercially; no warranty).
  *
  * WHAT IT DOES
  *   Matrices and vectors live in RGBA32F textures; every operation is a fragment program drawn
@@ -18,8 +16,16 @@
  * WHAT IT DOES NOT DO
  *   No double precision (all GPU arithmetic is float32), no threads (a context belongs to
  *   the thread it was made on), no hidden read-backs (only calls whose purpose is a host
- *   value copy data back: *_read, the scalar reads, CG's tolerance mode, LCP measures, PNG
- *   dumps), no printing (unless you install a callback).
+ *   value copy data back: *_read, the scalar reads, CG's tolerance mode, LCP measures and the
+ *   progress/history you ask a solver for, PNG dumps), no printing (unless you install a
+ *   callback).
+ *
+ * SOLVERS SAY HOW THEY ENDED
+ *   texla_cg_result.stop and texla_lcp_result.status: converged or not and why (iteration
+ *   limit, float32 stagnation with the best true residual, NaN, cancelled; an LCP unsolved
+ *   against a tolerance relative to its scale). Not reaching a tolerance is not an error: the
+ *   call returns TEXLA_OK and says so. Progress callbacks and residual histories (caller
+ *   buffers) are in the descs.
  *
  * STEP BY STEP
  *   texla_ctx *ctx;
@@ -83,7 +89,10 @@
  * NUMERICS
  *   Element-wise operations round once per arithmetic operation like float32 C code.
  *   Products and dot products accumulate in float32 in blocks of 4; the error of
- *   C = A*B is bounded by K*2^-24*|A||B| (K the inner dimension).
+ *   C = A*B is bounded by K*2^-24*|A||B| (K the inner dimension). The compute backend's
+ *   tiled products sum 128 values of k at a time into a running total (two-level), so
+ *   their bound is about (128 + K/128)*2^-24*|A||B|; reductions fold in a fixed order, so a
+ *   result is the same run to run.
  */
 #ifndef TEXLA_H
 #define TEXLA_H
@@ -163,6 +172,10 @@ typedef struct texla_ctx_desc {
     /* called with warnings (code TEXLA_OK): a tuning cache ignored as corrupt or stale, a
      * cache that could not be written; NULL: none. Gets error_user. */
     texla_error_fn warning_cb;
+    /* the compute kernels' tile and schedule choice (texla_kernel_variant): 0 measure on first
+     * use per problem class and keep the result in the tuning cache, except on software
+     * renderers (there the defaults); 1 measure everywhere; -1 never (the defaults) */
+    int tune;
 } texla_ctx_desc;
 
 typedef struct texla_backend_info {
@@ -426,7 +439,11 @@ TEXLA_API texla_result texla_mat_matvec(texla_ctx *ctx, texla_mat a, texla_vec x
 /* ==== banded matrices: a stack of diagonals, each in the 2D layout of `like` ====
  * Row k of A holds A(k, k + offsets[i]) = diags[i * n + k] (n = like's length; entries whose
  * column falls outside 0..n-1 are ignored, and so is a diagonal with |offset| >= n). Indices
- * are the vector's element numbers. */
+ * are the vector's element numbers. A diagonal d and its partner d - n share one texture. A
+ * matrix that is a constant 5-point stencil on like's full grid (offsets among 0, +-1, +-nx,
+ * one value per diagonal inside the grid, 0 across its edges) is recognised: the compute
+ * backend computes it from x alone and skips the terms across the edges (so an Inf or NaN
+ * of x there does not reach y, as in a sparse product). */
 TEXLA_API texla_result texla_banded_make(texla_ctx *ctx, texla_vec like, int ndiag,
                                          const int *offsets, const float *diags,
                                          texla_banded *out);
@@ -444,8 +461,167 @@ TEXLA_API texla_result texla_banded_matvec(texla_ctx *ctx, texla_banded a, texla
 TEXLA_API texla_result texla_banded_matvec_add(texla_ctx *ctx, texla_banded a, texla_vec x,
                                                float s, texla_vec b, texla_vec y);
 
-/* ==== sparse matrices (GPU Gems: points drawn with additive blending) ====
- * rows x cols; x has cols elements, y has rows. Duplicates are summed; empty rows are fine. */
+/* ==== sparse matrices ====
+ * One handle, texla_sparse, for every sparse matrix. The host arrays (COO or CSR, in any order;
+ * duplicates are summed; empty rows, rectangular shapes, 1 x n and n x 1 are fine) are kept as
+ * a canonical CSR on the host, and the GPU holds the form chosen for each product:
+ *  - compute backend (OpenGL 4.3): kernel passes over storage buffers, in one of the formats
+ *    COO, CSR, CSC, ELLPACK-R, SELL-C-sigma, BSR (2x2, 3x3, 4x4 blocks), CSR/ELL/SELL with the
+ *    longest rows split into chunks that whole workgroups sum (the hybrid form for skewed rows),
+ *    and with a schedule: one invocation per row, L lanes per row, one invocation per texel of
+ *    y, a segmented reduction of the entries (COO), or a scatter with float atomics (COO, CSC:
+ *    only when the caller allows it, as the order of the additions, so the rounding, then
+ *    changes run to run); a grid of one workgroup per
+ *    unit of work, or a fixed grid sized to the GPU (static striding or an atomic work
+ *    counter). x is gathered from its RGBA32F texture with texelFetch at each column's
+ *    precomputed texel and channel; y is written whole texels at a time with imageStore.
+ *  - fragment backend (and OpenGL 3.3): the classic rows drawn as points with additive
+ *    blending (GPU Gems 2 ch. 44), or a gather in a fragment program.
+ * The sparse product runs on the backend of the program "spmv" (texla_ctx_set_backend(ctx,
+ * "spmv", ...); AUTO follows the context's default backend).
+ * Which variant (format, schedule, parameters) is used comes, in this order, from a pin
+ * (texla_sparse_pin), from the tuner (texla_sparse_tune: times the candidates the row
+ * statistics suggest on this device, keeps the fastest of those whose y matched a float64
+ * reference, and records it in the tuning cache), from the tuning cache (a matrix of the same
+ * entry type and shape statistics tuned before on this device), or from a rule on the row
+ * statistics.
+ *
+ * ENTRIES (texla_sparse_desc.entry): REAL one float; COMPLEX (re, im); QUAT a quaternion
+ * (w, x, y, z), the product being the Hamilton product with the matrix entry on the left;
+ * BLOCK3 a dense real 3 x 3 block, row-major (then x and y are real vectors of 3 elements per
+ * block column / row, and the matrix is stored as the real matrix it stands for, BSR 3 being
+ * one of its formats). Vectors of complex or quaternion entries are texla_vec of K = 2 or 4
+ * floats per entry, interleaved (AoS): entry e is elements K e .. K e + K - 1. When the rows of
+ * the vector's 2D layout are a multiple of 4 elements wide (texla_vec_make_entries makes such
+ * vectors; quaternion products require it, complex ones an even width), one RGBA texel holds
+ * two complex entries (.xy: entry e, .zw: entry e + nx / 2, the one below it in the grid), and
+ * a quaternion is the .xy (or .zw) halves of two neighbouring texels. Real-view operations
+ * apply to them as they are (add, axpy with a real coefficient, copy; sqnorm is the squared
+ * norm and dot the real part of conj(a) b); the complex ones are texla_cvec_*.
+ *
+ * PRODUCTS: y = A x, y = A x + beta y, and y = A' x, A' being the transpose of the real matrix
+ * the entries stand for (the conjugate transpose for complex and quaternion entries), through a
+ * transposed copy or a scatter along A's own rows (CSC), as chosen. NaN and Inf in the values
+ * reach exactly the rows that hold them. */
+typedef enum texla_entry {
+    TEXLA_ENTRY_REAL = 1,
+    TEXLA_ENTRY_COMPLEX = 2,
+    TEXLA_ENTRY_QUAT = 4,
+    TEXLA_ENTRY_BLOCK3 = 9
+} texla_entry;
+
+typedef struct texla_sparse_desc {
+    texla_entry entry;      /* 0: REAL */
+    texla_vec row_like;     /* y's layout: rows x K elements (BLOCK3: 3 per block row) */
+    texla_vec col_like;     /* x's layout: cols x K elements */
+    int nnz;                /* entries given (COO); CSR: row_ptr[rows] */
+    const int *row_ptr;     /* CSR: rows + 1 offsets, row_ptr[0] = 0 (row_idx NULL) */
+    const int *row_idx;     /* COO: nnz row indices (row_ptr NULL) */
+    const int *col_idx;     /* nnz column indices */
+    const float *vals;      /* nnz entries of 1, 2, 4 or 9 floats (BLOCK3: row-major) */
+    int scatter;            /* 1: the tuner may pick scatter forms (float atomics) */
+    int tune;               /* 1: tune now (as texla_sparse_tune with defaults), unless cached */
+} texla_sparse_desc;
+
+typedef enum texla_sparse_format {
+    TEXLA_SPARSE_AUTO = 0,
+    TEXLA_SPARSE_POINTS,  /* fragment: groups of 4 entries of a row drawn as points, blended */
+    TEXLA_SPARSE_GATHER,  /* fragment: one fragment per texel of y gathers its 4 rows */
+    TEXLA_SPARSE_COO,     /* compute: one invocation per entry, float atomics */
+    TEXLA_SPARSE_CSR,
+    TEXLA_SPARSE_CSC,     /* compute: rows of the other orientation scattered with atomics */
+    TEXLA_SPARSE_ELL,     /* ELLPACK-R: column-major, padded to the longest row, row lengths */
+    TEXLA_SPARSE_SELL,    /* SELL-C-sigma: slices of C rows, rows sorted within sigma */
+    TEXLA_SPARSE_BSR,     /* b x b blocks (b = 2, 3, 4) of real or complex entries */
+    TEXLA_SPARSE_NFORMATS
+} texla_sparse_format;
+
+typedef enum texla_sparse_sched {
+    TEXLA_SCHED_AUTO = 0,
+    TEXLA_SCHED_ROW,    /* one invocation per row */
+    TEXLA_SCHED_LANES,  /* `lanes` invocations per row (CSR) */
+    TEXLA_SCHED_GROUP,  /* one invocation per texel of y: its 4 rows (2 complex/quaternion) */
+    TEXLA_SCHED_ATOMIC, /* scatter with float atomics (COO, CSC) */
+    TEXLA_SCHED_DRAW,   /* the fragment forms (POINTS, GATHER) */
+    TEXLA_SCHED_SEGMENT /* COO without atomics: a segmented reduction of the row-sorted entries,
+                           8 per invocation whatever the rows' lengths (deterministic) */
+} texla_sparse_sched;
+
+/* A variant of the product: zero fields mean defaults. */
+typedef struct texla_sparse_variant {
+    texla_sparse_format format;
+    texla_sparse_sched sched;
+    int lanes;          /* LANES: 2, 4, 8, 16, 32, 64 or 128 invocations per row */
+    int wg;             /* invocations per workgroup: 64, 128, 256 (0: 128) */
+    int dist;           /* 0: one workgroup per unit of work; 1: a fixed grid of SMs x bpsm
+                           workgroups striding over the units; 2: the fixed grid taking units
+                           from an atomic counter */
+    int bpsm;           /* workgroups per SM of the fixed grid (0: 4) */
+    int slice;          /* SELL: C = 8, 16 or 32 (0: 32) */
+    int sigma;          /* SELL: rows sorted by length within windows of sigma rows (0: none) */
+    int block;          /* BSR: 2, 3 or 4 (0: 3) */
+    int bell;           /* BSR: 1 blocks column-major over block rows (block ELL), 0 block CSR */
+    int soa;            /* compound entries and blocks: 1 components in planes (SoA), 0 whole
+                           entries (AoS) */
+    int long_rows;      /* CSR, ELL, SELL: rows longer than this go to chunks of long_chunk
+                           entries, each summed by one workgroup (0: none) */
+    int long_chunk;     /* 0: 4096 */
+} texla_sparse_variant;
+
+typedef enum texla_sparse_op {
+    TEXLA_SPARSE_N = 0, /* y = A x */
+    TEXLA_SPARSE_T = 1  /* y = A' x */
+} texla_sparse_op;
+
+/* One candidate the tuner timed. */
+typedef struct texla_sparse_trial {
+    texla_sparse_op op;
+    texla_sparse_variant v;
+    double us;          /* median microseconds per product (< 0: not timed) */
+    double gbs;         /* GB/s of the native CSR bytes (row_ptr + col + values + x + y), the
+                           same numerator for every variant (bench/peers.py counts the same) */
+    double bytes;       /* the variant's matrix arrays on the GPU */
+    double padding;     /* stored entries past the nonzeros, per nonzero */
+    int ok;             /* 1: y matched the float64 reference; 0: rejected or failed */
+} texla_sparse_trial;
+
+typedef struct texla_sparse_tune_desc {
+    int ops;            /* bit 0: A x, bit 1: A' x (0: A x) */
+    int force;          /* 1: tune even when the cache has the answer */
+    int scatter;        /* 1: scatter forms too (also when the matrix's desc allowed them) */
+    int block;          /* 2..4: BSR with this block size too, whatever the block fill */
+    int all;            /* 1: every candidate, not only those the row statistics suggest */
+    texla_sparse_trial *trials; /* may be NULL: each candidate's result, up to max_trials */
+    int max_trials;
+    /* filled in by the call */
+    int ntrials;        /* candidates tried */
+    int cached;         /* ops answered from the cache (bits as ops) */
+    double seconds;     /* wall-clock time of the call */
+} texla_sparse_tune_desc;
+
+typedef struct texla_sparse_info {
+    int rows, cols;           /* in entries (BLOCK3: blocks) */
+    texla_entry entry;
+    long long nnz;            /* entries after duplicates were summed */
+    int row_min, row_max, empty_rows;
+    double row_mean, row_sd;  /* entries per row */
+    double block_fill[5];     /* [b], b = 2, 3, 4: scalar nonzeros / (b x b blocks touched x b^2) */
+    texla_sparse_variant now[2]; /* the variants of A x [0] and A' x [1] (format AUTO: none yet) */
+    int how[2];               /* 0 none yet, 1 rule, 2 tuned, 3 tuning cache, 4 pinned */
+    double us[2];             /* the tuned time of each (0: not timed) */
+    double gpu_bytes;         /* the forms on the GPU now */
+    double host_bytes;        /* the host copies (canonical CSR, transposed copy) */
+    /* every format's bytes and padding per nonzero for A x with its default parameters
+     * (SELL 32 sorted within 1024 rows; BSR of the best filled block size); bytes -1: the
+     * format does not apply (BSR of quaternion entries, scatter without float atomics) */
+    double format_bytes[TEXLA_SPARSE_NFORMATS];
+    double format_padding[TEXLA_SPARSE_NFORMATS];
+} texla_sparse_info;
+
+/* Makes a sparse matrix from COO (row_idx) or CSR (row_ptr) arrays; see texla_sparse_desc. */
+TEXLA_API texla_result texla_sparse_make(texla_ctx *ctx, const texla_sparse_desc *desc,
+                                         texla_sparse *out);
+/* Real entries: rows x cols with rows = row_like's length, cols = col_like's. */
 TEXLA_API texla_result texla_sparse_make_coo(texla_ctx *ctx, texla_vec row_like,
                                              texla_vec col_like, int nnz, const int *rows,
                                              const int *cols, const float *vals,
@@ -455,8 +631,61 @@ TEXLA_API texla_result texla_sparse_make_csr(texla_ctx *ctx, texla_vec row_like,
                                              const int *cols, const float *vals,
                                              texla_sparse *out);
 TEXLA_API void texla_sparse_destroy(texla_ctx *ctx, texla_sparse a);
+/* y = A x (x in col_like's layout, y in row_like's) */
 TEXLA_API texla_result texla_sparse_matvec(texla_ctx *ctx, texla_sparse a, texla_vec x,
                                            texla_vec y);
+/* y = A x + beta y, in place (beta finite; 0 ignores y's old values, NaN included) */
+TEXLA_API texla_result texla_sparse_matvec_add(texla_ctx *ctx, texla_sparse a, texla_vec x,
+                                               float beta, texla_vec y);
+/* y = A' x (x in row_like's layout, y in col_like's) */
+TEXLA_API texla_result texla_sparse_matvec_t(texla_ctx *ctx, texla_sparse a, texla_vec x,
+                                             texla_vec y);
+/* Times the candidates for this matrix on this device and keeps the fastest correct one for
+ * each asked product; the result goes to the tuning cache. desc may be NULL (A x). */
+TEXLA_API texla_result texla_sparse_tune(texla_ctx *ctx, texla_sparse a,
+                                         texla_sparse_tune_desc *desc);
+/* Pins the variant of one product (NULL: unpins; the cache or the rule decide again).
+ * TEXLA_ERR_UNSUPPORTED when it cannot run here (a compute format without OpenGL 4.3, a
+ * scatter without float atomics, BSR of quaternion entries, ...). */
+TEXLA_API texla_result texla_sparse_pin(texla_ctx *ctx, texla_sparse a, texla_sparse_op op,
+                                        const texla_sparse_variant *v);
+TEXLA_API texla_result texla_sparse_info_get(texla_ctx *ctx, texla_sparse a,
+                                             texla_sparse_info *out);
+/* A variant in words: format ("sell"), schedule ("group"), parameters ("C=32 sigma=1024
+ * wg=128"); any of the buffers may be NULL. */
+TEXLA_API void texla_sparse_variant_names(const texla_sparse_variant *v, char format[16],
+                                          char sched[16], char params[96]);
+
+/* ---- vectors of compound entries (see ENTRIES above) ---- */
+/* n entries of K floats each (COMPLEX 2, QUAT 4, BLOCK3 3, REAL 1) from data (NULL: zeros),
+ * interleaved; the layout's rows are a multiple of 4 elements wide. Read and write them with
+ * texla_vec_read / _write (K n floats). */
+TEXLA_API texla_result texla_vec_make_entries(texla_ctx *ctx, int n, texla_entry entry,
+                                              const float *data, texla_vec *out);
+/* A complex coefficient: re + i im, times the complex GPU scalar (.x + i .y of its texel)
+ * when scalar.id != 0. */
+typedef struct texla_ccoef {
+    float re, im;
+    texla_scalar scalar;
+} texla_ccoef;
+/* complex vectors (texla_vec of (re, im) pairs, an even number of elements, rows of an even
+ * width): dst = a .* b, or conj(a) .* b when conj_a */
+TEXLA_API texla_result texla_cvec_mul(texla_ctx *ctx, texla_vec a, texla_vec b, int conj_a,
+                                      texla_vec dst);
+/* dst = a + s b */
+TEXLA_API texla_result texla_cvec_axpy(texla_ctx *ctx, texla_vec a, texla_ccoef s, texla_vec b,
+                                       texla_vec dst);
+/* dst = conj(a) . b, a complex GPU scalar: (re, im) in its texel's .x, .y */
+TEXLA_API texla_result texla_cvec_dot(texla_ctx *ctx, texla_vec a, texla_vec b,
+                                      texla_scalar dst);
+/* complex GPU scalars: dst = a / b, a * b; reading and writing both parts */
+TEXLA_API texla_result texla_cscalar_div(texla_ctx *ctx, texla_scalar a, texla_scalar b,
+                                         texla_scalar dst);
+TEXLA_API texla_result texla_cscalar_mul(texla_ctx *ctx, texla_scalar a, texla_scalar b,
+                                         texla_scalar dst);
+TEXLA_API texla_result texla_scalar_read_complex(texla_ctx *ctx, texla_scalar s, float out[2]);
+TEXLA_API texla_result texla_scalar_write_complex(texla_ctx *ctx, float re, float im,
+                                                  texla_scalar s);
 
 /* ---- Matrix Market files (host side) ----
  * Reads coordinate (real, integer, pattern; general, symmetric, skew-symmetric) and array
@@ -470,9 +699,16 @@ typedef struct texla_mm {
     int *row, *col;   /* 0-based */
     float *val;
     float *dense;     /* array files: rows * cols, row-major */
+    float *imag;      /* texla_mm_read_complex of a complex file: the imaginary parts (nnz);
+                         NULL otherwise */
 } texla_mm;
 /* ctx may be NULL (then texla_error_message(NULL) has the message). */
 TEXLA_API texla_result texla_mm_read(texla_ctx *ctx, const char *path, texla_mm *out);
+/* As texla_mm_read, and also coordinate files of field complex (general, symmetric,
+ * skew-symmetric, hermitian: the mirrored entries are the same, negated, or conjugated):
+ * val gets the real parts, imag the imaginary ones (interleave them for texla_sparse_make's
+ * TEXLA_ENTRY_COMPLEX). Other files read as with texla_mm_read, imag NULL. */
+TEXLA_API texla_result texla_mm_read_complex(texla_ctx *ctx, const char *path, texla_mm *out);
 TEXLA_API void texla_mm_free(texla_mm *m);
 /* Writes atomically (a temporary file in the same folder, then rename): an array file of a
  * row-major rows x cols matrix, or a coordinate real general file of nnz entries (0-based). */
@@ -504,24 +740,72 @@ TEXLA_API texla_result texla_op_matvec(texla_ctx *ctx, texla_op a, texla_vec x, 
 /* the operator's rows and columns */
 TEXLA_API texla_result texla_op_shape(texla_ctx *ctx, texla_op a, int *rows, int *cols);
 
+/* What a solver's progress callback sees (texla_cg_desc.progress, texla_lcp_desc.progress). */
+typedef struct texla_solve_progress {
+    int iteration;      /* iterations done so far */
+    int max_iter;       /* the solve's iteration limit */
+    float residual;     /* the newest residual read back (CG: relative residual ||r|| / ||b||;
+                           LCP: the natural residual, see texla_lcp_desc.check_every); -1 when
+                           none is read (CG's fixed-iteration mode) */
+    int true_residual;  /* CG: 1 when residual is ||b - A x|| / ||b|| recomputed, 0 when it is
+                           the recurrence's (which drifts from the true one in float32) */
+} texla_solve_progress;
+/* Called on the calling thread between iterations; return nonzero to stop the solve (its
+ * result then says CANCELLED and x holds the iterate reached). */
+typedef int (*texla_progress_fn)(const texla_solve_progress *p, void *user);
+
 typedef struct texla_cg_desc {
     int max_iter;    /* 0: n */
     float tol;       /* relative residual ||b - Ax|| / ||b||; 0: fixed-iteration mode, max_iter
                         iterations and no read-back at all */
     int check_every; /* tolerance mode: start an asynchronous residual read every k iterations
-                        and stop at the first one found below tol; 0: 8 */
+                        and stop at the first one found below tol; fixed mode: how often the
+                        progress callback is called; 0: 8 */
+    /* optional: called with every residual read back (tolerance mode), or every check_every
+     * iterations without a residual (fixed mode) */
+    texla_progress_fn progress;
+    void *progress_user;
+    /* optional residual history (tolerance mode): each residual read back, in order, goes to
+     * history[k] (relative residual) and history_iter[k] (the iteration it belongs to; may be
+     * NULL), up to history_cap entries; the last entry is the true residual of the x returned.
+     * Owned by the caller; nothing is allocated. */
+    float *history;
+    int *history_iter;
+    int history_cap;
+    int *history_true; /* optional: 1 where the entry is a true residual (b - A x recomputed),
+                          0 where it is the recurrence's */
 } texla_cg_desc;
+/* Why texla_cg stopped. */
+typedef enum texla_cg_stop {
+    TEXLA_CG_FIXED = 0,  /* fixed-iteration mode: max_iter iterations, no residual read */
+    TEXLA_CG_CONVERGED,  /* the x returned has a true relative residual <= tol */
+    TEXLA_CG_MAX_ITER,   /* max_iter iterations without reaching tol */
+    TEXLA_CG_STAGNATED,  /* float32 could not lower the true residual any further (eight residual
+                            replacements in a row without a 10% gain); best_residual says how
+                            far it got */
+    TEXLA_CG_NAN,        /* a residual was NaN: A is not symmetric positive definite, or A, b or
+                            the warm start is not finite */
+    TEXLA_CG_CANCELLED   /* the progress callback asked to stop */
+} texla_cg_stop;
 typedef struct texla_cg_result {
     int iterations;
     float rel_residual; /* true ||b - A x|| / ||b|| of the x returned; -1 in fixed-iteration
                            mode (not read back) */
-    int converged;      /* 1: a true residual below tol was seen. 0: max_iter reached, or
-                           float32 could not get there (eight residual replacements in a
-                           row without lowering it by 10%), or NaN (A not SPD) */
+    int converged;      /* 1 when stop is TEXLA_CG_CONVERGED */
+    texla_cg_stop stop; /* why it stopped */
+    float best_residual; /* tolerance mode: the lowest true relative residual seen (at the checks
+                            and at the end), at iteration best_iteration; -1 in fixed mode */
+    int best_iteration;
+    int history_len;    /* entries written to desc->history */
 } texla_cg_result;
-/* Conjugate gradients for symmetric positive definite A, warm-started from x. */
+/* Conjugate gradients for symmetric positive definite A, warm-started from x. In tolerance mode
+ * the x returned is the last iterate, or the best x whose true residual was verified when the
+ * iterations ended worse than it (float32 noise after convergence, stagnation); rel_residual
+ * is the true residual of the x returned. */
 TEXLA_API texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_desc *desc,
                                 texla_vec x, texla_cg_result *out);
+/* "converged", "iteration limit", "float32 stagnation", ... */
+TEXLA_API const char *texla_cg_stop_name(texla_cg_stop s);
 
 /* Work matrices of the LCP solver for one size n, owned by the caller: solving many LCPs of
  * the same size with one workspace allocates nothing. */
@@ -538,27 +822,64 @@ typedef struct texla_lcp_desc {
     /* The bounded variant (contacts with friction), when friction_index is given (n x 1):
      * row i with friction_index[i] < 0 is a normal impulse, projected to max(0, x_i); row i
      * with friction_index[i] = j >= 0 is a friction impulse of normal row j, projected to
-     * [-mu_i x_j, mu_i x_j] with mu_i = friction_mu[i] (n x 1). Indices are stored as floats. */
+     * [-mu_i x_j, mu_i x_j] with mu_i = friction_mu[i] (n x 1). Indices are stored as floats.
+     * The indices are checked when the measures are read (out != NULL; no read-back is made
+     * for them alone): an index that is not an integer, is n or more, names its own row or a
+     * row that is not a normal one makes the call return TEXLA_ERR_ARGUMENT naming the row and
+     * the index (x then holds the iterations made with it). With out == NULL they are not
+     * checked. */
     texla_mat friction_index;
     texla_mat friction_mu;
     /* work matrices for this n (NULL: made and destroyed by the call) */
     texla_lcp_workspace *workspace;
+    /* the tolerance of the measures (see texla_lcp_result), relative to the problem's scale;
+     * 0: max(1e-4, 16 sqrt(n) 2^-24) (float32's rounding of a length-n product) */
+    float tol;
+    /* k > 0: every k iterations the natural residual ||x - P(x - (A x + b))||_inf / ||b||_inf
+     * (P the projection; 0 exactly at a solution) is computed on the GPU (a product and five
+     * passes) and read asynchronously, for progress and history. 0: not measured, no read-back
+     * in the loop; with a progress callback or a history buffer, 0 means 16. */
+    int check_every;
+    texla_progress_fn progress; /* optional, as for CG: called with each residual read back */
+    void *progress_user;
+    float *history;       /* optional residual history (caller's buffers, as for CG) */
+    int *history_iter;
+    int history_cap;
 } texla_lcp_desc;
+/* How the LCP solve ended (out->status). */
+typedef enum texla_lcp_status {
+    TEXLA_LCP_SOLVED = 0, /* every measure within tol */
+    TEXLA_LCP_UNSOLVED,   /* min w, complementarity or friction past tol (the rel_ fields) */
+    TEXLA_LCP_NAN,        /* x or w holds NaN (A, b or the warm start not finite, or diverged) */
+    TEXLA_LCP_CANCELLED   /* the progress callback asked to stop */
+} texla_lcp_status;
 typedef struct texla_lcp_result { /* over the normal rows (all rows without friction) */
     float min_x;      /* min x_i (>= 0 by construction) */
     float min_w;      /* min w_i, w = A x + b */
     float xw;         /* x' w, the complementarity gap */
     float max_abs_xw; /* max |x_i w_i| */
     float max_friction_excess; /* bounded variant: max(|x_i| - mu_i x_j, 0) over friction rows */
+    /* the verdict: with scale = ||b||_inf + ||A x||_inf (all rows), the relative measures
+     * rel_min_w = max(-min_w, 0) / scale, rel_xw = max |x_i w_i| / (scale ||x||_inf) and
+     * rel_friction = max_friction_excess / ||x||_inf are compared with tol */
+    texla_lcp_status status;
+    float tol, scale;
+    float rel_min_w, rel_xw, rel_friction;
+    int iterations;   /* done (fewer than asked when cancelled) */
+    int history_len;  /* entries written to desc->history */
 } texla_lcp_result;
+/* "solved", "not solved", "NaN", "cancelled" */
+TEXLA_API const char *texla_lcp_status_name(texla_lcp_status s);
 /* The projection step of the bounded variant on its own (see texla_lcp_desc):
  * dst = project(v) with the same index/mu vectors; all n x 1. */
 TEXLA_API texla_result texla_lcp_project(texla_ctx *ctx, texla_mat v, texla_mat index,
                                          texla_mat mu, texla_mat dst);
 /* Projected Jacobi for the LCP: x >= 0, w = A x + b >= 0, x' w = 0, with dense n x n A and
  * n x 1 b and x (x is the warm start). x <- max(0, x - omega D^-1 (A x + b)), D = diag(A);
- * no read-back inside the loop; at the end x and w are read back for the measures (out may be
- * NULL: then nothing is read back). x must be none of a, b and the friction vectors. */
+ * no read-back inside the loop unless asked (check_every, progress, history); at the end x, w
+ * and b are read back for the measures and the verdict (out may be NULL: then nothing is read
+ * back). An unsolved problem is not an error: the call returns TEXLA_OK and out->status says
+ * so. x must be none of a, b and the friction vectors. */
 TEXLA_API texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b,
                                         const texla_lcp_desc *desc, texla_mat x,
                                         texla_lcp_result *out);
@@ -605,11 +926,13 @@ typedef struct texla_lcp_op_desc {
     texla_vec friction_index;
     texla_vec friction_mu;
     texla_lcp_op_workspace *workspace; /* NULL: made and destroyed by the call */
+    float tol; /* the verdict's tolerance, as texla_lcp_desc's (0: its default) */
 } texla_lcp_op_desc;
 /* Projected Jacobi for the LCP x >= 0, w = A x + b >= 0, x' w = 0 (or its bounded variant) with
  * A any square operator and b, x vectors of one layout (x the warm start):
  * x <- project(x - omega D^-1 (A x + b)), D = diag(A); per iteration one product and one
- * texla_vec_lcp_step, no read-back inside; out (may be NULL) as texla_lcp_jacobi, read back at
+ * texla_vec_lcp_step, no read-back inside; out (may be NULL) as texla_lcp_jacobi (measures,
+ * verdict and friction indices checked; no progress or history: history_len 0), read back at
  * the end. x must be none of b, diag and the friction vectors. */
 TEXLA_API texla_result texla_lcp_jacobi_op(texla_ctx *ctx, texla_op a, texla_vec b,
                                            const texla_lcp_op_desc *desc, texla_vec x,
@@ -634,12 +957,37 @@ typedef enum texla_png_map {
     TEXLA_MAP_DIVERGING,  /* blue - white - red, centred on 0 */
     TEXLA_MAP_GRAY16      /* 16-bit grey, for quantitative use (range in the text chunk) */
 } texla_png_map;
+/* Every dump also gets a standard "Description" text chunk (what ordinary viewers show):
+ * the shape and the value range. */
+typedef enum texla_png_spy {
+    TEXLA_SPY_OFF = 0,
+    TEXLA_SPY_DOTS,    /* white background, a dark dot per nonzero (black) */
+    TEXLA_SPY_COLOUR   /* the same dots coloured by value with the map */
+} texla_png_spy;
 typedef struct texla_png_desc {
     texla_png_view view;
     texla_png_map map;
     int fixed_range;  /* 1: use lo..hi; 0: min..max of the finite values, computed on the GPU */
     float lo, hi;
     int scale;        /* integer upscale, each element a scale x scale block; 0: 1 */
+    /* Options for people looking at the image; zero everywhere gives the plain image above.
+     * The options other than spy make an 8-bit RGB picture (not for texla_png_read: gray16
+     * refuses them). */
+    int colorbar;     /* 1: a colour bar at the right with the range's numbers */
+    int plot;         /* 1: a vector (n x 1, 1 x n, a texla_vec, a scalar) as a line plot of its
+                         values against the index, with axes, ticks and labels */
+    int log_y;        /* plot: a log10 value axis (values <= 0 at its bottom edge) */
+    texla_png_spy spy;/* a matrix's nonzero pattern on white, at least 2 x 2 pixels a dot */
+    int annotate;     /* banded matrices: a separator between diagonals and each one's offset
+                         ("d = -64") at its left; each diagonal at least 10 pixels tall where
+                         the size limit allows */
+    int width, height;/* plot: the picture's size in pixels; 0: 640 x 400 */
+    const char *title, *xlabel, *ylabel; /* plot: texts (NULL: none, "index", "value") */
+    /* texla_png_plot: a second series drawn as dots (points_x NULL: the index), and the
+     * legend's names of the line and the dots (NULL: no legend) */
+    const float *points_x, *points_y;
+    int npoints;
+    const char *line_label, *points_label;
 } texla_png_desc;
 /* desc may be NULL (defaults). */
 TEXLA_API texla_result texla_png_mat(texla_ctx *ctx, texla_mat m, const char *path,
@@ -656,10 +1004,69 @@ TEXLA_API texla_result texla_png_sparse(texla_ctx *ctx, texla_sparse a, const ch
  * width x height image of channel 0, the raw view all four channels side by side. */
 TEXLA_API texla_result texla_png_texture(texla_ctx *ctx, uint32_t texture, int width, int height,
                                          const char *path, const texla_png_desc *desc);
+/* A line plot of n host values: (x[i], y[i]), or (i, y[i]) when x is NULL (desc->width,
+ * height, log_y, title, xlabel, ylabel, the dots and the legend; the other fields are ignored).
+ * NaN and +-Inf points are left out; on a log axis, values <= 0 sit on its bottom edge. For
+ * residual histories and the like. */
+TEXLA_API texla_result texla_png_plot(texla_ctx *ctx, const float *x, const float *y, int n,
+                                      const char *path, const texla_png_desc *desc);
 /* Reads an 8- or 16-bit grey or RGB(A) PNG into a new rows x cols matrix (rows = image height):
  * grey values, or the mean of R, G, B, scaled to [0, 1], or to the file's texla:range when it
  * has one (so a TEXLA_MAP_GRAY16 dump reads back within its quantisation). */
 TEXLA_API texla_result texla_png_read(texla_ctx *ctx, const char *path, texla_mat *out);
+
+/* ==== compute kernels: tiled products, matrix-vector products, fused solver steps ====
+ * On the compute backend the dense products run as tiled kernels (blocks of A and B staged in
+ * shared memory, a register tile of outputs per invocation, two-level summation so the error
+ * grows like (c + K/c) u rather than K u), the dense matrix-vector product as a gather kernel
+ * (several invocations per row, x staged in shared memory, a tree in shared memory), banded
+ * products as one kernel over all diagonals (the constant 5-point stencil recognised and
+ * computed without reading its diagonals), and the solvers' iterations as a few fused kernels.
+ * The fragment backend runs the classic passes for the same calls. Tile sizes and schedules are
+ * variants, chosen per device and problem class by measurement (texla_ctx_desc.tune) and kept
+ * in the tuning cache. */
+
+/* dst += op(A) op(B): flags 0 is A B, TEXLA_MATMUL_TA A' B, TEXLA_MATMUL_TB A B' (shapes as
+ * texla_mat_matmul, _tn, _nt); dst is neither a nor b. Blending adds the passes on the
+ * fragment backend; the tiled kernel adds into dst on the compute backend. */
+enum { TEXLA_MATMUL_TA = 1, TEXLA_MATMUL_TB = 2 };
+TEXLA_API texla_result texla_mat_matmul_acc(texla_ctx *ctx, texla_mat a, texla_mat b,
+                                            unsigned flags, texla_mat dst);
+/* y = A x + s * b for a dense n x m matrix and 2D vectors x (m), b and y (n) (the argument
+ * order of texla_banded_matvec_add) */
+TEXLA_API texla_result texla_mat_matvec_add(texla_ctx *ctx, texla_mat a, texla_vec x, float s,
+                                            texla_vec b, texla_vec y);
+
+/* Fused steps of the solvers (each one kernel or a few on the compute backend; on the fragment
+ * backend the same unfused passes as before, so the results agree within rounding):
+ * q = A p and pq = p'q for a square operator (one kernel for dense and banded operators). */
+TEXLA_API texla_result texla_op_matvec_dot(texla_ctx *ctx, texla_op a, texla_vec p, texla_vec q,
+                                           texla_scalar pq);
+/* A conjugate-gradient update after q = A p, pq = p'q: alpha = rr / pq (0 when pq is 0);
+ * x += alpha p; r -= alpha q; rr_new = r'r; beta = rr_new / rr (0 when rr is 0). One kernel
+ * on the compute backend. The vectors share one layout and are distinct; the scalars are
+ * distinct (rr_new and beta are written, rr and pq read). */
+TEXLA_API texla_result texla_vec_cg_update(texla_ctx *ctx, texla_scalar rr, texla_scalar pq,
+                                           texla_vec p, texla_vec q, texla_vec x, texla_vec r,
+                                           texla_scalar rr_new, texla_scalar beta);
+/* One projected Jacobi step for the LCP (see texla_lcp_jacobi): dst = project(x + (A x + b) .* e)
+ * with dense n x n A and n x 1 b, e (e = -omega / diag(A)), x and dst; project is max(0, .),
+ * or with index and mu given (n x 1, see texla_lcp_desc; both 0 handles: none) the bounded
+ * projection of texla_lcp_project. dst is none of the others. One kernel on the compute
+ * backend. */
+TEXLA_API texla_result texla_lcp_step(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat e,
+                                      texla_mat x, texla_mat index, texla_mat mu, texla_mat dst);
+
+/* The variants of a tuned kernel family ("gemm": the tiled products, "gemv": the dense
+ * matrix-vector product), by index: *name for i = 0, 1, ... (TEXLA_ERR_ARGUMENT past the
+ * last). Names read like "128x128x8/8x8/c128": block rows x columns x inner slice / outputs
+ * per invocation / values per first-level sum (c0: one serial sum). */
+TEXLA_API texla_result texla_kernel_variant(texla_ctx *ctx, const char *family, int i,
+                                            const char **name);
+/* Pins a family's variant for this context (for benchmarks and comparisons); NULL returns to
+ * the tuned choice. TEXLA_ERR_UNSUPPORTED when this GL cannot run it (shared memory). */
+TEXLA_API texla_result texla_ctx_set_variant(texla_ctx *ctx, const char *family,
+                                             const char *variant);
 
 #ifdef __cplusplus
 }

@@ -258,6 +258,8 @@ static const struct {
     void (*fn)(const bench_env *e);
 } extra[] = {
     /* {"name", bench_name}, one line per section file */
+    {"kernels", bench_kernels},
+    {"spsuite", bench_spsuite},
     {NULL, NULL},
 };
 

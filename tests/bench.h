@@ -28,4 +28,8 @@ int want(const char *section); /* asked for by --sections (or no --sections) */
 float *rnd(size_t n);          /* uniform in [-1, 1) */
 int parse_list(const char *s, int *out, int max);
 
+/* sections (tests/bench_NAME.c) */
+void bench_kernels(const bench_env *e);
+void bench_spsuite(const bench_env *e); /* the sparse suite of bench/spgen.py (--spdir) */
+
 #endif

@@ -1,7 +1,8 @@
 /* test-texla: headless tests. Usage: test-texla [SUITE...]  (ops dense errors state vec banded mm
- * solvers png wave cubes ...; default all). Every suite runs on every backend this GL has, in
- * this one process: fragment, then compute (TEXLA_TEST_BACKEND=fragment|compute runs one). The
- * operation table suite (ops) makes both backends itself and compares them. */
+ * solvers png wave cubes kernels sparse; default all). Every suite runs on every backend this GL has,
+ * in this one process: fragment, then compute (TEXLA_TEST_BACKEND=fragment|compute runs one).
+ * The operation table suite (ops) and the kernels suite make both backends themselves and
+ * compare them. */
 #include "suites.h"
 
 #include <stdlib.h>
@@ -30,7 +31,8 @@ static const struct {
               {"vec", suite_vec, 1},         {"banded", suite_banded, 1},
               {"mm", suite_mm, 1},           {"solvers", suite_solvers, 1},
               {"png", suite_png, 1},         {"wave", suite_wave, 1},
-              {"cubes", suite_cubes, 1},     {"lcp_op", suite_lcp_op, 1}};
+              {"cubes", suite_cubes, 1},     {"kernels", suite_kernels, 0},
+              {"sparse", suite_sparse, 1},   {"lcp_op", suite_lcp_op, 1}};
 
 /* can this machine's GL run backend b (a context with it can be made)? */
 static int available(texla_backend b) {

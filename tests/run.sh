@@ -26,6 +26,10 @@ elif command -v xvfb-run >/dev/null 2>&1; then
 else
     echo "SKIP test-window: no display and no xvfb-run"; S=$((S + 1))
 fi
+echo "== texla-host, the host-mode example (tests/test_host.sh)"
+if [ -f tests/test_host.sh ]; then
+    sh tests/test_host.sh "$B" 2>&1 | tee "$log"; add "$log" test_host.sh
+fi
 echo "== texla CLI (tests/test_cli.sh)"
 if [ -f tests/test_cli.sh ]; then
     sh tests/test_cli.sh "$B" 2>&1 | tee "$log"; add "$log" test_cli.sh
@@ -37,6 +41,10 @@ fi
 echo "== texla-cubes (tests/test_cubes.sh)"
 if [ -f tests/test_cubes.sh ]; then
     sh tests/test_cubes.sh "$B" 2>&1 | tee "$log"; add "$log" test_cubes.sh
+fi
+echo "== install, pkg-config and CMake consumers (tests/test_install.sh)"
+if [ -f tests/test_install.sh ]; then
+    sh tests/test_install.sh "$B" 2>&1 | tee "$log"; add "$log" test_install.sh
 fi
 echo "== total"
 echo "$P passed, $F failed, $S skipped"

@@ -19,5 +19,8 @@ void suite_png(void);    /* tests/test_png.c: PNG dumps and reading */
 void suite_wave(void);   /* tests/test_wave.c: the wave demo's simulation against the CPU */
 void suite_ops(void);    /* tests/test_ops.c: the operation table on every backend, one process */
 void suite_cubes(void);  /* tests/test_cubes.c: the cubes demo's physics and contact LCP */
+void suite_kernels(void);/* tests/test_kernels.c: the compute kernels against float64 and the fragment path */
+void suite_sparse(void); /* tests/test_sparse.c: the sparse engine: formats, schedules, entries,
+                            the tuner and its cache */
 void suite_lcp_op(void); /* tests/test_lcp_op.c: operator products, matrix-free LCP (vectors) */
 #endif

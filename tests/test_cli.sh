@@ -186,11 +186,11 @@ fi
 "$T" --version > out 2> err; rc=$?
 [ $rc -eq 0 ] && grep -q '^texla [0-9][0-9.]*$' out && pass "--version: $(cat out)" || fail "--version: exit $rc" "$(cat out err)"
 "$T" --help > out 2> err; rc=$?
-[ $rc -eq 0 ] && grep -q 'texla run FILE' out && grep -q 'cg(A, b' out && pass "--help: usage and the language" || fail "--help: exit $rc"
-for args in "" "frob" "run" "run a.tx b.tx" "info extra" "run --bogus" "--version x"; do
+[ $rc -eq 0 ] && grep -q 'texla \[--backend B\] run' out && grep -q 'cg(A, b' out && pass "--help: usage and the language" || fail "--help: exit $rc"
+for args in "" "frob" "run" "run a.tx b.tx" "info extra" "run --bogus" "--version x" "--backend" "--backend vulkan run x.tx" "run --backend gpu x.tx" "--frob info"; do
     # shellcheck disable=SC2086
     "$T" $args > out 2> err; rc=$?
-    if [ $rc -eq 2 ] && grep -q '^usage: texla run FILE' err; then
+    if [ $rc -eq 2 ] && grep -q '^usage: texla \[--backend B\] run' err; then
         pass "usage error 'texla $args': exit 2, $(head -n 1 err)"
     else
         fail "usage error 'texla $args': exit $rc (expected 2)" "$(cat err)"
@@ -373,7 +373,7 @@ save A'"'"' * E'"'"' "o_tt.mtx"
 save A + A "o_add.mtx"
 save A - D(1) "o_never.mtx"
 '
-grep -q "^s.tx:18:10: error: 'D' is a variable, not a function" err && pass "calling a variable is an error: $(cat err)" || fail "D(1)" "$(cat err)"
+grep -q "^s.tx:18:10: error: D(i) reads an element of a vector; D is a 6 x 9 dense matrix: write D(i, j)$" err && pass "one index of a matrix is an error: $(cat err)" || fail "D(1)" "$(cat err)"
 check "C = A' * B (texla_mat_matmul_tn)" o_tn.mtx 1e-6 <<'EOF'
 BEGIN { mm_read("r_A.mtx", "A"); mm_read("r_B.mtx", "B"); expect_mul("A", "B", 1, 0) }
 EOF
@@ -565,9 +565,9 @@ save lcp(K, q, 300, 0.8) "o_lcp2.mtx"
 save lcp(sparse(K), q, 50) "o_lcp3.mtx"'
 [ $rc -eq 0 ] || fail "solver script: exit $rc" "$(cat err)"
 grep -q '^u = 120 x 1 vector (12 x 10 grid); the first 10 rows shown$' out && pass "cg on a banded matrix keeps its grid" || fail "cg grid" "$(cat out)"
-grep -Eq '^s.tx:5: cg: [0-9]+ iterations, relative residual [0-9.e-]+ \(within the tolerance 0.0001\)$' err && pass "cg reports iterations and residual: $(grep ':5: cg' err)" || fail "cg report" "$(cat err)"
+grep -Eq '^s.tx:5: cg: converged: [0-9]+ iterations, relative residual [0-9.e-]+ \(tolerance 0.0001\)$' err && pass "cg reports iterations and residual: $(grep ':5: cg' err)" || fail "cg report" "$(cat err)"
 grep -Eq '^s.tx:17: cg: 200 iterations \(fixed count' err && pass "cg(A, b, 0, MAXIT): fixed iterations" || fail "cg fixed" "$(cat err)"
-grep -Eq '^s.tx:22: lcp: 100 iterations \(omega 1\): min x ' err && grep -Eq '^s.tx:23: lcp: 300 iterations \(omega 0.8\)' err && pass "lcp reports its measures: $(grep ':22: lcp' err)" || fail "lcp report" "$(cat err)"
+grep -Eq '^s.tx:22: lcp: solved: 100 iterations \(omega 1\): min x .*\(tolerance 0.0001 of the scale [0-9.e+-]+\)$' err && grep -Eq '^s.tx:23: lcp: solved: 300 iterations \(omega 0.8\)' err && pass "lcp reports its measures: $(grep ':22: lcp' err)" || fail "lcp report" "$(cat err)"
 # residuals computed on the CPU from the saved A, b and x
 for c in "P.mtx|b.mtx|o_u.mtx|cg(P, b) on poisson(12, 10) (banded)|2e-4" "Sym.mtx|c4.mtx|o_cgS.mtx|cg(S, b, 1e-5) (sparse)|1e-4" \
          "Sym.mtx|c4.mtx|o_cgD.mtx|cg(dense(S), b, 1e-5, 50) (dense)|1e-4" "P.mtx|b.mtx|o_cg_fixed.mtx|cg(P, b, 0, 200) (fixed iterations)|1e-3"; do
@@ -682,7 +682,256 @@ expect_error "lcp on a non-square matrix" 1 's.tx:1:5: error: shape mismatch: lc
 expect_error "lcp: a big sparse matrix is not made dense" 1 's.tx:2:5: error: lcp (projected Jacobi needs a dense A): the 10000 x 10000 sparse matrix' 'S = sparse(poisson(100, 100))
 x = lcp(S, ones(10000, 1))'
 expect_error "banded times a dense matrix is refused" 1 's.tx:1:19: error: not supported: 12 x 12 banded matrix (5 diagonals) * 12 x 2 dense matrix' 'A = poisson(3, 4) * ones(12, 2)'
+expect_error "a variable cannot take a function's name" 1 "s.tx:2:1: error: 'max' is the name of a function; a variable needs another name\$" 'x = 1
+max = 2'
 expect_error "time of a failing statement" 1 "s.tx:1:10: error: unknown variable 'z'\$" 'time x = z'
+
+# ---- hostile scripts: each answered by exit status and message, in < 2 s and < 200 MB ----
+# bounded LABEL STATUS MESSAGE FILE: runs texla on FILE under /usr/bin/time when there is one
+# (CPU time and peak memory checked: the CPU time is the work texla did, where the wall clock of
+# this shared machine also measures its neighbours; the wall clock is printed), else with the
+# wall clock only; MESSAGE as for expect_error.
+bounded() {
+    t0=$(date +%s%N)
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f '%U %S %M' -o res.txt "$T" run "$4" > out 2> err; rc=$?
+    else
+        "$T" run "$4" > out 2> err; rc=$?; echo "0 0 0" > res.txt
+    fi
+    wall=$((($(date +%s%N) - t0) / 1000000))
+    ms=$(tail -n 1 res.txt | awk -v w="$wall" '{ print ($1 + $2 > 0 || $3 > 0) ? int(1000 * ($1 + $2)) : w }')
+    kb=$(tail -n 1 res.txt | awk '{ print $3 }')
+    case $3 in
+    *'$') want=${3%?}; line=$(grep -F -x -- "$want" err) ;;
+    '') line=ok; [ -s err ] && line= ;;
+    *) line=$(awk -v p="$3" 'index($0, p) == 1' err) ;;
+    esac
+    if [ "$rc" -eq "$2" ] && [ -n "$line" ] && [ "$ms" -lt 2000 ] && [ "$kb" -lt 204800 ]; then
+        pass "$1: exit $rc, CPU $ms ms (wall $wall ms), $((kb / 1024)) MB${3:+: $(head -n 1 err | cut -c1-110)}"
+    else
+        fail "$1: exit $rc (expected $2), CPU $ms ms (< 2000; wall $wall ms), $kb KB (< 204800)" "stderr: $(head -c 600 err)
+expected: $3"
+    fi
+}
+awk 'BEGIN { printf "x = "; for (i = 0; i < 40000; i++) printf "("; printf "1"; for (i = 0; i < 40000; i++) printf ")"; print "" }' > h_paren.tx
+bounded "40000 nested parentheses" 1 'h_paren.tx:1:261: error: expression nested too deeply (more than 256 levels of parentheses and calls)$' h_paren.tx
+awk 'BEGIN { printf "x = "; for (i = 0; i < 300; i++) printf "sqrt("; printf "1"; for (i = 0; i < 300; i++) printf ")"; print "" }' > h_calls.tx
+bounded "300 nested calls" 1 'h_calls.tx:1:1285: error: expression nested too deeply' h_calls.tx
+awk 'BEGIN { printf "x = 1"; for (i = 1; i < 100000; i++) printf " + 1"; print ""; print "print x" }' > h_sum.tx
+bounded "a flat sum of 100000 terms works" 0 '' h_sum.tx
+[ "$(cat out)" = "x = 100000" ] && pass "the sum of 100000 ones is 100000" || fail "flat sum" "$(cat out)"
+awk 'BEGIN { printf "y = 3\nx = "; for (i = 0; i < 1000000; i++) printf "-"; print "2"; printf "z = "; for (i = 0; i < 999999; i++) printf "-"; print "y"; print "print x"; print "print z" }' > h_neg.tx
+bounded "a million unary minuses" 0 '' h_neg.tx
+[ "$(cat out)" = "x = 2
+z = -3" ] && pass "an even run of minuses is +, an odd one -" || fail "unary minuses" "$(cat out)"
+awk -v q="'" 'BEGIN { printf "A = rand(2, 3, 1)\nB = A"; for (i = 0; i < 1000001; i++) printf "%s", q; print ""; print "save B \"o_ht.mtx\""; print "save A \"o_hA.mtx\"" }' > h_tr.tx
+bounded "a million and one transposes" 0 '' h_tr.tx
+check "A followed by 1000001 quotes is A'" o_ht.mtx 0 <<'EOF'
+BEGIN { mm_read("o_hA.mtx", "A"); ER = 3; EC = 2; for (i = 0; i < 3; i++) for (j = 0; j < 2; j++) E[i, j] = M["A", j, i] }
+EOF
+awk 'BEGIN { printf "x = rand(1"; for (i = 1; i < 40000; i++) printf ", 1"; print ")" }' > h_args.tx
+bounded "a call with 40000 arguments: its arity, before anything runs" 1 'h_args.tx:1:5: error: rand: expected 2 or 3 arguments (R, C[, SEED]), got 40000$' h_args.tx
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "time "; print "x = 1" }' > h_time.tx
+bounded "time time ..." 1 'h_time.tx:1:6: error: time: a time statement cannot be timed again$' h_time.tx
+
+# sizes past the GL's limits are refused before any host memory is taken (issue 13, defect 5)
+echo 'x = rand(1e9, 2)' > h_r2.tx
+bounded "rand(1e9, 2): the 4x1 layout's limit, named" 1 'h_r2.tx:1:5: error: making a matrix: texla_mat_make: a 1000000000 x 2 matrix needs a 2 x 250000000 texture; this GL allows at most ' h_r2.tx
+echo 'x = rand(2147483647, 1)' > h_r1.tx
+bounded "rand(2147483647, 1): the 2D layout's limit, named" 1 'h_r1.tx:1:5: error: making a vector: texla_vec_make: 2147483647 elements need 536870912 texels; this GL allows at most ' h_r1.tx
+echo 'x = rand(1e9, 1)' > h_r3.tx
+bounded "rand(1e9, 1): the GL's answer comes before the host array" 1 'h_r3.tx:1:5: error: making a vector: ' h_r3.tx
+echo 'P = poisson(33000, 5000)' > h_p.tx
+bounded "poisson(33000, 5000): the grid's texture limit, named" 1 'h_p.tx:1:5: error: poisson: texla_banded_poisson: a 33000 x 5000 grid needs a 16500 x 2500 texture; this GL allows at most ' h_p.tx
+printf '%%%%MatrixMarket matrix coordinate real general\n500000000 500000000 1\n1 1 1.0\n' > big.mtx
+echo 'A = load "big.mtx" as banded' > h_b.tx
+bounded "a 76-byte .mtx of 500000000 x 500000000 as banded" 1 'h_b.tx:1:5: error: load "big.mtx": 1 diagonal of 500000000 elements is too many for a banded matrix (at most 67108864 elements); use a sparse one$' h_b.tx
+echo 'A = load "big.mtx" as dense' > h_bd.tx
+bounded "the same file as dense" 1 'h_bd.tx:1:5: error: load "big.mtx": the 500000000 x 500000000 sparse matrix (1 entry) would need 250000000000000000 elements as a dense matrix (at most 67108864 are converted)$' h_bd.tx
+
+# ---- vectors of any length the 2D layout holds (issue 10): 2^20 rows, a sparse matrix of 2^20 rows ----
+cat > tall.mtx <<'EOF'
+%%MatrixMarket matrix coordinate real general
+1048576 1048576 3
+1 1048576 2
+1048576 1 -1
+524288 524288 0.5
+EOF
+run 'x = rand(1048576, 1, 5)
+P = poisson(1024, 1024)
+y = P * x                          # banded times a vector of 2^20 (the 4x1 layout stops at 65536)
+z = sparse(P) * x                  # a sparse matrix of 2^20 rows
+print "diff", norm2(y - z), "ref", norm2(y)
+print "size", size(x, 1), size(y, 1)
+print "sum", sum(ones(4194304, 1))
+T = load "tall.mtx"
+t = T * x
+print "tall", t(1), t(524288), t(1048576), "x", x(1), x(524288), x(1048576)
+w = x + 2 * x - x .* x
+print "ew", w(777777), x(777777)
+save x "o_lx.mtx"
+save y "o_ly.mtx"
+v = load "o_lx.mtx"
+print "back", norm2(v - x)'
+[ $rc -eq 0 ] || fail "long vectors: exit $rc" "$(cat err)"
+awk_ok "P * x and sparse(P) * x agree on 2^20 rows ($(grep '^diff' out))" <<EOF
+BEGIN { split("$(grep '^diff' out)", f, " "); if (f[2] > 1e-10 * f[4] || f[4] <= 0) { print "diff", f[2], "of", f[4]; exit 1 } }
+EOF
+grep -qx 'size 1048576 1048576' out && grep -qx 'sum 4194304' out && pass "2^20-row vectors; ones(4194304, 1) sums to 4194304" || fail "long vector sizes" "$(cat out)"
+awk_ok "a 2^20 x 2^20 sparse matrix from a file times a 2^20 vector ($(grep '^tall' out))" <<EOF
+BEGIN { split("$(grep '^tall' out)", f, " ")
+    e = (f[2] - 2 * f[8]) ^ 2 + (f[3] - 0.5 * f[7]) ^ 2 + (f[4] + f[6]) ^ 2; if (e > 1e-16) { print "t(1)", f[2], "t(524288)", f[3], "t(n)", f[4]; exit 1 } }
+EOF
+awk_ok "x + 2x - x.*x on 2^20 elements ($(grep '^ew' out))" <<EOF
+BEGIN { split("$(grep '^ew' out)", f, " "); x = f[3]; e = 3 * x - x * x - f[2]; if (e < 0) e = -e; if (e > 1e-6) { print "got", f[2], "for x", x; exit 1 } }
+EOF
+grep -qx 'back 0' out && pass "save and load of a 2^20-row vector: the same vector" || fail "long vector save/load" "$(cat out)"
+awk_ok "y = poisson(1024, 1024) * x on all 2^20 rows against awk" <<'EOF'
+BEGIN { n = 1024; k = -1
+    while ((getline line < "o_lx.mtx") > 0) { if (line ~ /^%/) continue; if (k < 0) { k = 0; continue }; X[k++] = line + 0 }
+    k = -1; bad = 0; worst = 0
+    while ((getline line < "o_ly.mtx") > 0) { if (line ~ /^%/) continue; if (k < 0) { k = 0; continue }
+        i = k % n; j = int(k / n); s = 4 * X[k]
+        if (i > 0) s -= X[k - 1]; if (i < n - 1) s -= X[k + 1]; if (j > 0) s -= X[k - n]; if (j < n - 1) s -= X[k + n]
+        e = line - s; if (e < 0) e = -e; if (e > worst) worst = e; k++ }
+    if (k != n * n || worst > 1e-5) { print k, "rows, worst", worst; exit 1 }; printf "worst |error| %.2g", worst }
+EOF
+
+# ---- the language's basics (issue 14): reductions, element-wise functions, sizes, elements ----
+run 'A = load "A.mtx"
+x = load "v5.mtx"
+S = load "S.mtx"
+print "A", sum(A), norm(A), norm2(A), maxabs(A), min(A), max(A)
+print "x", sum(x), min(x), max(x), norm2(x), dot(x, x)
+print "S", sum(S), min(S), max(S), maxabs(S), norm2(S), S(1, 1), S(1, 5), S(2, 1)
+print "B", sum(banded(S)), min(banded(S)), max(-banded(S))
+print "size", size(A, 1), size(A, 2), size(x, 1), rows(A), cols(x)
+print "elements", A(1, 1), A(3, 4), A(2, 3), x(2), x(5), A(1, 4)
+print size(A)
+print "numbers", abs(-2.5), min(3, 4), max(3, 4), sum(7), norm(-3)
+print "just text"
+save abs(A) "o_abs.mtx"
+save abs(-S) "o_absS.mtx"
+save min(A, 0) "o_min0.mtx"
+save max(1, A) "o_max1.mtx"
+save min(A, A * 0 + 2) "o_minAB.mtx"
+save max(A, -A) "o_maxAB.mtx"
+save clamp(A, -1, 2) "o_clamp.mtx"
+save recip(A + 10, 2) "o_recip.mtx"
+save madad(A, A, A, A) "o_madad.mtx"'
+[ $rc -eq 0 ] || fail "basics script: exit $rc" "$(cat err)"
+awk_ok "reductions of a dense matrix: $(grep '^A ' out)" <<EOF
+BEGIN { split("$(grep '^A ' out)", f, " ")
+    want[2] = 20.75; want[3] = sqrt(159.3125); want[4] = 159.3125; want[5] = 8; want[6] = -3; want[7] = 8
+    for (i = 2; i <= 7; i++) { e = f[i] - want[i]; if (e < 0) e = -e; if (e > 1e-5 * (want[i] < 0 ? -want[i] : want[i])) { print "item", i, f[i], "expected", want[i]; exit 1 } } }
+EOF
+grep -qx 'x 1 -2 3 16.5 16.5' out && pass "reductions of a vector: $(grep '^x ' out)" || fail "vector reductions" "$(grep '^x ' out)"
+grep -qx 'S 34.875 -3 9 9 294.328125 5 9 0' out && pass "reductions and elements of a sparse matrix (duplicates summed, zeros counted): $(grep '^S ' out)" || fail "sparse reductions" "$(grep '^S ' out)"
+grep -qx 'B 34.875 -3 3' out && pass "reductions of a banded matrix: $(grep '^B ' out)" || fail "banded reductions" "$(grep '^B ' out)"
+grep -qx 'size 3 4 5 3 1' out && grep -qx 'elements 1 8 2.25 -2 -1.5 -3' out && pass "size, rows, cols and element reads (from 1)" || fail "size/elements" "$(cat out)"
+grep -A1 -x 'size(A) = 1 x 2 dense matrix' out | grep -qx '  3  4' && pass "size(A) is the 1 x 2 matrix [rows cols]" || fail "size(A)" "$(cat out)"
+grep -qx 'numbers 2.5 3 4 7 3' out && grep -qx 'just text' out && pass "print \"text\", values: numbers inline" || fail "print items" "$(cat out)"
+for c in "o_abs.mtx|abs(A)|(A[i, j] < 0 ? -A[i, j] : A[i, j])" "o_min0.mtx|min(A, 0)|(A[i, j] < 0 ? A[i, j] : 0)" \
+         "o_max1.mtx|max(1, A)|(A[i, j] > 1 ? A[i, j] : 1)" "o_minAB.mtx|min(A, B) of two matrices|(A[i, j] < 2 ? A[i, j] : 2)" \
+         "o_maxAB.mtx|max(A, -A)|(A[i, j] < 0 ? -A[i, j] : A[i, j])" "o_clamp.mtx|clamp(A, -1, 2)|(A[i, j] < -1 ? -1 : A[i, j] > 2 ? 2 : A[i, j])" \
+         "o_recip.mtx|recip(A + 10, 2)|2 / (A[i, j] + 10)" "o_madad.mtx|madad(A, A, A, A)|A[i, j] + 2 * A[i, j] * A[i, j]"; do
+    f=${c%%|*}; r=${c#*|}; label=${r%%|*}; expr=${r#*|}
+    check "$label" "$f" 1e-6 <<EOF
+BEGIN { mm_read("A.mtx", "MA"); ER = 3; EC = 4
+    for (i = 0; i < 3; i++) for (j = 0; j < 4; j++) A[i, j] = M["MA", i, j]
+    for (i = 0; i < 3; i++) for (j = 0; j < 4; j++) E[i, j] = $expr }
+EOF
+done
+check "abs(-S) of a sparse matrix (duplicates summed first)" o_absS.mtx 0 <<'EOF'
+BEGIN { mm_read("S.mtx", "MS"); ER = 5; EC = 5; for (i = 0; i < 5; i++) for (j = 0; j < 5; j++) E[i, j] = M["MS", i, j] < 0 ? -M["MS", i, j] : M["MS", i, j] }
+EOF
+expect_error "an element out of range" 1 's.tx:2:9: error: x(6): the index is out of range 1..5 (a 5 x 1 vector)$' 'x = load "v5.mtx"
+print x(6)'
+expect_error "an index that is not whole" 1 's.tx:2:12: error: A(...): an index must be a whole number, not a fraction$' 'A = ones(3, 3)
+print A(1, 1.5)'
+expect_error "a column out of range" 1 's.tx:2:12: error: A(2, 9): the column index is out of range 1..3 (a 3 x 3 dense matrix)$' 'A = ones(3, 3)
+print A(2, 9)'
+expect_error "three indices: found by the parser" 1 "s.tx:1:5: error: A(...) with 3 arguments: 'A' is not a function" 'x = A(1, 2, 3)'
+expect_error "min of matrices of two shapes" 1 's.tx:1:5: error: shape mismatch: min of a 2 x 2 dense matrix and a 3 x 3 dense matrix$' 'x = min(ones(2, 2), ones(3, 3))'
+expect_error "clamp with LO above HI" 1 's.tx:1:23: error: clamp: LO 2 is above HI 1$' 'x = clamp(ones(2, 2), 2, 1)'
+
+# ---- what the solvers say; --strict; residual plots; progress ----
+run 'P = poisson(16, 16)
+b = ones(256, 1)
+u = cg(P, b, 1e-5, 3)
+v = cg(P, b, 1e-9, 5000) history "h_cg.png"
+w = cg(P, b, 1e-4) history "h_cg2.png"
+K = 4 * eye(6) + 0.5 * ones(6, 6)
+q = rand(6, 1, 3)
+z = lcp(K, q, 2)
+z2 = lcp(K, q) history "h_lcp.png"'
+[ $rc -eq 0 ] || fail "solver outcomes script: exit $rc" "$(cat err)"
+grep -Eq '^s.tx:3: cg: NOT converged \(iteration limit\): 3 iterations, relative residual [0-9.e-]+ \(tolerance 1e-05\)$' err && pass "cg says it hit the iteration limit: $(grep ':3: cg' err)" || fail "cg iteration limit" "$(cat err)"
+grep -Eq '^s.tx:4: cg: NOT converged \(float32 stagnation\): [0-9]+ iterations, relative residual [0-9.e-]+, best [0-9.e-]+ at iteration [0-9]+ \(tolerance 1e-09\)$' err && pass "cg says float32 stagnated, with the best true residual: $(grep ':4: cg' err)" || fail "cg stagnation" "$(cat err)"
+grep -Eq '^s.tx:5: cg: converged: [0-9]+ iterations' err && pass "cg says it converged" || fail "cg converged" "$(cat err)"
+grep -Eq '^s.tx:8: lcp: NOT solved: 2 iterations \(omega 1\): min w [0-9.e+-]+ \([0-9.e+-]+ of the scale [0-9.e+-]+\), max \|x_i w_i\| .*; tolerance 0.0001$' err && pass "lcp says it is not solved: $(grep ':8: lcp' err | cut -c1-100)..." || fail "lcp not solved" "$(cat err)"
+grep -Eq '^s.tx:9: lcp: solved: 100 iterations' err && pass "lcp says it is solved" || fail "lcp solved" "$(cat err)"
+is_png "history \"h_cg.png\": the residual plot" h_cg.png 640 400
+is_png "history \"h_cg2.png\"" h_cg2.png 640 400
+is_png "history \"h_lcp.png\"" h_lcp.png 640 400
+grep -aq 'cg: relative residual (tolerance 1e-09): float32 stagnation' h_cg.png && grep -aq 'points and [0-9]* dots' h_cg.png && pass "the cg plot's Description names the outcome; the true residuals are dots beside the recurrence's line" || fail "h_cg.png texts"
+printf 'u = cg(poisson(16, 16), ones(256, 1), 1e-5, 3)\nsave u "never.mtx"\n' > st.tx
+"$T" run --strict st.tx > out 2> err; rc=$?
+[ $rc -eq 1 ] && [ ! -e never.mtx ] && grep -Eq '^st.tx:1:5: error: cg: NOT converged \(iteration limit\): 3 iterations, relative residual [0-9.e-]+ \(tolerance 1e-05\) \(--strict\)$' err && pass "--strict: an unconverged cg is an error: exit 1, $(cat err)" || fail "--strict cg: exit $rc" "$(cat err)"
+printf 'x = lcp(4 * eye(6) + 0.5 * ones(6, 6), rand(6, 1, 3), 2)\n' > st2.tx
+"$T" run --strict st2.tx > out 2> err; rc=$?
+[ $rc -eq 1 ] && grep -q '^st2.tx:1:5: error: lcp: NOT solved: 2 iterations .* (--strict)$' err && pass "--strict: an unsolved lcp is an error: exit 1" || fail "--strict lcp: exit $rc" "$(cat err)"
+printf 'x = cg(poisson(8, 8), ones(64, 1), 1e-4)\nprint sum(x) > 0\n' > st3.tx
+printf 'x = cg(poisson(8, 8), ones(64, 1), 1e-4)\ny = lcp(4 * eye(6) + 0.5 * ones(6, 6), rand(6, 1, 3))\n' > st3.tx
+"$T" run --strict st3.tx > out 2> err; rc=$?
+[ $rc -eq 0 ] && pass "--strict with solves that reach their tolerance: exit 0" || fail "--strict solved: exit $rc" "$(cat err)"
+expect_error "history of a fixed-count cg" 1 's.tx:1:51: error: history "hf.png": the solve read no residuals' 'x = cg(poisson(4, 4), ones(16, 1), 0, 10) history "hf.png"'
+expect_error "history without a solver" 1 's.tx:1:7: error: history: this statement calls no solver (cg or lcp) whose residuals it could plot$' 'x = 1 history "h.png"'
+[ ! -e hf.png ] && [ ! -e h.png ] && pass "no plot file from a refused history" || fail "history files left"
+printf 'P = poisson(32, 32)\nx = cg(P, ones(1024, 1), 1e-6)\n' > pr.tx
+"$T" run --progress pr.tx > out 2> err; rc=$?
+[ $rc -eq 0 ] && grep -Eq '^pr.tx:2: cg: iteration [0-9]+ of 1024, residual [0-9.e-]+ \([0-9.]+ s\)$' err && pass "--progress: $(grep -c 'cg: iteration' err) progress lines on stderr, e.g. $(grep -m1 'cg: iteration' err)" || fail "--progress: exit $rc" "$(cat err)"
+"$T" run pr.tx > out 2> err; rc=$?
+[ $rc -eq 0 ] && ! grep -q 'cg: iteration' err && pass "no progress lines when stderr is not a terminal" || fail "progress off: exit $rc" "$(cat err)"
+"$T" run --no-progress --progress --no-progress pr.tx > out 2> err; rc=$?
+[ $rc -eq 0 ] && ! grep -q 'cg: iteration' err && pass "--no-progress (the last option wins)" || fail "--no-progress: exit $rc" "$(cat err)"
+
+# ---- --backend: any script on a chosen backend ----
+"$T" --backend compute info > out 2> err && grep -q '^default: *compute' out && pass "texla --backend compute info: the default backend is compute" || fail "--backend compute info" "$(cat out err)"
+printf 'A = rand(37, 29, 1)\nx = rand(29, 1, 2)\ny = A * x + 0.5 * x(3)\nsave y "be_%s.mtx"\nprint sum(abs(A))\n' fragment > be_f.tx
+printf 'A = rand(37, 29, 1)\nx = rand(29, 1, 2)\ny = A * x + 0.5 * x(3)\nsave y "be_%s.mtx"\nprint sum(abs(A))\n' compute > be_c.tx
+"$T" --backend fragment run be_f.tx > out_f 2> err_f; rf=$?
+"$T" run --backend compute be_c.tx > out_c 2> err_c; rcc=$?
+[ $rf -eq 0 ] && [ $rcc -eq 0 ] && pass "--backend fragment and --backend compute run a script" || fail "--backend runs: $rf $rcc" "$(cat err_f err_c)"
+check "--backend compute gives what --backend fragment gives (A x + s)" be_compute.mtx 1e-6 <<'EOF'
+BEGIN { mm_read("be_fragment.mtx", "F"); expect_mat("F") }
+EOF
+
+# ---- png options from scripts; warnings for file names ----
+run 'A = load "A.mtx"
+S = load "S.mtx"
+x = rand(300, 1, 1)
+png x "p_plot.png" plot title "300 values"
+png x "p_plot2.png" plot size 320 240
+png abs(x) + 1e-3 "p_plotlog.png" plot log
+png S "p_spy.png" spy
+png S "p_spyc.png" spy colour scale 3
+png A "p_bar.png" colorbar map viridis
+png poisson(4, 3) "p_labels.png" labels
+save A "p_A.txt"
+png A "p_A.jpg"'
+[ $rc -eq 0 ] || fail "png options script: exit $rc" "$(cat err)"
+is_png "png x plot" p_plot.png 640 400
+is_png "png x plot size 320 240" p_plot2.png 320 240
+is_png "png plot log" p_plotlog.png 640 400
+is_png "png S spy (5 x 5 at 2 pixels a dot)" p_spy.png 10 10
+is_png "png S spy colour scale 3" p_spyc.png 15 15
+wh=$(png_info p_bar.png); set -- $wh
+[ "${2:-0}" -eq 128 ] && [ "${1:-0}" -gt 40 ] && pass "png A colorbar: $wh pixels (a bar beside the 4 x 3 picture)" || fail "png colorbar: $wh"
+is_png "png poisson labels" p_labels.png
+grep -q '^s.tx:11:8: warning: save writes a Matrix Market file; "p_A.txt" does not end in .mtx$' err && grep -q '^s.tx:12:7: warning: png writes a PNG image; "p_A.jpg" does not end in .png$' err && [ -f p_A.txt ] && [ -f p_A.jpg ] && pass "a file name that does not match what is written: a warning, and the file" || fail "extension warnings" "$(cat err)"
+expect_error "png log without plot" 1 "s.tx:1:24: error: png: log is the value axis of a plot: add plot\$" 'png ones(3, 3) "x.png" log'
+expect_error "png plot of a matrix" 1 's.tx:1:1: error: png "x.png": texla_png_mat: a line plot needs a vector' 'png ones(3, 3) "x.png" plot'
 
 # a syntax error anywhere runs nothing
 run 'save ones(2, 2) "early.mtx"
@@ -751,7 +1000,63 @@ BEGIN { mm_read("$ROOT/data/lcp_A.mtx", "A"); mm_read("$ROOT/data/lcp_b.mtx", "b
     if (minx < 0 || minw < -1e-5 || gap > 1e-5 || pos == 0 || pos == n) { print "min x", minx, "min w", minw, "|x.*w|", gap, "positive", pos; exit 1 }
     printf "%d of %d x_i > 0, min w %.2g", pos, n, minw }
 EOF
-grep -Eq 'lcp.tx:10: lcp: 200 iterations' ex_lcp/err && pass "data/lcp.tx reports the LCP measures" || fail "lcp.tx stderr" "$(cat ex_lcp/err)"
+grep -Eq 'lcp.tx:10: lcp: solved: 200 iterations' ex_lcp/err && pass "data/lcp.tx reports the LCP measures" || fail "lcp.tx stderr" "$(cat ex_lcp/err)"
+# ---- texla tune FILE.mtx: the table, and the last line "best <format> <schedule> <us> us" ----
+cat > tune.mtx <<'EOF'
+%%MatrixMarket matrix coordinate real general
+6 5 9
+1 1 2.5
+1 5 -1
+2 2 1
+3 1 0.5
+3 3 4
+3 4 -2
+5 5 1.5
+6 2 -3
+6 5 1
+EOF
+cat > tunec.mtx <<'EOF'
+%%MatrixMarket matrix coordinate complex hermitian
+3 3 4
+1 1 4 0
+2 1 1 -1
+2 2 3 0
+3 3 2 0
+EOF
+for f in tune.mtx tunec.mtx; do
+    XDG_CACHE_HOME="$TMP/cache" "$T" tune "$f" > out 2> err
+    rc=$?
+    last=$(tail -n 1 out)
+    if [ "$rc" -eq 0 ] && grep -q '^format  *schedule  *parameters  *median us' out &&
+       printf '%s\n' "$last" | grep -Eq '^best [a-z]+ [a-z]+ [0-9]+\.[0-9] us$'; then
+        pass "texla tune $f: exit 0, last line '$last'"
+    else
+        fail "texla tune $f: exit $rc" "$(cat out err)"
+    fi
+done
+XDG_CACHE_HOME="$TMP/cache" "$T" tune tune.mtx --transposed --block 2 --backend compute > out 2> err
+rc=$?
+if [ "$rc" -eq 0 ] && tail -n 1 out | grep -Eq '^best [a-z]+ [a-z]+ [0-9.]+ us$'; then
+    pass "texla tune --transposed --block 2 --backend compute: $(tail -n 1 out)"
+elif grep -q 'compute backend needs OpenGL 4.3\|cannot run on the compute' err; then
+    skip "texla tune --backend compute: no compute shaders here"
+else
+    fail "texla tune --transposed --block 2 --backend compute: exit $rc" "$(cat out err)"
+fi
+XDG_CACHE_HOME="$TMP/cache" "$T" info > out 2> err
+if grep -q "^tuning cache:   $TMP/cache/texla/tune.txt ([1-9][0-9]* entr" out && grep -q -- '-> fmt=' out; then
+    pass "texla info lists the tuning cache: $(grep '^tuning cache' out)"
+else
+    fail "texla info: the tuning cache" "$(cat out err)"
+fi
+"$T" tune nothere.mtx > out 2> err
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'nothere.mtx' err && pass "texla tune of a missing file: exit 1" || fail "texla tune nothere.mtx: exit $rc" "$(cat err)"
+"$T" tune tune.mtx --block 5 > out 2> err
+rc=$?
+[ "$rc" -eq 2 ] && grep -q 'usage: texla tune' err && pass "texla tune --block 5: exit 2 (usage)" || fail "texla tune --block 5: exit $rc" "$(cat err)"
+rm -rf "$TMP/cache"
+
 no_tmp_files "at the end"
 
 summary

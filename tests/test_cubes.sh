@@ -29,9 +29,16 @@
 #    (the simulation is deterministic);
 #  - the window path under xvfb-run (else $DISPLAY; else SKIP): renders and writes its screenshot
 #    after --frames (the window's size, non-blank);
+#  - keys and the mouse, sent through the X server (tests/xinput.py: XTEST): a click, Space, P,
+#    M, ], [, +, -, Left, Right, N, H, R, F, 2, Q: the demo takes them, writes its PNG and exits 0;
 #  - no display (DISPLAY and WAYLAND_DISPLAY unset, no --headless): falls back to headless by
 #    itself, says so, writes the PNG;
-#  - usage errors exit 2 with the usage text on stderr and write no file (--solver and --scene
+#  - the HUD: the window screenshot has the HUD's text colour in its top-left panel, a --no-hud
+#    run has none anywhere (pnginfo.py counts exact colours in a rectangle);
+#  - --help exits 0 and lists the options and the keys; --backend fragment and compute run and
+#    say which backend ran; --headless without --png says it writes no picture; headless runs
+#    print progress lines (TEXLA_DEMO_PROGRESS_S makes them frequent);
+#  - usage errors exit 2 with the usage text on stderr, name the option, and write no file (--solver and --scene
 #    with unknown names among them).
 B=${1:-build}
 X=$B/bin/texla-cubes
@@ -64,8 +71,8 @@ check_png() {
         skip "$name: pixel checks (no python3 to decode the PNG)"
         return 2
     fi
-    if [ "$PW" = "$w" ] && [ "$PH" = "$h" ]; then pass "$name: decodes as 8-bit RGBA ${w}x$h"
-    else fail "$name: size ${PW}x$PH, want ${w}x$h"; fi
+    if [ "$PW" = "$w" ] && [ "$PH" = "$h" ] && [ "$PCH" = 4 ]; then pass "$name: decodes as 8-bit RGBA ${w}x$h"
+    else fail "$name: size ${PW}x$PH with $PCH channels, want ${w}x$h RGBA"; fi
     min=$((PW * PH / 200))
     if [ "$PCOL" -gt 50 ] && [ "$PSAT" -gt "$min" ]; then
         pass "$name: non-blank ($PCOL colours, $PSAT cube pixels > $min; decoded with python3)"
@@ -159,11 +166,41 @@ else
     else fail "windowed run ($WIN) exits $rc: $(cat "$T/err4")"; fi
     check "windowed run took its screenshot in the window (not the headless fallback)" \
         grep -q 'window screenshot after 20 frames' "$T/out4"
+    PNG_SPECS="$HUD_TEXT@0,0,320,90"
     if [ "$WIN" = "\$DISPLAY" ]; then # a window manager may resize it: size not checked
         png_info "$T/window.png"; check_png "window" "$T/window.png" "$PW" "$PH"
     else
         check_png "window" "$T/window.png" 320 200
     fi
+    PNG_SPECS=""
+    if [ -n "$PY" ]; then
+        check "window: the HUD's text is drawn top left ($PCNT text-colour pixels > 300)" [ "${PCNT:-0}" -gt 300 ]
+        run_win "$X" $G --frames 20 --shoot 1 --no-hud --png "$T/nohud.png" > /dev/null 2>&1
+        png_info "$T/nohud.png" "$HUD_TEXT@0,0,4096,4096" "$HUD_ACCENT@0,0,4096,4096"
+        set -- $PCNT
+        check "window --no-hud: no pixel of the HUD's colours (text $1, accent $2)" [ "${1:-x},${2:-x}" = "0,0" ]
+    else
+        skip "window: HUD pixel checks (no python3)"
+    fi
+fi
+
+# ---- 3b. keys and a click through the X server (the demo's callbacks) ----
+if [ -z "$WIN" ] || [ -z "$PY" ]; then
+    skip "keys and mouse: no display or no python3"
+else
+    mkdir -p "$T/keys"
+    (cd "$T/keys" && run_win sh -c '"$0" --cubes 6 --width 320 --height 200 > out 2> err & pid=$!
+        python3 "$1" wait:texla-cubes move:160,100 click key:space key:P key:M key:bracketright \
+            key:bracketleft key:equal key:minus key:Left key:Right key:N key:H key:R key:F key:2 \
+            sleep:1 key:q > xin 2>&1 || kill $pid
+        wait $pid' "$X" "$LIB_DIR/xinput.py")
+    rc=$?
+    if [ $rc -eq 0 ] && [ ! -s "$T/keys/xin" ]; then pass "keys and mouse: the demo took them and quit on Q (exit 0)"
+    else fail "keys and mouse: exit $rc: $(cat "$T/keys/xin" "$T/keys/err" 2>/dev/null | head -c 300)"; fi
+    check "P wrote the window (texla-cubes-001.png)" grep -q 'wrote texla-cubes-001.png' "$T/keys/out"
+    if png_info "$T/keys/texla-cubes-001.png"; then
+        check "P: the window's PNG is 320 x 200" [ "$PW.$PH" = "320.200" ]
+    else fail "P's PNG: $PERR"; fi
 fi
 
 # ---- 4. no display: falls back to headless by itself ----
@@ -174,38 +211,58 @@ else fail "no display: exits $rc: $(cat "$T/err5")"; fi
 check "no display: says it runs headless" grep -q 'running headless' "$T/out5"
 check_png "no display (cubes.png)" "$T/cubes.png" 320 200
 
-# ---- 5. usage errors ----
-usage_case() { # usage_case DESCRIPTION ARGS...
-    d=$1; shift
+# ---- 5. help, backends, messages, progress ----
+check_help texla-cubes "$X" --cubes --wall --mode --iters --omega --mu --backend --shoot \
+    --headless --frames --png --no-hud --keys click Space pause R reset M mode "+ / -" "] / [" \
+    "1 .. 5" P H Esc
+for be in fragment compute; do
+    $TO "$X" --headless --frames 3 --cubes 6 --width 64 --height 64 --backend $be > "$T/out7" 2> "$T/err7"
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q "texla backend $be" "$T/out7"; then pass "--backend $be runs and says so"
+    else fail "--backend $be: exit $rc, $(cat "$T/out7" "$T/err7" | head -c 300)"; fi
+done
+check "--headless without --png says it writes no picture" grep -q 'printing statistics only' "$T/out7"
+TEXLA_DEMO_PROGRESS_S=0.01 $TO "$X" --headless --frames 10 --cubes 6 --width 64 --height 64 > /dev/null 2> "$T/err8"
+check "headless progress lines ($(grep -c 'frame [0-9]*/10' "$T/err8") at 0.01 s intervals)" \
+    grep -Eq '^texla-cubes: frame [0-9]+/10, [0-9.]+ fps, about [0-9]+ s left' "$T/err8"
+
+# ---- 6. usage errors ----
+usage_case() { # usage_case DESCRIPTION OPTION-NAMED ARGS...
+    d=$1 o=$2; shift 2
     rm -f "$T/usage.png"
     $TO "$X" --headless --frames 2 "$@" --png "$T/usage.png" > "$T/out6" 2> "$T/err6"
     rc=$?
-    if [ $rc -eq 2 ] && grep -q '^usage:' "$T/err6" && [ ! -e "$T/usage.png" ]; then
-        pass "usage error exits 2: $d"
+    if [ $rc -eq 2 ] && grep -q '^usage:' "$T/err6" && grep -q -- "$o" "$T/err6" && [ ! -e "$T/usage.png" ]; then
+        pass "usage error exits 2 and names $o: $d"
     else
         fail "usage error $d: exit $rc (want 2), stderr: $(head -c 200 "$T/err6"), png written: $([ -e "$T/usage.png" ] && echo yes || echo no)"
     fi
 }
-usage_case "--mode sideways" --mode sideways
-usage_case "--solver cholesky" --solver cholesky
-usage_case "--scene castle" --scene castle
-usage_case "--cubes 0" --cubes 0
-usage_case "--cubes x" --cubes x
-usage_case "--wall 3" --wall 3
-usage_case "--wall 0x4" --wall 0x4
-usage_case "--frames 0" --frames 0
-usage_case "--iters 0" --iters 0
-usage_case "--mu -1" --mu -1
-usage_case "--omega 0" --omega 0
-usage_case "--shoot -5" --shoot -5
-usage_case "unknown option --bogus" --bogus
+usage_case "--mode sideways" --mode --mode sideways
+usage_case "--solver cholesky" --solver --solver cholesky
+usage_case "--scene castle" --scene --scene castle
+usage_case "--cubes 0" --cubes --cubes 0
+usage_case "--cubes x" --cubes --cubes x
+usage_case "--wall 3" --wall --wall 3
+usage_case "--wall 0x4" --wall --wall 0x4
+usage_case "--width-cubes 100 --height-cubes 100" --width-cubes --width-cubes 100 --height-cubes 100
+usage_case "--frames 0" --frames --frames 0
+usage_case "--iters 0" --iters --iters 0
+usage_case "--mu -1" --mu --mu -1
+usage_case "--omega 0" --omega --omega 0
+usage_case "--omega 3" --omega --omega 3
+usage_case "--shoot -5" --shoot --shoot -5
+usage_case "--backend gpu" --backend --backend gpu
+usage_case "--height 8" --height --height 8
+usage_case "unknown option --bogus" --bogus --bogus
+usage_case "a stray argument" stray stray
 rm -f "$T/cubes.png"
 (cd "$T" && $TO "$X" --headless --frames 2 --cubes 6 --mode) > "$T/out6" 2> "$T/err6"
 rc=$?
-if [ $rc -eq 2 ] && grep -q '^usage:' "$T/err6" && [ ! -e "$T/cubes.png" ]; then
-    pass "usage error exits 2: --mode without a value"
+if [ $rc -eq 2 ] && grep -q '^usage:' "$T/err6" && grep -q -- --mode "$T/err6" && [ ! -e "$T/cubes.png" ]; then
+    pass "usage error exits 2 and names --mode: --mode without a value"
 else
-    fail "usage error --mode without a value: exit $rc (want 2)"
+    fail "usage error --mode without a value: exit $rc (want 2), stderr: $(head -c 200 "$T/err6")"
 fi
 
 summary

@@ -384,10 +384,11 @@ static void jacobi_case(int n, int k, int dense, float omega, int iters) {
     float *zero = check_alloc((size_t)n, sizeof *zero), *xw = check_alloc((size_t)n, sizeof *xw);
     CHECK_OK(ctx, texla_vec_write(ctx, zero, x), "x = 0");
     desc.workspace = &ws;
-    texla_lcp_result out = {NAN, NAN, NAN, NAN, NAN};
+    texla_lcp_result out = {.min_x = NAN, .min_w = NAN, .xw = NAN, .max_abs_xw = NAN,
+                            .max_friction_excess = NAN, .status = (texla_lcp_status)-1};
     rb0 = readbacks();
     CHECK_OK(ctx, texla_lcp_jacobi_op(ctx, a, b, &desc, x, &out), "with a workspace and out");
-    CHECK(readbacks() - rb0 == 2, "%s with out: %llu read-backs, want 2 (x and w)", what,
+    CHECK(readbacks() - rb0 == 3, "%s with out: %llu read-backs, want 3 (x, w and b)", what,
           (unsigned long long)(readbacks() - rb0));
     CHECK_OK(ctx, texla_vec_read(ctx, x, xw), "read x");
     CHECK(memcmp(xw, xg, sizeof *xg * (size_t)n) == 0, "%s: a workspace changes the result", what);
@@ -395,6 +396,33 @@ static void jacobi_case(int n, int k, int dense, float omega, int iters) {
     for (int i = 0; i < n; i++) mx = fmin(mx, xw[i]);
     CHECK((double)out.min_x == mx && out.min_x >= 0, "%s: out.min_x %g, min of x %g", what,
           (double)out.min_x, mx);
+    /* the verdict, as texla_lcp_jacobi states it: scale = ||b|| + ||A x|| (float64 here) */
+    {
+        double bm = 0, axm = 0, xm = 0, mw = INFINITY, mxw = 0;
+        for (int i = 0; i < n; i++) {
+            double ax = 0;
+            for (int j = 0; j < n; j++) ax += P.A[(size_t)i * n + j] * xw[j];
+            bm = fmax(bm, fabs((double)P.b[i])), axm = fmax(axm, fabs(ax));
+            xm = fmax(xm, fabs((double)xw[i]));
+            mw = fmin(mw, ax + P.b[i]), mxw = fmax(mxw, fabs(xw[i] * (ax + P.b[i])));
+        }
+        double sc = bm + axm, tol0 = fmax(1e-4, 16.0 * sqrt((double)n) * 0x1p-24);
+        double rw = mw < 0 ? -mw / sc : 0, rx = mxw / fmax(sc * xm, 1e-30);
+        CHECK(fabs(out.scale - sc) <= 1e-4 * sc && out.tol == (float)tol0 &&
+                  out.iterations == iters && out.history_len == 0,
+              "%s: out.scale %g (float64 %g), tol %g (want %g), iterations %d, history_len %d",
+              what, (double)out.scale, sc, (double)out.tol, tol0, out.iterations, out.history_len);
+        /* the status follows from the rel_ measures; either side of tol by a clear margin only */
+        int want = rw > tol0 || rx > tol0;
+        int clear = fabs(fmax(rw, rx) - tol0) > 0.1 * tol0 + 1e-5 * (rw + rx);
+        CHECK(!clear || (int)out.status == (want ? TEXLA_LCP_UNSOLVED : TEXLA_LCP_SOLVED),
+              "%s: status %s, rel_min_w %.3g (float64 %.3g), rel_xw %.3g (%.3g), tol %.3g", what,
+              texla_lcp_status_name(out.status), (double)out.rel_min_w, rw, (double)out.rel_xw,
+              rx, tol0);
+        printf("  %s: verdict %s (rel_min_w %.2e, rel_xw %.2e, tol %.1e)\n", what,
+               texla_lcp_status_name(out.status), (double)out.rel_min_w, (double)out.rel_xw,
+               tol0);
+    }
     texla_lcp_op_workspace_destroy(ctx, &ws);
     texla_op_destroy(ctx, a);
     texla_sparse_destroy(ctx, ls), texla_sparse_destroy(ctx, rs), texla_mat_destroy(ctx, ad);
@@ -441,7 +469,25 @@ static void bounded_case(int n, int k) {
     CHECK_OK(ctx, texla_mat_make(ctx, m, 1, mu, &mmu), "dense mu");
     texla_lcp_desc dd = {.iterations = iters, .omega = omega, .friction_index = mfi,
                          .friction_mu = mmu};
-    CHECK_OK(ctx, texla_lcp_jacobi(ctx, ma, mb, &dd, mx, NULL), "texla_lcp_jacobi (dense)");
+    texla_lcp_result dout;
+    CHECK_OK(ctx, texla_lcp_jacobi(ctx, ma, mb, &dd, mx, &dout), "texla_lcp_jacobi (dense)");
+    CHECK(out.status == dout.status && out.status == TEXLA_LCP_SOLVED &&
+              fabsf(out.scale - dout.scale) <= 1e-3f * dout.scale,
+          "bounded LCP: status %s (dense: %s), scale %g (dense %g)",
+          texla_lcp_status_name(out.status), texla_lcp_status_name(dout.status),
+          (double)out.scale, (double)dout.scale);
+    /* one iteration from 0 leaves it unsolved, and says so */
+    texla_lcp_op_desc one = desc;
+    one.iterations = 1;
+    texla_lcp_result o1;
+    float *zm = check_alloc((size_t)m, 4);
+    CHECK_OK(ctx, texla_vec_write(ctx, zm, x), "x = 0");
+    CHECK_OK(ctx, texla_lcp_jacobi_op(ctx, a, b, &one, x, &o1), "bounded, 1 iteration");
+    CHECK(o1.status == TEXLA_LCP_UNSOLVED && o1.iterations == 1,
+          "bounded LCP after 1 iteration: status %s (rel_min_w %g, rel_xw %g), iterations %d",
+          texla_lcp_status_name(o1.status), (double)o1.rel_min_w, (double)o1.rel_xw,
+          o1.iterations);
+    free(zm);
     CHECK_OK(ctx, texla_mat_read(ctx, mx, xd), "read dense x");
     double dmax = 0, xmax = 0, fex = 0;
     int at_bound = 0, inside = 0;
@@ -532,6 +578,32 @@ static void test_errors(void) {
     texla_lcp_op_desc half = {.iterations = 3, .diag = v5c, .friction_index = v5d};
     CHECK_CODE(ctx, texla_lcp_jacobi_op(ctx, a, v5, &half, v5b, NULL), TEXLA_ERR_HANDLE,
                "lcp op: index without mu");
+    texla_lcp_op_desc badtol = {.iterations = 3, .diag = v5c, .tol = -1};
+    CHECK_CODE(ctx, texla_lcp_jacobi_op(ctx, a, v5, &badtol, v5b, NULL), TEXLA_ERR_ARGUMENT,
+               "lcp op: tol -1");
+    badtol.tol = NAN;
+    CHECK_CODE(ctx, texla_lcp_jacobi_op(ctx, a, v5, &badtol, v5b, NULL), TEXLA_ERR_ARGUMENT,
+               "lcp op: tol NaN");
+    { /* friction indices, checked with the measures: each names a normal row */
+        static const float bads[4][5] = {{-1, 0, 0.5f, -1, -1},  /* not an integer */
+                                         {-1, 0, 5, -1, -1},     /* past the last row */
+                                         {-1, 1, -1, -1, -1},    /* its own row */
+                                         {-1, 0, 1, -1, -1}};    /* a friction row */
+        static const char *const why[4] = {"0.5", "5 past the end", "own row", "a friction row"};
+        float ones[5] = {1, 1, 1, 1, 1};
+        CHECK_OK(ctx, texla_vec_write(ctx, ones, v5c), "diag 1");
+        for (int t = 0; t < 4; t++) {
+            CHECK_OK(ctx, texla_vec_write(ctx, bads[t], v5d), "index");
+            texla_lcp_op_desc fd = {.iterations = 2, .diag = v5c, .friction_index = v5d,
+                                    .friction_mu = v5c};
+            texla_lcp_result o;
+            CHECK_CODE(ctx, texla_lcp_jacobi_op(ctx, a, v5, &fd, v5b, &o), TEXLA_ERR_ARGUMENT,
+                       why[t]);
+            CHECK(strstr(texla_error_message(ctx), "friction_index[") != NULL,
+                  "lcp op friction index %s: message '%s' names no row", why[t],
+                  texla_error_message(ctx));
+        }
+    }
     texla_lcp_op_workspace ws6 = {0};
     CHECK_OK(ctx, texla_lcp_op_workspace_make(ctx, v6, &ws6), "workspace of 6");
     texla_lcp_op_desc wsd = {.iterations = 3, .diag = v5c, .workspace = &ws6};

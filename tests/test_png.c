@@ -137,12 +137,12 @@ static void texts(const char *what, const img *im, const char *range, const char
 }
 
 static texla_png_desc D(texla_png_view view, texla_png_map map, int scale) {
-    texla_png_desc d = {view, map, 0, 0.0f, 0.0f, scale};
+    texla_png_desc d = {.view = view, .map = map, .scale = scale};
     return d;
 }
 
 static texla_png_desc DR(texla_png_view view, texla_png_map map, float lo, float hi) {
-    texla_png_desc d = {view, map, 1, lo, hi, 1};
+    texla_png_desc d = {.view = view, .map = map, .fixed_range = 1, .lo = lo, .hi = hi, .scale = 1};
     return d;
 }
 
@@ -620,7 +620,7 @@ static void test_sparse(void) {
     CHECK(texla_sparse_make_coo(ctx, rl, cl, 5, ri, ci, va, &sp) == TEXLA_OK, "%s", msg());
     img im;
     WRITE(texla_png_sparse(ctx, sp, at("sp.png"), NULL), at("sp.png"), &im);
-    texts("sparse", &im, "-5 5", "logical", "6 x 9", "sparse nnz 5", "diverging");
+    texts("sparse", &im, "-5 5", "logical", "6 x 9", "sparse nnz 4", "diverging"); /* (2, 3) summed */
     if (im.px && im.w == 9 && im.h == 6) {
         int wrong = 0;
         for (int y = 0; y < 6; y++)
@@ -651,16 +651,17 @@ static void test_sparse(void) {
         CHECK(0, "sparse gray16: %d channels, %d x %d", im.ch, im.w, im.h);
     }
     free(im.px);
-    /* raw: the vertices (rows 0, 2, 3, 5: four), 4 slots each, 5 used */
+    /* raw: the vertices (rows 0, 2, 3, 5: four), 4 slots each, 4 used (the duplicates at (2, 3)
+     * were summed when the matrix was made) */
     d = D(TEXLA_PNG_RAW, TEXLA_MAP_VIRIDIS, 1);
     WRITE(texla_png_sparse(ctx, sp, at("spr.png"), &d), at("spr.png"), &im);
     if (im.px && im.w == 4 && im.h == 4) {
         int pad = 0;
         for (int y = 0; y < 4; y++)
             for (int x = 0; x < 4; x++) pad += is_rgb(&im, x, y, PAD_C);
-        CHECK(pad == 11, "sparse raw: %d padding slots, expected 11", pad);
-        CHECK(!is_rgb(&im, 0, 1, PAD_C) && !is_rgb(&im, 1, 1, PAD_C) && is_rgb(&im, 2, 1, PAD_C),
-              "sparse raw: row 2's vertex holds two entries");
+        CHECK(pad == 12, "sparse raw: %d padding slots, expected 12", pad);
+        CHECK(!is_rgb(&im, 0, 1, PAD_C) && is_rgb(&im, 1, 1, PAD_C),
+              "sparse raw: row 2's vertex holds one entry (its duplicates summed)");
     } else {
         CHECK(0, "sparse raw: %d x %d, expected 4 x 4", im.w, im.h);
     }
@@ -939,6 +940,226 @@ static void test_errors(void) {
     texla_mat_destroy(ctx, m);
 }
 
+/* ---- options for people (zero keeps everything above): colour bar, plots, spy views, banded
+ * labels, the Description chunk ---- */
+
+static const int INK[3] = {0, 0, 0}, PAPER[3] = {255, 255, 255}, LINE_C[3] = {31, 119, 180},
+                 SEP_C[3] = {90, 90, 90}, SPYDOT_C[3] = {20, 20, 20};
+
+/* pixels of colour c in the rectangle x0..x1-1, y0..y1-1 */
+static int count_rgb(const img *im, int x0, int y0, int x1, int y1, const int c[3]) {
+    int n = 0;
+    for (int y = y0; y < y1 && y < im->h; y++)
+        for (int x = x0; x < x1 && x < im->w; x++) n += is_rgb(im, x, y, c);
+    return n;
+}
+
+static void test_options(void) {
+    img im = {0}, plain = {0};
+    /* the colour bar: the picture unchanged at the left, the map's ends at the bar's ends,
+     * labels beside it, the image at least 128 pixels tall */
+    float a[4 * 6];
+    for (int i = 0; i < 24; i++) a[i] = (float)i - 4.0f; /* -4 .. 19: viridis (no zero span) */
+    a[0] = 30.0f;                                       /* so hi = 30, lo = -3 */
+    texla_mat m = {0};
+    CHECK_OK(ctx, texla_mat_make(ctx, 4, 6, a, &m), "options: 4 x 6");
+    texla_png_desc d = {.scale = 5, .map = TEXLA_MAP_VIRIDIS};
+    CHECK_OK(ctx, texla_png_mat(ctx, m, at("o_plain.png"), &d), "png plain");
+    d.colorbar = 1;
+    CHECK_OK(ctx, texla_png_mat(ctx, m, at("o_bar.png"), &d), "png colorbar");
+    if (load(at("o_plain.png"), &plain) && load(at("o_bar.png"), &im)) {
+        CHECK(im.ch == 3 && im.w > plain.w + 30 && im.h == 128,
+              "colour bar: %d x %d (%d channels) for a %d x %d picture", im.w, im.h, im.ch,
+              plain.w, plain.h);
+        int same = 1;
+        for (int y = 0; y < plain.h; y++)
+            for (int x = 0; x < plain.w; x++)
+                for (int c = 0; c < 3; c++) same &= S(&im, x, y, c) == S(&plain, x, y, c);
+        CHECK(same, "colour bar: the picture at the left is the plain dump, pixel for pixel");
+        CHECK(count_rgb(&im, 0, plain.h, plain.w, im.h, PAPER) == plain.w * (im.h - plain.h),
+              "colour bar: white below the picture");
+        int bx = plain.w + 10 + 8; /* the middle of the bar */
+        CHECK(is_rgb(&im, bx, 4, VIR_HI) && is_rgb(&im, bx, im.h - 5, VIR_LO),
+              "colour bar: viridis's top colour at the top (%d %d %d), its bottom at the bottom "
+              "(%d %d %d)", S(&im, bx, 4, 0), S(&im, bx, 4, 1), S(&im, bx, 4, 2),
+              S(&im, bx, im.h - 5, 0), S(&im, bx, im.h - 5, 1), S(&im, bx, im.h - 5, 2));
+        int ink = count_rgb(&im, plain.w + 10 + 16 + 4, 0, im.w, im.h, INK);
+        CHECK(ink > 5 * 40, "colour bar: %d ink pixels of 5 labels beside it", ink);
+        /* the top label is the range's top: 30 in the 5x7 font ('3' then '0') */
+        CHECK(count_rgb(&im, plain.w + 10 + 16 + 4, 0, im.w, 9, INK) >= 20,
+              "colour bar: a label at the top");
+    } else {
+        CHECK(0, "colour bar: cannot read the images");
+    }
+    free(im.px), free(plain.px);
+    const char *t = NULL;
+    if (load(at("o_plain.png"), &im)) t = text_of(&im, "Description");
+    CHECK(t && strstr(t, "4 x 6") && strstr(t, "-3 30") && strstr(t, "viridis"),
+          "the Description chunk has the shape, the range and the map: \"%s\"", t ? t : "(none)");
+    free(im.px);
+
+    /* a line plot of a vector: y = i / 100 except a spike at 250 */
+    float y[400];
+    for (int i = 0; i < 400; i++) y[i] = (float)i / 100.0f;
+    y[250] = 10.0f;
+    texla_vec v = {0};
+    CHECK_OK(ctx, texla_vec_make(ctx, 400, y, &v), "plot: vector");
+    texla_png_desc dp = {.plot = 1, .title = "T"};
+    CHECK_OK(ctx, texla_png_vec(ctx, v, at("o_plot.png"), &dp), "png plot of a vector");
+    if (load(at("o_plot.png"), &im)) {
+        CHECK(im.w == 640 && im.h == 400 && im.ch == 3, "plot: %d x %d, %d channels", im.w, im.h,
+              im.ch);
+        /* the line: its lowest pixel at the left, its highest near x of index 250 */
+        int lx = -1, ly = -1, hx = -1, hy = im.h, n = 0;
+        for (int x = 0; x < im.w; x++)
+            for (int yy = 0; yy < im.h; yy++)
+                if (is_rgb(&im, x, yy, LINE_C)) {
+                    n++;
+                    if (yy > ly) ly = yy, lx = x;
+                    if (yy < hy) hy = yy, hx = x;
+                }
+        CHECK(n > 500, "plot: %d pixels of the line", n);
+        CHECK(lx >= 0 && lx < im.w / 8 && hx > im.w / 2 && hx < im.w * 3 / 4 && hy < im.h / 4,
+              "plot: lowest point at x %d (left), highest at x %d y %d (the spike at index 250 "
+              "of 400)", lx, hx, hy);
+        t = text_of(&im, "texla:view");
+        CHECK(t && !strcmp(t, "plot"), "plot: texla:view is \"%s\"", t ? t : "(none)");
+        t = text_of(&im, "Description");
+        CHECK(t && strstr(t, "400 points"), "plot: Description \"%s\"", t ? t : "(none)");
+        CHECK(count_rgb(&im, 0, 0, im.w, 20, INK) > 10, "plot: the title is drawn at the top");
+    }
+    free(im.px);
+    /* n x 1 and 1 x n matrices plot too; a matrix does not */
+    texla_mat col = {0}, row = {0};
+    CHECK_OK(ctx, texla_mat_make(ctx, 400, 1, y, &col), "plot: 400 x 1");
+    CHECK_OK(ctx, texla_mat_make(ctx, 1, 400, y, &row), "plot: 1 x 400");
+    texla_png_desc ds = {.plot = 1, .width = 300, .height = 200};
+    CHECK_OK(ctx, texla_png_mat(ctx, col, at("o_col.png"), &ds), "png plot of a 400 x 1 matrix");
+    CHECK_OK(ctx, texla_png_mat(ctx, row, at("o_row.png"), &ds), "png plot of a 1 x 400 matrix");
+    img im2 = {0};
+    if (load(at("o_col.png"), &im) && load(at("o_row.png"), &im2)) {
+        int same = im.w == 300 && im.h == 200 && im2.w == 300 && im2.h == 200;
+        for (size_t i = 0; same && i < (size_t)im.w * im.h * 3; i++) same = im.px[i] == im2.px[i];
+        CHECK(same, "plot: a 400 x 1 and a 1 x 400 matrix of the same values give the same "
+              "300 x 200 picture");
+    }
+    free(im.px), free(im2.px);
+    CHECK_CODE(ctx, texla_png_mat(ctx, m, at("o_no.png"), &dp), TEXLA_ERR_ARGUMENT,
+               "plot of a 4 x 6 matrix");
+    /* a log axis: values <= 0 are left out, a residual history reaches from 1 to 1e-6 */
+    float hx[50], hy[50];
+    for (int i = 0; i < 50; i++) hx[i] = (float)(8 * i), hy[i] = powf(10.0f, -6.0f * i / 49.0f);
+    hy[10] = 0.0f;
+    texla_png_desc dl = {.log_y = 1, .xlabel = "iteration", .ylabel = "relative residual"};
+    CHECK_OK(ctx, texla_png_plot(ctx, hx, hy, 50, at("o_hist.png"), &dl), "texla_png_plot log");
+    if (load(at("o_hist.png"), &im)) {
+        int first = -1, last = -1, top = im.h, bottom = -1;
+        for (int x = 0; x < im.w; x++)
+            for (int yy = 0; yy < im.h; yy++)
+                if (is_rgb(&im, x, yy, LINE_C)) {
+                    if (first < 0) first = x;
+                    last = x;
+                    if (yy < top) top = yy;
+                    if (yy > bottom) bottom = yy;
+                }
+        /* 1e0 .. 1e-6 fills the axis: from near the top to near the bottom, left to right */
+        CHECK(first >= 0 && top < 40 && bottom > im.h - 50 && last > im.w - 40,
+              "log plot: line from x %d to %d, y %d to %d in %d x %d", first, last, top, bottom,
+              im.w, im.h);
+    }
+    free(im.px);
+
+    /* a spy view: white, a dark 2 x 2 dot per nonzero (scale 0 becomes 2) */
+    int rs[5] = {0, 1, 2, 4, 4}, cs[5] = {0, 3, 1, 4, 0};
+    float vs[5] = {1, -2, 3, 0.5f, 7};
+    texla_vec l5 = {0};
+    texla_sparse sp = {0};
+    CHECK_OK(ctx, texla_vec_make(ctx, 5, NULL, &l5), "spy: layout");
+    CHECK_OK(ctx, texla_sparse_make_coo(ctx, l5, l5, 5, rs, cs, vs, &sp), "spy: 5 x 5");
+    texla_png_desc dy = {.spy = TEXLA_SPY_DOTS};
+    CHECK_OK(ctx, texla_png_sparse(ctx, sp, at("o_spy.png"), &dy), "png spy");
+    if (load(at("o_spy.png"), &im)) {
+        CHECK(im.w == 10 && im.h == 10 && im.ch == 3, "spy: %d x %d (a 5 x 5 matrix at 2 px)",
+              im.w, im.h);
+        int ok = 1;
+        for (int r = 0; r < 5; r++)
+            for (int c = 0; c < 5; c++) {
+                int nz = 0;
+                for (int e = 0; e < 5; e++) nz |= rs[e] == r && cs[e] == c;
+                for (int k = 0; k < 4; k++)
+                    ok &= is_rgb(&im, 2 * c + (k & 1), 2 * r + k / 2, nz ? SPYDOT_C : PAPER);
+            }
+        CHECK(ok, "spy: a dark 2 x 2 dot at each nonzero, white elsewhere");
+    }
+    free(im.px);
+    dy.spy = TEXLA_SPY_COLOUR, dy.map = TEXLA_MAP_VIRIDIS, dy.scale = 3;
+    CHECK_OK(ctx, texla_png_sparse(ctx, sp, at("o_spyc.png"), &dy), "png spy in colour");
+    if (load(at("o_spyc.png"), &im))
+        CHECK(im.w == 15 && is_rgb(&im, 1, 13, VIR_HI) && is_rgb(&im, 10, 4, VIR_LO) &&
+              is_rgb(&im, 13, 1, PAPER),
+              "spy in colour: the largest entry (4, 0) in viridis's top colour, the smallest "
+              "(1, 3) in its bottom one, zeros white");
+    free(im.px);
+    /* a spy view of a dense matrix: its nonzero pattern */
+    dy.spy = TEXLA_SPY_DOTS, dy.scale = 2;
+    float z[6] = {0, 1, 0, 0, 0, 2};
+    texla_mat zm = {0};
+    CHECK_OK(ctx, texla_mat_make(ctx, 2, 3, z, &zm), "spy dense");
+    CHECK_OK(ctx, texla_png_mat(ctx, zm, at("o_spyd.png"), &dy), "png spy of a dense matrix");
+    if (load(at("o_spyd.png"), &im))
+        CHECK(im.w == 6 && im.h == 4 && is_rgb(&im, 2, 0, SPYDOT_C) && is_rgb(&im, 4, 2, SPYDOT_C) &&
+              is_rgb(&im, 0, 0, PAPER) && count_rgb(&im, 0, 0, 6, 4, SPYDOT_C) == 8,
+              "spy of a dense 2 x 3 matrix: 2 dots of 4 pixels");
+    free(im.px);
+
+    /* banded: a separator between diagonals and each one's offset at its left */
+    texla_banded p = {0};
+    CHECK_OK(ctx, texla_banded_poisson(ctx, 6, 4, 0.0f, 1.0f, &p), "annotate: poisson 6 x 4");
+    texla_png_desc da = {.annotate = 1, .map = TEXLA_MAP_VIRIDIS};
+    CHECK_OK(ctx, texla_png_banded(ctx, p, at("o_band.png"), &da), "png banded annotated");
+    if (load(at("o_band.png"), &im)) {
+        /* 5 diagonals of a 6 x 4 grid, 4 rows each: scaled to 3 (12 >= 10 pixels a diagonal),
+         * 2-pixel separators: 5 * 12 + 4 * 2 = 68 rows */
+        CHECK(im.h == 68 && im.ch == 3 && im.w > 18 + 30, "annotated banded: %d x %d", im.w,
+              im.h);
+        int lw = im.w - 18, seps = 1;
+        for (int k = 1; k < 5; k++)
+            for (int r = 0; r < 2; r++)
+                seps &= count_rgb(&im, 0, 12 * k + 2 * (k - 1) + r, im.w, 12 * k + 2 * (k - 1) + r + 1,
+                                  SEP_C) == im.w;
+        CHECK(seps, "annotated banded: a full separator line (2 pixels) between the diagonals");
+        int labels = 1;
+        for (int k = 0; k < 5; k++)
+            labels &= count_rgb(&im, 0, 14 * k, lw, 14 * k + 12, INK) >= 15;
+        CHECK(labels, "annotated banded: a label in the left column of each diagonal");
+        CHECK(count_rgb(&im, 0, 0, lw, 12, INK) > count_rgb(&im, 0, 28, lw, 40, INK),
+              "annotated banded: 'd = -6' (first) has more ink than 'd = 0' (third)");
+    }
+    free(im.px);
+
+    /* options that cannot be */
+    texla_png_desc bad1 = {.colorbar = 1, .map = TEXLA_MAP_GRAY16}, bad2 = {.plot = 1, .view = TEXLA_PNG_RAW},
+                   bad3 = {.spy = 7}, bad4 = {.plot = 1, .width = 100};
+    CHECK_CODE(ctx, texla_png_mat(ctx, m, at("o_x.png"), &bad1), TEXLA_ERR_ARGUMENT,
+               "png gray16 with a colour bar");
+    CHECK_CODE(ctx, texla_png_mat(ctx, col, at("o_x.png"), &bad2), TEXLA_ERR_ARGUMENT,
+               "png plot of the raw view");
+    CHECK_CODE(ctx, texla_png_mat(ctx, m, at("o_x.png"), &bad3), TEXLA_ERR_ARGUMENT, "png spy 7");
+    CHECK_CODE(ctx, texla_png_mat(ctx, col, at("o_x.png"), &bad4), TEXLA_ERR_ARGUMENT,
+               "png plot 100 pixels wide");
+    CHECK_CODE(ctx, texla_png_plot(ctx, NULL, hy, 0, at("o_x.png"), NULL), TEXLA_ERR_ARGUMENT,
+               "texla_png_plot of 0 points");
+    CHECK_CODE(ctx, texla_png_plot(ctx, NULL, NULL, 5, at("o_x.png"), NULL), TEXLA_ERR_ARGUMENT,
+               "texla_png_plot with y NULL");
+    struct stat st;
+    CHECK(stat(at("o_x.png"), &st) != 0, "no file from the refused options");
+    texla_mat_destroy(ctx, m), texla_mat_destroy(ctx, col), texla_mat_destroy(ctx, row);
+    texla_mat_destroy(ctx, zm);
+    texla_vec_destroy(ctx, v), texla_vec_destroy(ctx, l5);
+    texla_sparse_destroy(ctx, sp);
+    texla_banded_destroy(ctx, p);
+}
+
 void suite_png(void) {
     if (!check_mkdtemp(dir, sizeof dir, "/tmp/texla-png-XXXXXX")) return;
     ctx = suite_ctx(NULL);
@@ -952,6 +1173,7 @@ void suite_png(void) {
         test_sparse();
         test_read();
         test_errors();
+        test_options();
         texla_ctx_destroy(ctx);
         ctx = NULL;
     }

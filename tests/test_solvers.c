@@ -635,9 +635,13 @@ static void lcp_case(int n, float omega, int iters, int warm) {
     double secs = check_now() - t0;
     uint64_t rb = readbacks_now() - rb0;
     CHECK_OK(ctx, r, what);
-    CHECK(rb == 2, "%s: %llu read-backs, expected 2 (texla.h: \"no read-back inside the "
-          "loop; at the end x and w are read back for the measures\")", what,
+    CHECK(rb == 3, "%s: %llu read-backs, expected 3 (texla.h: \"no read-back inside the "
+          "loop ...; at the end x, w and b are read back for the measures\")", what,
           (unsigned long long)rb);
+    CHECK(out.status == TEXLA_LCP_SOLVED && out.iterations == iters && out.tol == 1e-4f,
+          "%s: status %s (rel min w %.2g, rel x.*w %.2g, tol %g), %d iterations", what,
+          texla_lcp_status_name(out.status), (double)out.rel_min_w, (double)out.rel_xw,
+          (double)out.tol, out.iterations);
     if (r) goto done;
     CHECK_OK(ctx, texla_mat_read(ctx, x, X), what);
     /* CPU measures in float64 */
@@ -774,6 +778,365 @@ static void test_lcp(void) {
     free(A), free(B);
 }
 
+/* ---- outcomes: why a solve stopped, the callbacks and the histories ---- */
+
+typedef struct listen {
+    int calls, stop_at;          /* stop_at > 0: return 1 from that call on */
+    int last_iter, last_true, max_iter;
+    float last;
+    int nondecreasing;           /* iterations came in order */
+    int neg;                     /* residuals reported as -1 */
+} listen;
+
+static int on_progress(const texla_solve_progress *p, void *user) {
+    listen *l = user;
+    if (l->calls && p->iteration < l->last_iter) l->nondecreasing = 0;
+    l->calls++;
+    l->last_iter = p->iteration, l->last = p->residual, l->last_true = p->true_residual;
+    l->max_iter = p->max_iter;
+    l->neg += p->residual == -1.0f;
+    return l->stop_at > 0 && l->calls >= l->stop_at;
+}
+
+/* history entries: non-negative, iterations in order and within 0..iters */
+static void check_history(const char *what, const float *h, const int *hi, int len, int iters) {
+    int bad = 0;
+    for (int k = 0; k < len; k++)
+        bad += !(h[k] >= 0) || hi[k] < 0 || hi[k] > iters || (k && hi[k] < hi[k - 1]);
+    CHECK(bad == 0, "%s: %d of %d history entries are negative or out of order", what, bad, len);
+}
+
+static void test_cg_outcomes(void) {
+    const int nx = 32, ny = 32, n = nx * ny;
+    vshape s = grid_shape(nx, ny);
+    float *XR = check_rnd((size_t)n), *B = check_alloc((size_t)n, sizeof *B),
+          *X = check_alloc((size_t)n, sizeof *X);
+    double *ax = check_alloc((size_t)n, sizeof *ax);
+    cpu_poisson(nx, ny, 0, 1, XR, ax, NULL);
+    for (int i = 0; i < n; i++) B[i] = (float)ax[i]; /* b = A xr: tol 1e-4 is within reach */
+    texla_banded p = {0};
+    CHECK_OK(ctx, texla_banded_poisson(ctx, nx, ny, 0.0f, 1.0f, &p), "outcomes: poisson");
+    texla_vec b = mkv(s, B, "outcomes: b"), x = mkv(s, NULL, "outcomes: x");
+    texla_op op = texla_op_banded(p);
+    float h[64];
+    int hi[64];
+    char what[96];
+
+    /* converged, with the history and the callback */
+    listen l = {.nondecreasing = 1};
+    texla_cg_desc d = {.max_iter = 2000, .tol = 1e-4f, .check_every = 4, .progress = on_progress,
+                       .progress_user = &l, .history = h, .history_iter = hi, .history_cap = 64};
+    texla_cg_result out = {.stop = -1};
+    CHECK_OK(ctx, texla_cg(ctx, op, b, &d, x, &out), "cg converged");
+    CHECK(out.stop == TEXLA_CG_CONVERGED && out.converged == 1 && out.rel_residual <= 1e-4f,
+          "cg poisson 32x32, b = A xr, tol 1e-4: stop %d (%s), converged %d, residual %.3g",
+          (int)out.stop, texla_cg_stop_name(out.stop), out.converged, (double)out.rel_residual);
+    CHECK(out.history_len >= 2 && out.history_len <= 64 && l.calls == out.history_len &&
+          l.nondecreasing && l.max_iter == 2000,
+          "cg history: %d entries, %d callback calls (in order %d, max_iter %d)",
+          out.history_len, l.calls, l.nondecreasing, l.max_iter);
+    check_history("cg history", h, hi, out.history_len, out.iterations);
+    if (out.history_len > 0)
+        CHECK(h[out.history_len - 1] == out.rel_residual && hi[out.history_len - 1] == out.iterations &&
+              l.last == out.rel_residual && l.last_true == 1,
+              "cg history: the last entry (%g at %d) is the x returned (%g after %d)",
+              (double)h[out.history_len - 1], hi[out.history_len - 1], (double)out.rel_residual,
+              out.iterations);
+    CHECK(out.best_residual == out.rel_residual && out.best_iteration == out.iterations,
+          "cg converged: best residual %g at %d, returned %g after %d", (double)out.best_residual,
+          out.best_iteration, (double)out.rel_residual, out.iterations);
+    CHECK(h[0] > 0.5f && hi[0] == 0, "cg history starts at iteration 0 with the residual of "
+          "x = 0 (1): %g at %d", (double)h[0], hi[0]);
+    if (!vfetch(x, s, X, "cg converged: x")) {
+        cpu_poisson(nx, ny, 0, 1, X, ax, NULL);
+        double rr = relres(B, ax, (size_t)n);
+        CHECK(fabs(rr - out.rel_residual) <= 0.05 * rr + 1e-7, "cg converged: reported %.4g, "
+              "true %.4g (float64)", (double)out.rel_residual, rr);
+    }
+
+    /* a history too short: the last slot keeps the x returned */
+    texla_vec_fill(ctx, texla_host(0.0f), x);
+    texla_cg_desc d2 = {.max_iter = 2000, .tol = 1e-4f, .check_every = 4, .history = h,
+                        .history_cap = 2};
+    CHECK_OK(ctx, texla_cg(ctx, op, b, &d2, x, &out), "cg short history");
+    CHECK(out.history_len == 2 && h[1] == out.rel_residual,
+          "cg history of 2: %d entries, last %g, returned %g", out.history_len, (double)h[1],
+          (double)out.rel_residual);
+
+    /* the iteration limit */
+    texla_vec_fill(ctx, texla_host(0.0f), x);
+    texla_cg_desc d3 = {.max_iter = 5, .tol = 1e-6f, .check_every = 4};
+    CHECK_OK(ctx, texla_cg(ctx, op, b, &d3, x, &out), "cg max_iter 5");
+    CHECK(out.stop == TEXLA_CG_MAX_ITER && out.converged == 0 && out.iterations == 5 &&
+          out.rel_residual > 1e-6f && out.best_residual <= out.rel_residual,
+          "cg max_iter 5: stop %s, converged %d, %d iterations, residual %.3g (best %.3g)",
+          texla_cg_stop_name(out.stop), out.converged, out.iterations, (double)out.rel_residual,
+          (double)out.best_residual);
+
+    /* float32 stagnation: 1e-9 is out of float32's reach */
+    texla_vec_fill(ctx, texla_host(0.0f), x);
+    texla_cg_desc d4 = {.max_iter = 5000, .tol = 1e-9f, .check_every = 4};
+    double t0 = check_now();
+    CHECK_OK(ctx, texla_cg(ctx, op, b, &d4, x, &out), "cg tol 1e-9");
+    CHECK(out.stop == TEXLA_CG_STAGNATED && out.converged == 0 && out.iterations < 5000 &&
+          out.best_residual > 1e-9f && out.best_residual <= out.rel_residual &&
+          out.best_residual < 1e-4f && out.best_iteration <= out.iterations,
+          "cg tol 1e-9: stop %s after %d iterations, residual %.3g, best %.3g at %d",
+          texla_cg_stop_name(out.stop), out.iterations, (double)out.rel_residual,
+          (double)out.best_residual, out.best_iteration);
+    printf("  cg tol 1e-9 on poisson 32x32: %s after %d iterations (%.2f s), returned %.2e, "
+           "best %.2e at %d\n", texla_cg_stop_name(out.stop), out.iterations, check_now() - t0,
+           (double)out.rel_residual, (double)out.best_residual, out.best_iteration);
+
+    /* cancelled by the callback at its first call */
+    texla_vec_fill(ctx, texla_host(0.0f), x);
+    listen lc = {.stop_at = 1, .nondecreasing = 1};
+    texla_cg_desc d5 = {.max_iter = 2000, .tol = 1e-6f, .check_every = 4,
+                        .progress = on_progress, .progress_user = &lc};
+    CHECK_OK(ctx, texla_cg(ctx, op, b, &d5, x, &out), "cg cancelled");
+    CHECK(out.stop == TEXLA_CG_CANCELLED && out.converged == 0 && out.iterations <= 8 &&
+          out.rel_residual > 1e-6f,
+          "cg cancelled at the first callback: stop %s after %d iterations, residual %.3g",
+          texla_cg_stop_name(out.stop), out.iterations, (double)out.rel_residual);
+
+    /* fixed mode: the callback without residuals, and still no read-back */
+    texla_vec_fill(ctx, texla_host(0.0f), x);
+    listen lf = {.nondecreasing = 1};
+    texla_cg_desc d6 = {.max_iter = 20, .check_every = 5, .progress = on_progress,
+                        .progress_user = &lf, .history = h, .history_cap = 64};
+    uint64_t rb0 = readbacks_now();
+    CHECK_OK(ctx, texla_cg(ctx, op, b, &d6, x, &out), "cg fixed with a callback");
+    uint64_t rb = readbacks_now() - rb0;
+    CHECK(out.stop == TEXLA_CG_FIXED && lf.calls == 3 && lf.neg == 3 && lf.last_iter == 15 &&
+          out.history_len == 0 && rb == 0 && out.iterations == 20,
+          "cg fixed 20, check_every 5: stop %s, %d calls (%d without residual, last at %d), "
+          "history %d, %llu read-backs", texla_cg_stop_name(out.stop), lf.calls, lf.neg,
+          lf.last_iter, out.history_len, (unsigned long long)rb);
+
+    /* NaN in A */
+    {
+        float A[9] = {1, 0, 0, 0, NAN, 0, 0, 0, 1}, b3[3] = {1, 1, 1};
+        texla_mat an = {0};
+        texla_vec bn = {0}, xn = {0};
+        CHECK_OK(ctx, texla_mat_make(ctx, 3, 3, A, &an), "cg NaN: A");
+        CHECK_OK(ctx, texla_vec_make(ctx, 3, b3, &bn), "cg NaN: b");
+        CHECK_OK(ctx, texla_vec_make(ctx, 3, NULL, &xn), "cg NaN: x");
+        texla_cg_desc dn = {.max_iter = 50, .tol = 1e-5f, .check_every = 1};
+        CHECK_OK(ctx, texla_cg(ctx, texla_op_dense(an), bn, &dn, xn, &out), "cg NaN");
+        CHECK(out.stop == TEXLA_CG_NAN && out.converged == 0 && isnan(out.rel_residual),
+              "cg with NaN in A: stop %s, residual %g", texla_cg_stop_name(out.stop),
+              (double)out.rel_residual);
+        texla_mat_destroy(ctx, an);
+        texla_vec_destroy(ctx, bn);
+        texla_vec_destroy(ctx, xn);
+    }
+
+    /* bad history arguments; the shape error names texla_cg (not the product it calls) */
+    texla_cg_desc bh1 = {.max_iter = 5, .tol = 1e-5f, .history_cap = 4},
+                  bh2 = {.max_iter = 5, .tol = 1e-5f, .history = h, .history_cap = -1};
+    CHECK_CODE(ctx, texla_cg(ctx, op, b, &bh1, x, &out), TEXLA_ERR_ARGUMENT,
+               "texla_cg history_cap 4 with history NULL");
+    CHECK_CODE(ctx, texla_cg(ctx, op, b, &bh2, x, &out), TEXLA_ERR_ARGUMENT,
+               "texla_cg history_cap -1");
+    texla_vec w = mkv(plain_shape(n + 1), NULL, "outcomes: n+1");
+    CHECK_CODE(ctx, texla_cg(ctx, op, w, &d3, x, &out), TEXLA_ERR_SHAPE, "texla_cg b of n+1");
+    snprintf(what, sizeof what, "texla_cg: ");
+    CHECK(!strncmp(texla_error_message(ctx), what, strlen(what)),
+          "texla_cg's shape error names texla_cg: \"%s\"", texla_error_message(ctx));
+    static const texla_cg_stop stops[] = {TEXLA_CG_FIXED, TEXLA_CG_CONVERGED, TEXLA_CG_MAX_ITER,
+                                          TEXLA_CG_STAGNATED, TEXLA_CG_NAN, TEXLA_CG_CANCELLED};
+    int named = 0;
+    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+        named += strcmp(texla_cg_stop_name(stops[i]), "unknown") != 0;
+    CHECK(named == 6, "texla_cg_stop_name names all 6 outcomes (%d)", named);
+    texla_banded_destroy(ctx, p);
+    texla_vec_destroy(ctx, b);
+    texla_vec_destroy(ctx, x);
+    texla_vec_destroy(ctx, w);
+    free(XR), free(B), free(X), free(ax);
+}
+
+/* the natural residual ||min(x, w)||_inf / ||b||_inf of x for dense A on the CPU */
+static double cpu_natural(int n, const float *A, const float *B, const float *X, double *bound) {
+    double r = 0, bm = norm_inf_f(B, (size_t)n), e = 0;
+    for (int i = 0; i < n; i++) {
+        double w = B[i], wa = fabs((double)B[i]);
+        for (int j = 0; j < n; j++) {
+            w += (double)A[(size_t)i * (size_t)n + (size_t)j] * X[j];
+            wa += fabs((double)A[(size_t)i * (size_t)n + (size_t)j] * X[j]);
+        }
+        r = fmax(r, fabs(fmin((double)X[i], w)));
+        e = fmax(e, check_gamma(n + 4) * (wa + fabs((double)X[i])));
+    }
+    *bound = 1.01 * e / bm;
+    return r / bm;
+}
+
+static void test_lcp_outcomes(void) {
+    const int n = 24;
+    float *A = check_alloc((size_t)n * n, sizeof *A), *B = check_rnd((size_t)n),
+          *X = check_alloc((size_t)n, sizeof *X);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++) A[i * n + j] = A[j * n + i] = (float)check_rand();
+    for (int i = 0; i < n; i++) {
+        double off = 0;
+        for (int j = 0; j < n; j++) off += j != i ? fabs((double)A[i * n + j]) : 0;
+        A[i * n + i] = (float)(1.2 * off + 0.1); /* slow: a handful of sweeps leave it unsolved */
+    }
+    texla_mat a = {0}, b = {0}, x = {0};
+    CHECK_OK(ctx, texla_mat_make(ctx, n, n, A, &a), "lcp outcomes: A");
+    CHECK_OK(ctx, texla_mat_make(ctx, n, 1, B, &b), "lcp outcomes: b");
+    CHECK_OK(ctx, texla_mat_make(ctx, n, 1, NULL, &x), "lcp outcomes: x");
+    texla_lcp_result out;
+    float h[32];
+    int hi[32];
+
+    /* 2 iterations: not solved, said so with the measures that fail */
+    texla_lcp_desc d = {.iterations = 2};
+    CHECK_OK(ctx, texla_lcp_jacobi(ctx, a, b, &d, x, &out), "lcp 2 iterations");
+    CHECK(out.status == TEXLA_LCP_UNSOLVED && (out.rel_min_w > out.tol || out.rel_xw > out.tol) &&
+          out.iterations == 2 && out.tol == 1e-4f && out.scale > 0,
+          "lcp n=24, 2 iterations: status %s, rel min w %.3g, rel x.*w %.3g (tol %g, scale %g)",
+          texla_lcp_status_name(out.status), (double)out.rel_min_w, (double)out.rel_xw,
+          (double)out.tol, (double)out.scale);
+    CHECK(out.rel_min_w == (out.min_w < 0 ? -out.min_w / out.scale : 0.0f) ||
+          fabsf(out.rel_min_w - (-out.min_w / out.scale)) <= 1e-6f * out.rel_min_w,
+          "lcp: rel_min_w %g is -min_w / scale (%g / %g)", (double)out.rel_min_w,
+          (double)out.min_w, (double)out.scale);
+    /* the same x with tol 1: every relative measure is <= 1, so solved */
+    texla_mat_write(ctx, (float[24]){0}, x);
+    texla_lcp_desc d1 = {.iterations = 2, .tol = 1.0f};
+    CHECK_OK(ctx, texla_lcp_jacobi(ctx, a, b, &d1, x, &out), "lcp tol 1");
+    CHECK(out.status == TEXLA_LCP_SOLVED && out.tol == 1.0f, "lcp tol 1: status %s",
+          texla_lcp_status_name(out.status));
+
+    /* enough iterations: solved; the history and the callback every 4 */
+    texla_mat_write(ctx, (float[24]){0}, x);
+    listen l = {.nondecreasing = 1};
+    texla_lcp_desc d2 = {.iterations = 400, .check_every = 4, .progress = on_progress,
+                         .progress_user = &l, .history = h, .history_iter = hi, .history_cap = 32};
+    CHECK_OK(ctx, texla_lcp_jacobi(ctx, a, b, &d2, x, &out), "lcp 400 iterations");
+    CHECK(out.status == TEXLA_LCP_SOLVED && out.iterations == 400 && out.history_len == 32 &&
+          l.calls >= 32 && l.nondecreasing && l.max_iter == 400,
+          "lcp 400 iterations: status %s (rel min w %.2g, x.*w %.2g), history %d, %d calls",
+          texla_lcp_status_name(out.status), (double)out.rel_min_w, (double)out.rel_xw,
+          out.history_len, l.calls);
+    check_history("lcp history", h, hi, out.history_len, 400);
+    CHECK_OK(ctx, texla_mat_read(ctx, x, X), "lcp: read x");
+    double bound, nat = cpu_natural(n, A, B, X, &bound);
+    CHECK(hi[31] == 400 && fabs(h[31] - nat) <= bound,
+          "lcp history: the last entry (%g at %d) is the natural residual of the x returned (%g, "
+          "float64, +- %.2g)", (double)h[31], hi[31], nat, bound);
+    CHECK(h[0] > h[30], "lcp history falls: %g at %d, %g at %d", (double)h[0], hi[0],
+          (double)h[30], hi[30]);
+
+    /* cancelled at the first callback */
+    texla_mat_write(ctx, (float[24]){0}, x);
+    listen lc = {.stop_at = 1, .nondecreasing = 1};
+    texla_lcp_desc d3 = {.iterations = 400, .check_every = 4, .progress = on_progress,
+                         .progress_user = &lc};
+    CHECK_OK(ctx, texla_lcp_jacobi(ctx, a, b, &d3, x, &out), "lcp cancelled");
+    CHECK(out.status == TEXLA_LCP_CANCELLED && out.iterations < 400 && out.iterations >= 4,
+          "lcp cancelled at the first callback: status %s after %d iterations",
+          texla_lcp_status_name(out.status), out.iterations);
+
+    /* NaN in b */
+    {
+        float bn[24];
+        memcpy(bn, B, sizeof bn);
+        bn[5] = NAN;
+        texla_mat b2 = {0};
+        CHECK_OK(ctx, texla_mat_make(ctx, n, 1, bn, &b2), "lcp NaN: b");
+        CHECK_OK(ctx, texla_lcp_jacobi(ctx, a, b2, &d, x, &out), "lcp NaN");
+        CHECK(out.status == TEXLA_LCP_NAN, "lcp with NaN in b: status %s",
+              texla_lcp_status_name(out.status));
+        texla_mat_destroy(ctx, b2);
+    }
+
+    /* friction indices: checked when the measures are read */
+    {
+        float idx[24], mu[24];
+        for (int i = 0; i < n; i++) idx[i] = -1, mu[i] = 0.5f;
+        idx[1] = 0, idx[2] = 0; /* rows 1 and 2: friction of normal row 0 */
+        texla_mat fi = {0}, fm = {0};
+        CHECK_OK(ctx, texla_mat_make(ctx, n, 1, idx, &fi), "lcp friction: index");
+        CHECK_OK(ctx, texla_mat_make(ctx, n, 1, mu, &fm), "lcp friction: mu");
+        texla_lcp_desc df = {.iterations = 50, .friction_index = fi, .friction_mu = fm};
+        CHECK_OK(ctx, texla_lcp_jacobi(ctx, a, b, &df, x, &out), "lcp friction, valid indices");
+        static const struct { int row; float v; const char *why; } bad[] = {
+            {7, 24, "is past the last row"}, {7, 1000, "is past the last row"},
+            {3, 3, "names its own row"}, {4, 1, "names a friction row, not a normal one"},
+            {6, 2.5f, "is not an integer"}, {6, -0.5f, "is not an integer"}};
+        for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+            float idx2[24];
+            memcpy(idx2, idx, sizeof idx2);
+            idx2[bad[k].row] = bad[k].v;
+            texla_mat_write(ctx, idx2, fi);
+            char want[160], what[96];
+            snprintf(want, sizeof want, "texla_lcp_jacobi: friction_index[%d] = %g %s", bad[k].row,
+                     (double)bad[k].v, bad[k].why);
+            snprintf(what, sizeof what, "lcp friction_index[%d] = %g", bad[k].row, (double)bad[k].v);
+            CHECK_CODE(ctx, texla_lcp_jacobi(ctx, a, b, &df, x, &out), TEXLA_ERR_ARGUMENT, what);
+            CHECK(!strncmp(texla_error_message(ctx), want, strlen(want)), "%s: message \"%s\"",
+                  what, texla_error_message(ctx));
+        }
+        texla_mat_destroy(ctx, fi);
+        texla_mat_destroy(ctx, fm);
+    }
+    texla_lcp_desc bt = {.iterations = 2, .tol = -1}, bh = {.iterations = 2, .history_cap = 3};
+    CHECK_CODE(ctx, texla_lcp_jacobi(ctx, a, b, &bt, x, &out), TEXLA_ERR_ARGUMENT, "lcp tol -1");
+    CHECK_CODE(ctx, texla_lcp_jacobi(ctx, a, b, &bh, x, &out), TEXLA_ERR_ARGUMENT,
+               "lcp history_cap 3 with history NULL");
+    texla_mat_destroy(ctx, a);
+    texla_mat_destroy(ctx, b);
+    texla_mat_destroy(ctx, x);
+    free(A), free(B), free(X);
+}
+
+/* issue 13's numerics, held: a banded matrix with no diagonals is 0 on both backends (the
+ * first diagonal's term was not guarded); offsets with |d| >= n are accepted and ignored */
+static void test_banded_regressions(void) {
+    const int n = 37;
+    float X[37], Y[37], D[3 * 37];
+    check_fill(X, 37);
+    check_fill(D, 3 * 37);
+    texla_vec x = mkv(plain_shape(n), X, "banded regressions: x"),
+              y = mkv(plain_shape(n), NULL, "banded regressions: y");
+    static const texla_backend bes[] = {TEXLA_BACKEND_FRAGMENT, TEXLA_BACKEND_COMPUTE};
+    static const char *const bn[] = {"fragment", "compute"};
+    for (int k = 0; k < 2; k++) {
+        if (texla_ctx_set_backend(ctx, "banded", bes[k]) != TEXLA_OK) {
+            check_skip("banded with no diagonals", "this GL has no compute backend");
+            continue;
+        }
+        texla_banded e = {0};
+        CHECK_OK(ctx, texla_banded_make(ctx, x, 0, NULL, NULL, &e), "banded with no diagonals");
+        texla_vec_fill(ctx, texla_host(7.0f), y);
+        CHECK_OK(ctx, texla_banded_matvec(ctx, e, x, y), "banded with no diagonals: y = A x");
+        CHECK_OK(ctx, texla_vec_read(ctx, y, Y), "read y");
+        int nz = 0;
+        for (int i = 0; i < n; i++) nz += Y[i] != 0.0f;
+        CHECK(nz == 0, "banded with no diagonals (%s backend): %d of %d elements of A x are not 0",
+              bn[k], nz, n);
+        texla_banded_destroy(ctx, e);
+        /* offsets n, -n - 3 beside the main diagonal: ignored */
+        int offs[3] = {n, 0, -n - 3};
+        texla_banded f = {0};
+        CHECK_OK(ctx, texla_banded_make(ctx, x, 3, offs, D, &f),
+                 "texla_banded_make with offsets 37 and -40 on n = 37");
+        CHECK_OK(ctx, texla_banded_matvec(ctx, f, x, y), "banded |offset| >= n: y = A x");
+        CHECK_OK(ctx, texla_vec_read(ctx, y, Y), "read y");
+        int bad = 0;
+        for (int i = 0; i < n; i++) bad += Y[i] != D[n + i] * X[i];
+        CHECK(bad == 0, "banded with offsets past n (%s backend): %d elements differ from the main "
+              "diagonal's product alone", bn[k], bad);
+        texla_banded_destroy(ctx, f);
+    }
+    texla_ctx_set_backend(ctx, "banded", suite_backend());
+    texla_vec_destroy(ctx, x);
+    texla_vec_destroy(ctx, y);
+}
+
 void suite_solvers(void) {
     double t0 = check_now();
     ctx = suite_ctx(NULL);
@@ -789,7 +1152,12 @@ void suite_solvers(void) {
     test_cg_errors();
     printf("  (cg dense, sparse, errors: %.1f s)\n", check_now() - t), t = check_now();
     test_lcp();
-    printf("  (lcp: %.1f s)\n", check_now() - t);
+    printf("  (lcp: %.1f s)\n", check_now() - t), t = check_now();
+    printf("outcomes, callbacks, histories:\n");
+    test_cg_outcomes();
+    test_lcp_outcomes();
+    test_banded_regressions();
+    printf("  (outcomes: %.1f s)\n", check_now() - t);
     tu_end();
     texla_ctx_destroy(ctx);
     ctx = NULL;

@@ -1244,6 +1244,74 @@ static void run_banded_sparse(texla_ctx *ctx) {
     STEP(ctx, "texla_vec_fill", texla_vec_fill(ctx, texla_host(9.0f), y7));
     STEP(ctx, "texla_sparse_matvec (CSR)", texla_sparse_matvec(ctx, sr, xg, y7));
     expect_v_near(ctx, y7, sref, sbnd, SR, "texla_sparse_matvec (CSR)");
+    /* the sparse engine's other products and forms: storage buffers, image units, the
+     * transposed copy, scatter with atomics and the pack pass, the gather program */
+    {
+        double tref[GN], tbnd[GN];
+        float X7[SR];
+        check_fill(X7, SR);
+        for (int j = 0; j < GN; j++) {
+            double s = 0, a = 0;
+            int cnt = 0;
+            for (int i = 0; i < NNZ; i++)
+                if (cols[i] == j) {
+                    s += (double)V[i] * X7[rows[i]];
+                    a += fabs((double)V[i] * X7[rows[i]]);
+                    cnt++;
+                }
+            tref[j] = s;
+            tbnd[j] = 2 * (cnt + 1) * CHECK_U * a + 1e-30;
+        }
+        texla_vec x7 = {0};
+        STEP(ctx, "texla_vec_make (7)", texla_vec_make(ctx, SR, X7, &x7));
+        STEP(ctx, "texla_sparse_matvec_t", texla_sparse_matvec_t(ctx, sc, x7, yg));
+        expect_v_near(ctx, yg, tref, tbnd, GN, "texla_sparse_matvec_t");
+        texla_info inf;
+        texla_ctx_info(ctx, &inf);
+        const texla_sparse_variant vs[] = {
+            {.format = TEXLA_SPARSE_GATHER},
+            {.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_GROUP, .dist = 2, .long_rows = 4,
+             .long_chunk = 64, .wg = 64},
+            {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES, .lanes = 4},
+            {.format = TEXLA_SPARSE_BSR, .block = 2, .bell = 1},
+            {.format = TEXLA_SPARSE_COO, .sched = TEXLA_SCHED_ATOMIC}};
+        for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
+            if (vs[i].format >= TEXLA_SPARSE_COO && !inf.compute) continue;
+            if (vs[i].sched == TEXLA_SCHED_ATOMIC && !inf.atomic_float) continue;
+            STEP(ctx, "texla_sparse_pin", texla_sparse_pin(ctx, sc, TEXLA_SPARSE_N, &vs[i]));
+            STEP(ctx, "texla_vec_fill", texla_vec_fill(ctx, texla_host(9.0f), y7));
+            STEP(ctx, "texla_sparse_matvec (pinned)", texla_sparse_matvec(ctx, sc, xg, y7));
+            expect_v_near(ctx, y7, sref, sbnd, SR, "texla_sparse_matvec (pinned variant)");
+        }
+        /* y = A x + 0 y ignores y's old values */
+        STEP(ctx, "texla_vec_fill", texla_vec_fill(ctx, texla_host(9.0f), y7));
+        STEP(ctx, "texla_sparse_matvec_add", texla_sparse_matvec_add(ctx, sc, xg, 0.0f, y7));
+        expect_v_near(ctx, y7, sref, sbnd, SR, "texla_sparse_matvec_add (beta 0)");
+        STEP(ctx, "texla_sparse_pin (none)", texla_sparse_pin(ctx, sc, TEXLA_SPARSE_N, NULL));
+        texla_sparse_info si;
+        STEP(ctx, "texla_sparse_info_get", texla_sparse_info_get(ctx, sc, &si));
+        cur_call = "texla_vec_destroy";
+        texla_vec_destroy(ctx, x7);
+        after_call("texla_vec_destroy");
+        /* complex vectors */
+        float C[8] = {1, 2, -1, 0.5f, 3, -2, 0.25f, 1};
+        texla_vec ca = {0}, cb = {0};
+        texla_scalar cs = {0};
+        STEP(ctx, "texla_vec_make_entries", texla_vec_make_entries(ctx, 4, TEXLA_ENTRY_COMPLEX, C, &ca));
+        STEP(ctx, "texla_vec_make_like", texla_vec_make_like(ctx, ca, &cb));
+        STEP(ctx, "texla_scalar_make", texla_scalar_make(ctx, 0, &cs));
+        STEP(ctx, "texla_cvec_mul", texla_cvec_mul(ctx, ca, ca, 1, cb));
+        STEP(ctx, "texla_cvec_dot", texla_cvec_dot(ctx, ca, ca, cs));
+        float dr[2] = {0, 0};
+        STEP(ctx, "texla_scalar_read_complex", texla_scalar_read_complex(ctx, cs, dr));
+        CHECK(fabsf(dr[0] - 20.3125f) < 1e-4f && fabsf(dr[1]) < 1e-6f,
+              "texla_cvec_dot (a, a) = %g %+gi, expected 20.3125", dr[0], dr[1]);
+        cur_call = "texla_vec_destroy";
+        texla_vec_destroy(ctx, ca);
+        texla_vec_destroy(ctx, cb);
+        texla_scalar_destroy(ctx, cs);
+        after_call("texla_vec_destroy");
+    }
 
     /* the operator interface, one of each kind */
     STEP(ctx, "texla_op_matvec (banded)", texla_op_matvec(ctx, texla_op_banded(pz), xg, yg));
@@ -1299,7 +1367,7 @@ static void run_solvers(texla_ctx *ctx) {
     double bn = check_norm_f(Bc, 64);
     for (int mode = 0; mode < 2; mode++) {
         texla_cg_desc cd = {0};
-        texla_cg_result cr = {-1, -2.0f, -1};
+        texla_cg_result cr = {.iterations = -1, .rel_residual = -2.0f, .converged = -1};
         const char *label = mode == 0 ? "texla_cg (tolerance mode, tol 1e-5)"
                                       : "texla_cg (fixed mode, 48 iterations)";
         if (mode == 0) {

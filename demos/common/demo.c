@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 int demo_open(const char *who, int headless, int w, int h, int stencil, int frames,
-              const char **png, const char *default_png, GLFWwindow **win, texla_ctx **ctx) {
+              texla_backend backend, const char **png, const char *default_png, GLFWwindow **win,
+              texla_ctx **ctx) {
     *win = NULL;
     *ctx = NULL;
     if (!headless) {
@@ -44,14 +45,16 @@ int demo_open(const char *who, int headless, int w, int h, int stencil, int fram
             fprintf(stderr, "%s: cannot load OpenGL\n", who);
             return -1;
         }
-        texla_ctx_desc d = {.host_getproc = (texla_getproc_fn)glfwGetProcAddress};
+        texla_ctx_desc d = {.host_getproc = (texla_getproc_fn)glfwGetProcAddress,
+                            .backend = backend};
         if (texla_ctx_make(&d, ctx)) {
             fprintf(stderr, "%s: %s\n", who, texla_error_message(NULL));
             return -1;
         }
         return 0;
     }
-    if (texla_ctx_make(NULL, ctx)) {
+    texla_ctx_desc d = {.backend = backend};
+    if (texla_ctx_make(&d, ctx)) {
         fprintf(stderr, "%s: %s\n", who, texla_error_message(NULL));
         return -1;
     }
@@ -213,4 +216,80 @@ void demo_look(const float eye[3], float fwd[3], float fovy, float aspect, float
             for (int k = 0; k < 4; k++) sum += proj[k * 4 + r] * view[col * 4 + k];
             vp[col * 4 + r] = sum;
         }
+}
+
+const char *demo_backend_name(texla_ctx *ctx) {
+    texla_info info;
+    if (texla_ctx_info(ctx, &info)) return "?";
+    return info.backend == TEXLA_BACKEND_COMPUTE ? "compute" : "fragment";
+}
+
+void demo_keys_format(const demo_key *keys, int accent, int indent, char *buf, size_t size) {
+    size_t w = 0, n = 0;
+    for (const demo_key *k = keys; k->key; k++)
+        if (strlen(k->key) > w) w = strlen(k->key);
+    buf[0] = 0;
+    for (const demo_key *k = keys; k->key && n < size; k++) {
+        int r = snprintf(buf + n, size - n, "%*s%s%-*s%s  %s\n", indent, "", accent ? "\1" : "",
+                         (int)w, k->key, accent ? "\2" : "", k->does);
+        if (r < 0) break;
+        n += (size_t)r;
+    }
+}
+
+int demo_usage_hint(const char *who) {
+    fprintf(stderr, "usage: %s [OPTION]...  (%s --help lists the options and keys)\n", who, who);
+    return 2;
+}
+
+int demo_opt_int(const char *who, const char *opt, const char *v, int lo, int hi, int *out) {
+    char *e;
+    errno = 0;
+    long x = strtol(v, &e, 10);
+    if (e == v || *e || errno || x < lo || x > hi) {
+        fprintf(stderr, "%s: --%s: '%s' is not an integer from %d to %d\n", who, opt, v, lo, hi);
+        return -1;
+    }
+    *out = (int)x;
+    return 0;
+}
+
+int demo_opt_float(const char *who, const char *opt, const char *v, float lo, int lo_open,
+                   float hi, float *out) {
+    char *e;
+    double x = strtod(v, &e);
+    if (e == v || *e || !isfinite(x) || (lo_open ? !(x > lo) : !(x >= lo)) || !(x <= hi)) {
+        fprintf(stderr, "%s: --%s: '%s' is not a number %s %g and at most %g\n", who, opt, v,
+                lo_open ? "above" : "of at least", lo, hi);
+        return -1;
+    }
+    *out = (float)x;
+    return 0;
+}
+
+int demo_opt_backend(const char *who, const char *v, texla_backend *out) {
+    static const char *names[3] = {"auto", "fragment", "compute"};
+    static const texla_backend values[3] = {TEXLA_BACKEND_AUTO, TEXLA_BACKEND_FRAGMENT,
+                                            TEXLA_BACKEND_COMPUTE};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(v, names[i])) {
+            *out = values[i];
+            return 0;
+        }
+    fprintf(stderr, "%s: --backend: '%s' is not fragment, compute or auto\n", who, v);
+    return -1;
+}
+
+void demo_progress(const char *who, int frame, int frames, double t_start, double *last) {
+    static double every = -1;
+    if (every < 0) { /* TEXLA_DEMO_PROGRESS_S: seconds between the lines (tests make it short) */
+        const char *e = getenv("TEXLA_DEMO_PROGRESS_S");
+        every = e && atof(e) > 0 ? atof(e) : 3.0;
+    }
+    double t = demo_now_s();
+    if (t - *last < every || frame <= 0 || frame >= frames) return;
+    *last = t;
+    double fps = frame / (t - t_start), left = fps > 0 ? (frames - frame) / fps : 0;
+    fprintf(stderr, "%s: frame %d/%d, %.1f fps, about %.0f s left\n", who, frame, frames, fps,
+            left);
 }

@@ -5,36 +5,44 @@
  * the GPU", fig. 4). The physics is in physics.c; this file draws and interacts.
  *
  *   texla-cubes [--cubes N [--scene wall|pyramid|pile] | --wall WxH] [--mu MU] [--iters N]
- *               [--max-iters N] [--omega W] [--solver dense|islands|sparse]
- *               [--frames N --png FILE] [--shoot FRAME]
- *   texla-cubes --headless --frames N --png FILE [--cubes N] [--shoot FRAME] [--solver S]
+ *               [--max-iters N] [--omega W] [--solver dense|islands|sparse] [--shoot FRAME]
+ *               [--backend B] [--frames N --png FILE]
+ *   texla-cubes --headless [--frames N] [--png FILE] [--cubes N] [--shoot FRAME] [--solver S]
  *               [--no-pool] [--width W --height H]
+ *   texla-cubes --help         (the options, and the keys of the demos' common key map)
  *
- * Window: click or space shoots at the cursor / the structure, R reset, M solver (dense,
- * islands, sparse), + / - solver iterations, P pause, N single step (paused), H help, Esc quit.
- * Without a display it runs headless (writing cubes.png). In a window, --png FILE takes a
- * screenshot after --frames frames and exits (for tests). Headless prints the median and p95
- * of the frame time, the physics step, the solver (uploads, GPU products and Jacobi,
- * read-back), the LCP sizes, the CPU parts, a WARNING for unsolved LCPs and a one-line summary:
- * the benchmark is `--headless --frames N --cubes N --scene S --solver S` (bench/cubes_bench.sh
- * runs the matrix). */
+ * In a window: an on-screen HUD (fps, bodies, the solver, LCP rows and nonzeros, iterations,
+ * solver time and quality, the UNSOLVED flag), H shows the keys, M switches the solver. Without
+ * a display it runs headless (writing cubes.png). In a window, --png FILE takes a screenshot
+ * after --frames frames and exits (for tests). Headless prints the median and p95 of the frame
+ * time, the physics step, the solver (uploads, GPU products and Jacobi, read-back), the LCP
+ * sizes, the CPU parts, a WARNING for unsolved LCPs and a one-line summary: the benchmark is
+ * `--headless --frames N --cubes N --scene S --solver S` (bench/cubes_bench.sh runs the
+ * matrix). */
 #include <glad/gl.h>
 
 #include "../common/demo.h"
+#include "../common/hud.h"
 #include "physics.h"
 
+#include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define WHO "texla-cubes"
+
 typedef struct opts {
-    int wide, high, cubes, headless, frames, shoot, width, height, iters, islands, no_pool, mu_set;
+    int wide, high, cubes, headless, frames, shoot, width, height, iters, no_pool, mu_set;
     int matmul_k;
     int solver, scene; /* cubes_solver (0: the default), cubes_scene_kind */
     int max_iters;     /* --max-iters (0: 4 x --iters) */
     int win_w, win_h; /* the window: 1280 x 800, or --width / --height when given */
+    int hud, keys;
     float mu, omega;
+    texla_backend backend;
     const char *png;
 } opts;
 
@@ -51,7 +59,31 @@ typedef struct app {
     float angle, dist, centre[3], target[3];
     int fb_w, fb_h;
     float eye[3], fwd[3], right[3], up[3], fovy;
+    /* the window */
+    demo_hud hud;
+    int show_keys, want_shot, shots;
+    double fps;
+    char note[256];
+    double note_until;
 } app;
+
+/* the demos' common key map (demos/common/demo.h), as this demo reads it */
+static const demo_key KEYS[] = {
+    {"click", "a projectile at the cursor"},
+    {"F", "a projectile at the wall"},
+    {"Space", "pause / resume"},
+    {"N", "one step (pauses)"},
+    {"R", "reset: the scene anew"},
+    {"M", "solver: dense -> islands -> sparse (matrix-free)"},
+    {"+ / -", "time step dt x1.25 / /1.25"},
+    {"] / [", "Jacobi iterations x1.25 / /1.25"},
+    {"1 .. 5", "the scene of 15, 30, 60, 120, 240 cubes"},
+    {"Left / Right", "turn the camera"},
+    {"P", "PNG of the window"},
+    {"H", "this key list"},
+    {"Esc, Q", "quit"},
+    {NULL, NULL},
+};
 
 
 static const float LIGHT[3] = {-0.55f, 0.75f, 0.35f}; /* towards the light, normalised in Init */
@@ -295,15 +327,51 @@ static void draw(app *a) {
     glDisable(GL_DEPTH_TEST);
 }
 
-/* ---- PNG of the rendered frame (atomic: temporary file, then rename) ---- */
+/* ---- the HUD (window only: headless frames stay deterministic) ---- */
 
+static void hud_draw(app *a) {
+    if (!a->o.hud) return;
+    const cubes_stats *s = &a->world.stats;
+    const cubes_params *p = &a->world.p;
+    const char *sv = cubes_solver_name(s->solver);
+    char t[1280], lcp[160], un[128] = "";
+    if (s->solver == CUBES_SOLVER_ISLANDS)
+        snprintf(lcp, sizeof lcp, "LCP per island: %d rows in %d LCPs (largest %d), nnz %ld",
+                 s->rows, s->groups, s->max_rows, s->nnz);
+    else if (s->solver == CUBES_SOLVER_SPARSE)
+        snprintf(lcp, sizeof lcp, "LCP of all contacts, matrix-free: %d rows, nnz(J) %ld", s->rows,
+                 s->nnz);
+    else
+        snprintf(lcp, sizeof lcp, "LCP of all contacts: %d rows (%d padded), nnz %ld", s->rows,
+                 s->padded_rows, s->nnz);
+    if (s->unsolved) /* the LCP clearly not solved this step: said where it cannot be missed */
+        snprintf(un, sizeof un, "\1UNSOLVED: %d rows w < -%.2g\2\n", s->unsolved_rows, s->w_tol);
+    snprintf(t, sizeof t,
+             "texla-cubes  %.1f fps  %.1f ms/frame\n"
+             "bodies %d   contacts %d   backend %s\n"
+             "solver %s%s: %.2f ms   physics step %.2f ms\n"
+             "%s\n"
+             "Jacobi %d iterations (%d..%d)  omega %.2f   dt %.4f s\n"
+             "quality: min w %.1e  max|x w| %.1e  friction excess %.1e\n"
+             "%s%sH: keys",
+             a->fps, a->fps > 0 ? 1e3 / a->fps : 0.0, s->bodies, s->contacts,
+             demo_backend_name(a->ctx), sv ? sv : "-",
+             s->fallback ? " (dense too large: sparse solved it)" : "", s->t_solve_ms,
+             s->t_step_ms, lcp, s->iterations, p->iterations, p->max_iterations, s->omega_min,
+             p->dt, s->min_w, s->max_xw, s->max_fric_excess, un,
+             a->paused ? "\1paused\2   " : "");
+    int hud_h = demo_hud_panel(&a->hud, 8, 8, a->fb_w, a->fb_h, t);
+    if (a->show_keys) {
+        char k[1024];
+        demo_keys_format(KEYS, 1, 0, k, sizeof k);
+        demo_hud_panel(&a->hud, DEMO_HUD_CENTRE, 16 + hud_h, a->fb_w, a->fb_h, k);
+    }
+    if (a->note[0] && demo_now_s() < a->note_until)
+        demo_hud_panel(&a->hud, 8, -8, a->fb_w, a->fb_h, a->note);
+    demo_hud_draw(&a->hud, a->fbo, a->fb_w, a->fb_h);
+}
 
 /* ---- interaction ---- */
-
-static void help(void) {
-    printf("texla-cubes keys: click/space shoot | R reset | M solver dense/islands/sparse | +/- solver "
-           "iterations | P pause | N single step | H help | Esc quit\n");
-}
 
 /* the point where the ray through the cursor meets the wall's plane (z = 0), or 25 m along */
 static void shoot_at_cursor(app *a, double mx, double my) {
@@ -321,31 +389,77 @@ static void shoot_at_cursor(app *a, double mx, double my) {
     shoot(a, p);
 }
 
+static void note(app *a, const char *text) {
+    snprintf(a->note, sizeof a->note, "%s", text);
+    a->note_until = demo_now_s() + 4;
+    printf(WHO ": %s\n", text);
+}
+
+/* P: the window as the frame was drawn, HUD included */
+static void shoot_png(app *a) {
+    char path[64], msg[128];
+    snprintf(path, sizeof path, "texla-cubes-%03d.png", ++a->shots);
+    if (demo_write_png(WHO, a->fbo, a->fb_w, a->fb_h, path)) return;
+    snprintf(msg, sizeof msg, "wrote %s", path);
+    note(a, msg);
+}
+
+static int more_iters(int n) {
+    n += n / 4 > 1 ? n / 4 : 1;
+    return n > 100000 ? 100000 : n;
+}
+
+static int fewer_iters(int n) {
+    n -= n / 5 > 1 ? n / 5 : 1;
+    return n < 1 ? 1 : n;
+}
+
 static void key_cb(GLFWwindow *win, int key, int sc, int action, int mods) {
     (void)sc, (void)mods;
     app *a = glfwGetWindowUserPointer(win);
     if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
     cubes_params *p = &a->world.p;
+    static const int sizes[5] = {15, 30, 60, 120, 240};
     switch (key) {
-    case GLFW_KEY_SPACE: shoot(a, NULL); break;
+    case GLFW_KEY_F: shoot(a, NULL); break;
+    case GLFW_KEY_SPACE: a->paused = !a->paused; break;
+    case GLFW_KEY_N: a->paused = 1, a->step_once = 1; break;
     case GLFW_KEY_R: build_scene(a); break;
-    case GLFW_KEY_M: /* the solver: dense -> islands -> sparse -> dense */
+    case GLFW_KEY_M: { /* the solver: dense -> islands -> sparse -> dense */
+        char msg[64];
         p->solver = p->solver % CUBES_SOLVER_SPARSE + 1;
+        snprintf(msg, sizeof msg, "solver %s", cubes_solver_name(p->solver));
+        note(a, msg);
         break;
+    }
     case GLFW_KEY_EQUAL: case GLFW_KEY_KP_ADD:
-        p->iterations += p->iterations / 4 > 1 ? p->iterations / 4 : 1;
+        p->dt = fminf(p->dt * 1.25f, 0.1f);
         break;
     case GLFW_KEY_MINUS: case GLFW_KEY_KP_SUBTRACT:
-        p->iterations -= p->iterations / 5 > 1 ? p->iterations / 5 : 1;
-        if (p->iterations < 1) p->iterations = 1;
+        p->dt = fmaxf(p->dt / 1.25f, 0.001f);
         break;
-    case GLFW_KEY_P: a->paused = !a->paused; break;
-    case GLFW_KEY_N: a->paused = 1, a->step_once = 1; break;
-    case GLFW_KEY_H: help(); break;
-    case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(win, 1); break;
+    case GLFW_KEY_RIGHT_BRACKET: /* the floor and the ceiling of the adaptive count together */
+        p->iterations = more_iters(p->iterations);
+        p->max_iterations = more_iters(p->max_iterations);
+        break;
+    case GLFW_KEY_LEFT_BRACKET:
+        p->iterations = fewer_iters(p->iterations);
+        p->max_iterations = fewer_iters(p->max_iterations);
+        if (p->max_iterations < p->iterations) p->max_iterations = p->iterations;
+        break;
+    case GLFW_KEY_1: case GLFW_KEY_2: case GLFW_KEY_3: case GLFW_KEY_4: case GLFW_KEY_5:
+        a->o.cubes = sizes[key - GLFW_KEY_1];
+        build_scene(a);
+        break;
+    case GLFW_KEY_LEFT: a->angle -= 0.1f; break;
+    case GLFW_KEY_RIGHT: a->angle += 0.1f; break;
+    case GLFW_KEY_P: a->want_shot = 1; break;
+    case GLFW_KEY_H: a->show_keys = !a->show_keys; break;
+    case GLFW_KEY_ESCAPE: case GLFW_KEY_Q: glfwSetWindowShouldClose(win, 1); break;
     }
 }
 
+/* a click arrives through the callback, so a quick one between two slow frames counts */
 static void mouse_cb(GLFWwindow *win, int button, int action, int mods) {
     (void)mods;
     app *a = glfwGetWindowUserPointer(win);
@@ -357,24 +471,6 @@ static void mouse_cb(GLFWwindow *win, int button, int action, int mods) {
 
 /* ---- the loop ---- */
 
-
-static void title(app *a, double fps) {
-    const cubes_stats *s = &a->world.stats;
-    char t[448], u[96] = "";
-    int isl = s->solver == CUBES_SOLVER_ISLANDS;
-    if (s->unsolved) /* the LCP clearly not solved this frame: say so */
-        snprintf(u, sizeof u, " | UNSOLVED: %d rows w < -%.2g", s->unsolved_rows, s->w_tol);
-    snprintf(t, sizeof t,
-             "texla-cubes | %.1f fps | %d bodies | %d contacts | LCP %s%s: %d rows%s%d%s | "
-             "Jacobi %d it (omega %.2f) %.1f ms | residual max|x w| %.1e, min w %.1e%s%s",
-             fps, s->bodies, s->contacts, cubes_solver_name(s->solver) ? cubes_solver_name(s->solver) : "-",
-             s->fallback ? " (too large: sparse)" : "", s->rows, isl ? " in " : " (",
-             isl ? s->groups : s->padded_rows, isl ? " islands" : " padded)", a->world.p.iterations,
-             s->omega_min, s->t_solve_ms, s->max_xw, s->min_w, u, a->paused ? " | paused" : "");
-    if (a->win) glfwSetWindowTitle(a->win, t);
-    else printf("%s\n", t);
-}
-
 static int step(app *a) {
     if (cubes_step(&a->world)) {
         fprintf(stderr, "texla-cubes: %s\n", texla_error_message(a->ctx));
@@ -384,7 +480,8 @@ static int step(app *a) {
 }
 
 static int run_window(app *a) {
-    help();
+    printf(WHO ": H shows the keys on screen; --help lists them\n");
+    a->show_keys = a->o.keys;
     glfwSetWindowUserPointer(a->win, a);
     glfwSetKeyCallback(a->win, key_cb);
     glfwSetMouseButtonCallback(a->win, mouse_cb);
@@ -397,26 +494,33 @@ static int run_window(app *a) {
         if (!a->paused || a->step_once) {
             if (step(a)) return 1;
             a->step_once = 0;
-            a->angle += 0.0015f;
+            if (!a->paused) a->angle += 0.0015f;
         }
         /* Draw */
         glfwGetFramebufferSize(a->win, &a->fb_w, &a->fb_h);
         draw(a);
+        hud_draw(a);
         total++;
+        if (a->want_shot) a->want_shot = 0, shoot_png(a);
         if (a->o.png && total >= a->o.frames) { /* --png: a screenshot after --frames, then exit */
-            int rc = demo_write_png("texla-cubes", a->fbo, a->fb_w, a->fb_h, a->o.png);
+            int rc = demo_write_png(WHO, a->fbo, a->fb_w, a->fb_h, a->o.png);
             if (!rc)
-                printf("texla-cubes: wrote %s (window screenshot after %d frames)\n", a->o.png,
-                       total);
+                printf(WHO ": wrote %s (window screenshot after %d frames)\n", a->o.png, total);
             return rc ? 1 : 0;
         }
         glfwSwapBuffers(a->win);
         frames++;
         double t = demo_now_s();
         if (t - fps_t > 0.5) {
-            title(a, frames / (t - fps_t));
+            a->fps = frames / (t - fps_t);
             frames = 0;
             fps_t = t;
+            char title[128];
+            const cubes_stats *s = &a->world.stats;
+            snprintf(title, sizeof title, WHO " | %.1f fps | %s%s", a->fps,
+                     cubes_solver_name(s->solver) ? cubes_solver_name(s->solver) : "-",
+                     s->unsolved ? " | UNSOLVED" : "");
+            glfwSetWindowTitle(a->win, title);
         }
     }
     return 0;
@@ -447,6 +551,10 @@ static int run_headless(app *a) {
     int peak_contacts = 0, unsolved = 0, fallback = 0, first_unsolved = -1;
     texla_stats ts0, ts1;
     texla_ctx_stats(a->ctx, &ts0);
+    if (!a->o.png)
+        printf(WHO ": headless, %d frames: printing statistics only (--png FILE writes the last "
+               "frame)\n", n);
+    double start = demo_now_s(), last = start;
     for (int f = 0; f < n; f++) {
         double t0 = demo_now_s();
         if (f == a->o.shoot) shoot(a, NULL);
@@ -473,6 +581,7 @@ static int run_headless(app *a) {
         if (s->unsolved && first_unsolved < 0) first_unsolved = f;
         unsolved += s->unsolved;
         fallback += s->fallback;
+        demo_progress(WHO, f + 1, n, start, &last);
     }
     texla_ctx_stats(a->ctx, &ts1);
     const cubes_params *p = &a->world.p;
@@ -531,113 +640,204 @@ static int run_headless(app *a) {
     return 0;
 }
 
-static int usage(const char *argv0) {
-    fprintf(stderr,
-            "usage: %s [--cubes N | --wall WxH | --width-cubes W --height-cubes H] [--mu MU]\n"
-            "          [--scene wall|pyramid|pile] [--solver dense|islands|sparse]\n"
-            "          [--iters N] [--max-iters N] [--omega W] [--mode single|islands]\n"
-            "          [--shoot FRAME]\n"
-            "          [--frames N --png FILE] [--headless] [--no-pool] [--matmul-k K]\n"
-            "          [--width W --height H]\n",
-            argv0);
-    return 2;
+/* ---- the command line ---- */
+
+static void help(void) {
+    char keys[1024];
+    demo_keys_format(KEYS, 0, 2, keys, sizeof keys);
+    printf("texla-cubes: walls, pyramids and piles of cubes knocked down by a projectile; each\n"
+           "step's contacts are a linear complementarity problem solved by projected Jacobi on\n"
+           "the GPU with texla, matrix-free (sparse J) or with the matrix formed (dense).\n\n"
+           "usage: texla-cubes [OPTION]...\n"
+           "  --cubes N          a scene of N cubes, 1..16384 (60)\n"
+           "  --scene S          with --cubes: wall (about 10:6, in layers past 24 high),\n"
+           "                     pyramid (each cube on four) or pile (turned cubes dropped)\n"
+           "                     (wall)\n"
+           "  --wall WxH         a wall W cubes wide and H high, W H <= 4096 (also\n"
+           "                     --width-cubes W, --height-cubes H)\n"
+           "  --solver S         sparse: one LCP of all contacts, matrix-free (J and M^-1 J'\n"
+           "                     sparse; the default); dense: one LCP, A = J M^-1 J' formed;\n"
+           "                     islands: one dense LCP per island\n"
+           "  --mode M           older spelling: single (= --solver dense) or islands\n"
+           "  --iters N          Jacobi iterations per step at least, 1..100000 (96)\n"
+           "  --max-iters N      at most, after a step left unsolved, 1..100000 (4 x --iters;\n"
+           "                     --max-iters N --iters N: a fixed count)\n"
+           "  --omega W          Jacobi relaxation at most, in (0, 2] (0.7)\n"
+           "  --mu MU            friction coefficient, >= 0; 0: none (0.6)\n"
+           "  --matmul-k K       texla's MOPs per product pass (fragment backend)\n"
+           "  --no-pool          make the GPU matrices anew every step (for measuring)\n"
+           "  --backend B        texla's backend: fragment, compute or auto (auto: measured)\n"
+           "  --shoot FRAME      a projectile at the wall at this frame (-1: none)\n"
+           "  --headless         no window: draw offscreen, print statistics (also without a\n"
+           "                     display, writing cubes.png)\n"
+           "  --frames N         headless: frames to run (300); in a window with --png: frames\n"
+           "                     before the screenshot\n"
+           "  --png FILE         headless: write the last frame; in a window: a screenshot\n"
+           "                     after --frames frames, then exit\n"
+           "  --width W          headless image 960 x 600, window 1280 x 800, unless given\n"
+           "  --height H\n"
+           "  --no-hud           no on-screen text in the window\n"
+           "  --keys             start with the key list on screen\n"
+           "  --help             this text\n\n"
+           "keys (the same map in every texla demo):\n%s", keys);
 }
 
-static int parse_int(const char *s, int *out) {
-    char *e;
-    long v = strtol(s, &e, 10);
-    if (e == s || *e || v < -1000000000L || v > 1000000000L) return -1;
-    *out = (int)v;
-    return 0;
-}
-
-static int parse_float(const char *s, float *out) {
-    char *e;
-    double v = strtod(s, &e);
-    if (e == s || *e || !isfinite(v)) return -1;
-    *out = (float)v;
-    return 0;
+static int parse(int argc, char **argv, opts *o) {
+    enum { O_CUBES = 256, O_WALL, O_WCUBES, O_HCUBES, O_MODE, O_ITERS, O_OMEGA, O_MU, O_MATMULK,
+           O_NOPOOL, O_BACKEND, O_SHOOT, O_HEADLESS, O_FRAMES, O_PNG, O_WIDTH, O_HEIGHT, O_NOHUD,
+           O_KEYS, O_SOLVER, O_SCENE, O_MAXITERS };
+    static const struct option lo[] = {
+        {"cubes", required_argument, 0, O_CUBES},
+        {"wall", required_argument, 0, O_WALL},
+        {"width-cubes", required_argument, 0, O_WCUBES},
+        {"height-cubes", required_argument, 0, O_HCUBES},
+        {"mode", required_argument, 0, O_MODE},
+        {"solver", required_argument, 0, O_SOLVER},
+        {"scene", required_argument, 0, O_SCENE},
+        {"iters", required_argument, 0, O_ITERS},
+        {"max-iters", required_argument, 0, O_MAXITERS},
+        {"omega", required_argument, 0, O_OMEGA},
+        {"mu", required_argument, 0, O_MU},
+        {"matmul-k", required_argument, 0, O_MATMULK},
+        {"no-pool", no_argument, 0, O_NOPOOL},
+        {"backend", required_argument, 0, O_BACKEND},
+        {"shoot", required_argument, 0, O_SHOOT},
+        {"headless", no_argument, 0, O_HEADLESS},
+        {"frames", required_argument, 0, O_FRAMES},
+        {"png", required_argument, 0, O_PNG},
+        {"width", required_argument, 0, O_WIDTH},
+        {"height", required_argument, 0, O_HEIGHT},
+        {"no-hud", no_argument, 0, O_NOHUD},
+        {"keys", no_argument, 0, O_KEYS},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    int c, bad = 0;
+    while (!bad && (c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'h': help(); exit(0);
+        case O_CUBES:
+            bad = demo_opt_int(WHO, "cubes", optarg, 1, 16384, &o->cubes);
+            o->wide = o->high = -1;
+            break;
+        case O_WALL: {
+            char x = 0, rest = 0;
+            if (sscanf(optarg, "%d%c%d%c", &o->wide, &x, &o->high, &rest) != 3 || x != 'x' ||
+                o->wide < 1 || o->high < 1 || o->wide > 4096 || o->high > 4096 / o->wide) {
+                fprintf(stderr, WHO ": --wall: '%s' is not WxH with W, H >= 1 and W H <= 4096\n",
+                        optarg);
+                bad = 1;
+            }
+            o->cubes = 0;
+            break;
+        }
+        case O_WCUBES:
+            bad = demo_opt_int(WHO, "width-cubes", optarg, 1, 4096, &o->wide), o->cubes = 0;
+            break;
+        case O_HCUBES:
+            bad = demo_opt_int(WHO, "height-cubes", optarg, 1, 4096, &o->high), o->cubes = 0;
+            break;
+        case O_MODE: /* the older spelling of --solver dense|islands */
+            if (!strcmp(optarg, "single")) o->solver = CUBES_SOLVER_DENSE;
+            else if (!strcmp(optarg, "islands")) o->solver = CUBES_SOLVER_ISLANDS;
+            else {
+                fprintf(stderr, WHO ": --mode: '%s' is not single or islands\n", optarg);
+                bad = 1;
+            }
+            break;
+        case O_SOLVER:
+            if ((o->solver = cubes_solver_parse(optarg)) < 0) {
+                fprintf(stderr, WHO ": --solver: '%s' is not dense, islands or sparse\n", optarg);
+                bad = 1;
+            }
+            break;
+        case O_SCENE:
+            if ((o->scene = cubes_scene_parse(optarg)) < 0) {
+                fprintf(stderr, WHO ": --scene: '%s' is not wall, pyramid or pile\n", optarg);
+                bad = 1;
+            }
+            break;
+        case O_ITERS: bad = demo_opt_int(WHO, "iters", optarg, 1, 100000, &o->iters); break;
+        case O_MAXITERS:
+            bad = demo_opt_int(WHO, "max-iters", optarg, 1, 100000, &o->max_iters);
+            break;
+        case O_OMEGA: bad = demo_opt_float(WHO, "omega", optarg, 0, 1, 2, &o->omega); break;
+        case O_MU:
+            bad = demo_opt_float(WHO, "mu", optarg, 0, 0, 1000, &o->mu), o->mu_set = 1;
+            break;
+        case O_MATMULK: bad = demo_opt_int(WHO, "matmul-k", optarg, 1, 1 << 20, &o->matmul_k); break;
+        case O_NOPOOL: o->no_pool = 1; break;
+        case O_BACKEND: bad = demo_opt_backend(WHO, optarg, &o->backend); break;
+        case O_SHOOT: bad = demo_opt_int(WHO, "shoot", optarg, -1, INT_MAX, &o->shoot); break;
+        case O_HEADLESS: o->headless = 1; break;
+        case O_FRAMES: bad = demo_opt_int(WHO, "frames", optarg, 1, INT_MAX / 8, &o->frames); break;
+        case O_PNG: o->png = optarg; break;
+        case O_WIDTH:
+            bad = demo_opt_int(WHO, "width", optarg, 16, 8192, &o->width), o->win_w = o->width;
+            break;
+        case O_HEIGHT:
+            bad = demo_opt_int(WHO, "height", optarg, 16, 8192, &o->height), o->win_h = o->height;
+            break;
+        case O_NOHUD: o->hud = 0; break;
+        case O_KEYS: o->keys = 1; break;
+        default: bad = 1; break; /* getopt_long said which option */
+        }
+    }
+    if (!bad && optind < argc) {
+        fprintf(stderr, WHO ": unexpected argument '%s'\n", argv[optind]);
+        bad = 1;
+    }
+    if (!bad && o->max_iters) { /* below --iters the physics would take 4 x --iters instead */
+        cubes_params none = {0};
+        int floor = o->iters ? o->iters : cubes_params_resolve(&none).iterations;
+        if (o->max_iters < floor) {
+            fprintf(stderr, WHO ": --max-iters: %d is below the iterations at least (%d, --iters)\n",
+                    o->max_iters, floor);
+            bad = 1;
+        }
+    }
+    if (!bad && !o->cubes) { /* a wall option: one of --width-cubes / --height-cubes keeps the other */
+        if (o->wide == -1) o->wide = 10;
+        if (o->high == -1) o->high = 6;
+        if (o->wide * o->high > 4096) {
+            fprintf(stderr, WHO ": --width-cubes x --height-cubes: %d x %d cubes, more than 4096\n",
+                    o->wide, o->high);
+            bad = 1;
+        }
+    }
+    return bad ? -1 : 0;
 }
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     app a = {0};
     a.o = (opts){.cubes = 60, .wide = -1, .high = -1, .frames = 300, .shoot = -1, .width = 960,
-                 .height = 600, .win_w = 1280, .win_h = 800};
-    int bad = 0;
-    for (int i = 1; i < argc && !bad; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL, *o = argv[i];
-        if (!strcmp(o, "--headless")) a.o.headless = 1;
-        else if (!strcmp(o, "--no-pool")) a.o.no_pool = 1;
-        else if (!v) bad = 1;
-        else if (!strcmp(o, "--cubes")) {
-            bad = parse_int(v, &a.o.cubes) || a.o.cubes < 1, a.o.wide = a.o.high = -1, i++;
-        } else if (!strcmp(o, "--wall")) {
-            char x = 0, rest = 0;
-            bad = sscanf(v, "%d%c%d%c", &a.o.wide, &x, &a.o.high, &rest) != 3 || x != 'x';
-            a.o.cubes = 0, i++;
-        } else if (!strcmp(o, "--width-cubes")) bad = parse_int(v, &a.o.wide), a.o.cubes = 0, i++;
-        else if (!strcmp(o, "--height-cubes")) bad = parse_int(v, &a.o.high), a.o.cubes = 0, i++;
-        else if (!strcmp(o, "--frames")) bad = parse_int(v, &a.o.frames), i++;
-        else if (!strcmp(o, "--matmul-k")) {
-            bad = parse_int(v, &a.o.matmul_k) || a.o.matmul_k < 1, i++;
-        } else if (!strcmp(o, "--shoot")) bad = parse_int(v, &a.o.shoot), i++;
-        else if (!strcmp(o, "--iters")) bad = parse_int(v, &a.o.iters) || a.o.iters < 1, i++;
-        else if (!strcmp(o, "--max-iters")) {
-            bad = parse_int(v, &a.o.max_iters) || a.o.max_iters < 1, i++;
-        }
-        else if (!strcmp(o, "--mu")) {
-            bad = parse_float(v, &a.o.mu) || a.o.mu < 0, a.o.mu_set = 1, i++;
-        } else if (!strcmp(o, "--omega")) {
-            bad = parse_float(v, &a.o.omega) || !(a.o.omega > 0), i++;
-        } else if (!strcmp(o, "--png")) a.o.png = v, i++;
-        else if (!strcmp(o, "--width")) bad = parse_int(v, &a.o.width), a.o.win_w = a.o.width, i++;
-        else if (!strcmp(o, "--height")) {
-            bad = parse_int(v, &a.o.height), a.o.win_h = a.o.height, i++;
-        } else if (!strcmp(o, "--mode")) { /* the older spelling of --solver dense|islands */
-            if (!strcmp(v, "single")) a.o.solver = CUBES_SOLVER_DENSE;
-            else if (!strcmp(v, "islands")) a.o.solver = CUBES_SOLVER_ISLANDS;
-            else bad = 1;
-            i++;
-        } else if (!strcmp(o, "--solver")) {
-            a.o.solver = cubes_solver_parse(v);
-            bad = a.o.solver < 0, i++;
-        } else if (!strcmp(o, "--scene")) {
-            a.o.scene = cubes_scene_parse(v);
-            bad = a.o.scene < 0, i++;
-        } else bad = 1;
-    }
-    if (!a.o.cubes) { /* a wall option: one of --width-cubes / --height-cubes keeps the other */
-        if (a.o.wide == -1) a.o.wide = 10;
-        if (a.o.high == -1) a.o.high = 6;
-    }
-    if (bad || a.o.frames < 1 || a.o.shoot < -1 || a.o.width < 16 || a.o.height < 16 ||
-        a.o.width > 8192 || a.o.height > 8192 ||
-        (a.o.cubes && (a.o.cubes < 1 || a.o.cubes > 16384)) ||
-        (!a.o.cubes && (a.o.wide < 1 || a.o.high < 1 || a.o.wide * a.o.high > 4096)) ||
-        a.o.iters > 100000 || a.o.max_iters > 100000 || a.o.omega > 2)
-        return usage(argv[0]);
+                 .height = 600, .win_w = 1280, .win_h = 800, .hud = 1,
+                 .backend = TEXLA_BACKEND_AUTO};
+    if (parse(argc, argv, &a.o)) return demo_usage_hint(WHO);
 
     /* Init: a window and its context when there is a display, else texla's headless one */
-    if (demo_open("texla-cubes", a.o.headless, a.o.win_w, a.o.win_h, 1, a.o.frames, &a.o.png, "cubes.png",
-                  &a.win, &a.ctx))
+    if (demo_open(WHO, a.o.headless, a.o.win_w, a.o.win_h, 1, a.o.frames, a.o.backend, &a.o.png,
+                  "cubes.png", &a.win, &a.ctx))
         return 1;
     a.o.headless = a.win == NULL;
     cubes_params p = {.mu = a.o.mu, .iterations = a.o.iters, .omega = a.o.omega,
-                      .solver = a.o.solver, .max_iterations = a.o.max_iters, .no_pool = a.o.no_pool, .matmul_k = a.o.matmul_k};
+                      .solver = a.o.solver, .max_iterations = a.o.max_iters,
+                      .no_pool = a.o.no_pool, .matmul_k = a.o.matmul_k};
     if (a.o.mu_set && a.o.mu == 0) p.mu = -1; /* frictionless (0 in the params: the default) */
     if (cubes_world_init(&a.world, a.ctx, &p)) {
         fprintf(stderr, "texla-cubes: %s\n", texla_error_message(a.ctx));
         return 1;
     }
     a.angle = -0.5f;
-    if (render_init(&a) || build_scene(&a)) {
-        fprintf(stderr, "texla-cubes: initialisation failed\n");
+    if (render_init(&a) || build_scene(&a) || (a.win && demo_hud_init(&a.hud, WHO))) {
+        fprintf(stderr, WHO ": initialisation failed\n");
         return 1;
     }
+    if (a.win) a.hud.scale = demo_hud_scale_for(a.o.win_w, a.o.win_h);
     int rc = a.win ? run_window(&a) : run_headless(&a);
     /* Shutdown */
     cubes_world_free(&a.world);
+    demo_hud_free(&a.hud);
     free(a.inst);
     glDeleteProgram(a.prog);
     glDeleteProgram(a.ground_prog);

@@ -1,27 +1,33 @@
 /* texla-wave: the 2D wave equation simulated with texla and drawn as a lit height field,
  * with no copy of the state to the CPU: the mesh's vertex shader reads texla's state texture.
  *
- *   texla-wave [--size S] [--mode explicit|implicit] [--dt DT] [--cg N]
- *   texla-wave --headless --frames N [--size S] [--mode M] [--dt DT] [--cg N] --png FILE
- *              [--drops K] [--seed X]
+ *   texla-wave [--size S] [--mode explicit|implicit] [--dt DT] [--cg N] [--backend B]
+ *   texla-wave --headless [--frames N] [--png FILE] [--drops K] [--seed X] [--width W --height H]
+ *   texla-wave --help          (the options, and the keys of the demos' common key map)
  *
- * Window: click or drag to drop; space pause, R reset, E/I explicit/implicit, +/- time step,
- * 1..5 grid 128..2048, P dump the state to PNG, H help. Without a display it runs headless.
- * In a window, --png FILE takes a screenshot after --frames frames and exits (for tests). */
+ * In a window: an on-screen HUD (fps, grid, mode, dt, CG iterations and residual), H shows
+ * the keys. Without a display it runs headless. In a window, --png FILE takes a screenshot
+ * after --frames frames and exits (for tests). */
 #include <glad/gl.h>
 
 #include "../common/demo.h"
+#include "../common/hud.h"
 #include "sim.h"
 
+#include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define WHO "texla-wave"
+
 typedef struct opts {
-    int size, implicit, cg, headless, frames, drops, width, height;
+    int size, implicit, cg, headless, frames, drops, width, height, win_w, win_h, hud, keys;
     unsigned seed;
     float dt;
+    texla_backend backend;
     const char *png;
 } opts;
 
@@ -32,14 +38,37 @@ typedef struct app {
     GLFWwindow *win;
     GLuint prog, vao, fbo, color, depth; /* fbo: headless render target */
     GLint u_state, u_nx, u_mesh, u_mvp, u_eye, u_scale;
-    int paused, mesh, dumps;
+    int paused, step_once, mesh, shots, want_shot, show_keys;
     float angle, residual;
-    int residual_pending;
-    double last_title;
+    int residual_pending, residual_known;
     int fb_w, fb_h;
-    float eye[3], fwd[3], right[3], up[3], fovy;
+    float eye[3], fwd[3], right[3], up[3], fovy, shift;
+    /* the window */
+    demo_hud hud;
+    double fps;
+    int dragging;
+    double drag_x, drag_y;
+    char note[256];
+    double note_until;
 } app;
 
+/* the demos' common key map (demos/common/demo.h), as this demo reads it */
+static const demo_key KEYS[] = {
+    {"click, drag", "drops into the water at the cursor"},
+    {"F", "a drop at a random place"},
+    {"Space", "pause / resume"},
+    {"N", "one step (pauses)"},
+    {"R", "reset: still water"},
+    {"M", "mode: implicit (Crank-Nicolson) / explicit"},
+    {"+ / -", "time step dt x1.25 / /1.25"},
+    {"] / [", "CG iterations per step +1 / -1"},
+    {"1 .. 5", "grid 128, 256, 512, 1024, 2048"},
+    {"Left / Right", "turn the camera"},
+    {"P", "PNG of the window, and of the state"},
+    {"H", "this key list"},
+    {"Esc, Q", "quit"},
+    {NULL, NULL},
+};
 
 /* ---- drawing (the demo's own GL: texla only simulates) ---- */
 
@@ -107,16 +136,51 @@ static int render_init(app *a) {
     return 0;
 }
 
-/* column-major view-projection of the orbiting camera; keeps its basis for picking */
+/* The framing: the distance and the vertical lens shift (in NDC) at which the whole water plane
+ * stays in view whatever the camera's turn: the circle its corners sweep (radius sqrt 2), at the
+ * heights drawn, fills at most 94% of the frame, centred. Bisection on the distance (the fit is
+ * monotonic in it); the shift centres the circle's image, which is taller below the target. */
+static float framing(float aspect, float fovy, float elev, float *shift) {
+    float lo = 0.5f, hi = 40.0f;
+    *shift = 0;
+    for (int it = 0; it < 32; it++) {
+        float d = 0.5f * (lo + hi), eye[3] = {d * cosf(elev), d * sinf(elev), 0};
+        float fwd[3] = {-eye[0], -eye[1], -eye[2]}, r[3], u[3], vp[16];
+        float xmax = 0, ymin = 1e30f, ymax = -1e30f;
+        int behind = 0;
+        demo_look(eye, fwd, fovy, aspect, 0.05f, 50.0f, r, u, vp);
+        for (int k = 0; k < 64; k++)
+            for (int side = -1; side <= 1; side += 2) {
+                float th = (float)k * 6.2831853f / 64, p[3] = {1.4142f * cosf(th), 0.25f * side,
+                                                                1.4142f * sinf(th)}, c[4];
+                for (int i = 0; i < 4; i++)
+                    c[i] = vp[i] * p[0] + vp[4 + i] * p[1] + vp[8 + i] * p[2] + vp[12 + i];
+                if (c[3] <= 0.05f) { behind = 1; continue; }
+                xmax = fmaxf(xmax, fabsf(c[0] / c[3]));
+                ymin = fminf(ymin, c[1] / c[3]), ymax = fmaxf(ymax, c[1] / c[3]);
+            }
+        if (!behind && xmax <= 0.94f && ymax - ymin <= 2 * 0.94f) {
+            hi = d;
+            *shift = -(ymin + ymax) / 2;
+        } else {
+            lo = d;
+        }
+    }
+    return hi;
+}
+
+/* column-major view-projection of the orbiting camera, its lens shifted to centre the water;
+ * keeps its basis and the shift for picking */
 static void camera(app *a, float mvp[16]) {
-    float aspect = (float)a->fb_w / (float)(a->fb_h ? a->fb_h : 1);
+    float aspect = (float)a->fb_w / (float)(a->fb_h ? a->fb_h : 1), elev = 0.6f;
     a->fovy = 0.8f;
-    a->eye[0] = 2.2f * cosf(a->angle);
-    a->eye[1] = 1.2f;
-    a->eye[2] = 2.2f * sinf(a->angle);
+    float d = framing(aspect, a->fovy, elev, &a->shift);
+    a->eye[0] = d * cosf(elev) * cosf(a->angle);
+    a->eye[1] = d * sinf(elev);
+    a->eye[2] = d * cosf(elev) * sinf(a->angle);
     for (int i = 0; i < 3; i++) a->fwd[i] = -a->eye[i];
-    a->fwd[1] -= 0.2f; /* look slightly below the centre */
-    demo_look(a->eye, a->fwd, a->fovy, aspect, 0.05f, 20.0f, a->right, a->up, mvp);
+    demo_look(a->eye, a->fwd, a->fovy, aspect, 0.05f, 50.0f, a->right, a->up, mvp);
+    for (int c = 0; c < 4; c++) mvp[c * 4 + 1] += a->shift * mvp[c * 4 + 3]; /* y += shift w */
 }
 
 static void draw(app *a) {
@@ -144,15 +208,43 @@ static void draw(app *a) {
     glDisable(GL_DEPTH_TEST);
 }
 
-/* ---- PNG of the rendered frame (atomic: temporary file, then rename) ---- */
+/* ---- the HUD (window only: headless frames stay deterministic) ---- */
 
+static void hud_draw(app *a) {
+    if (!a->o.hud) return;
+    const wave_sim *s = &a->sim;
+    float r = s->c * s->c * s->dt * s->dt;
+    char t[768], res[32] = "-";
+    if (a->residual_known) snprintf(res, sizeof res, "%.1e", a->residual);
+    int n = snprintf(t, sizeof t, "texla-wave  %.0f fps  %.1f ms/frame\ngrid %d x %d   backend %s\n",
+                     a->fps, a->fps > 0 ? 1e3 / a->fps : 0.0, s->n, s->n,
+                     demo_backend_name(a->ctx));
+    if (s->implicit)
+        n += snprintf(t + n, sizeof t - (size_t)n,
+                      "implicit (Crank-Nicolson)  dt %.3f  r %.3f\nCG %d iterations/step  "
+                      "residual %s\n", s->dt, r, s->cg_iters, res);
+    else
+        n += snprintf(t + n, sizeof t - (size_t)n,
+                      "explicit  dt %.3f  r %.3f%s\none banded product per step\n", s->dt, r,
+                      r > 0.5f ? "  \1> 1/2: unstable\2" : "");
+    snprintf(t + n, sizeof t - (size_t)n, "%sH: keys", a->paused ? "\1paused\2   " : "");
+    int hud_h = demo_hud_panel(&a->hud, 8, 8, a->fb_w, a->fb_h, t);
+    if (a->show_keys) {
+        char k[1024];
+        demo_keys_format(KEYS, 1, 0, k, sizeof k);
+        demo_hud_panel(&a->hud, DEMO_HUD_CENTRE, 16 + hud_h, a->fb_w, a->fb_h, k);
+    }
+    if (a->note[0] && demo_now_s() < a->note_until)
+        demo_hud_panel(&a->hud, 8, -8, a->fb_w, a->fb_h, a->note);
+    demo_hud_draw(&a->hud, a->fbo, a->fb_w, a->fb_h);
+}
 
 /* ---- interaction ---- */
 
 static void drop_at_cursor(app *a, double mx, double my) {
     int ww, wh;
     glfwGetWindowSize(a->win, &ww, &wh);
-    float nx = (float)(2.0 * mx / ww - 1.0), ny = (float)(1.0 - 2.0 * my / wh);
+    float nx = (float)(2.0 * mx / ww - 1.0), ny = (float)(1.0 - 2.0 * my / wh) - a->shift;
     float t = tanf(a->fovy / 2), aspect = (float)ww / (float)(wh ? wh : 1), d[3];
     for (int i = 0; i < 3; i++) d[i] = a->fwd[i] + nx * t * aspect * a->right[i] + ny * t * a->up[i];
     if (d[1] >= -1e-4f) return; /* not looking down at the water */
@@ -162,20 +254,43 @@ static void drop_at_cursor(app *a, double mx, double my) {
     wave_sim_drop(&a->sim, gx, gy, a->sim.n / 64.0f + 1.0f, 0.25f);
 }
 
-static void help(void) {
-    printf("texla-wave keys: click/drag drop | space pause | R reset | E explicit | I implicit | "
-           "+/- time step | 1..5 grid 128..2048 | P dump state PNG | H help\n");
+static void random_drop(app *a) {
+    float x = (float)(rand() % a->sim.n), y = (float)(rand() % a->sim.n);
+    wave_sim_drop(&a->sim, x, y, a->sim.n / 64.0f + 1.0f, 0.25f);
 }
 
 static int set_size(app *a, int n) {
     wave_sim_free(&a->sim);
     a->o.size = n;
     a->mesh = n < 512 ? n : 512;
+    a->residual_pending = a->residual_known = 0;
     if (wave_sim_init(&a->sim, a->ctx, n, a->o.dt, a->o.implicit, a->o.cg)) {
-        fprintf(stderr, "texla-wave: %s\n", texla_error_message(a->ctx));
+        fprintf(stderr, WHO ": %s\n", texla_error_message(a->ctx));
         return -1;
     }
     return 0;
+}
+
+static void note(app *a, const char *text) {
+    snprintf(a->note, sizeof a->note, "%s", text);
+    a->note_until = demo_now_s() + 4;
+    printf(WHO ": %s\n", text);
+}
+
+/* P: the window as the frame was drawn (HUD included), and texla's dump of the state */
+static void shoot_png(app *a) {
+    char win[64], state[64], msg[256];
+    a->shots++;
+    snprintf(win, sizeof win, "texla-wave-%03d.png", a->shots);
+    snprintf(state, sizeof state, "texla-wave-state-%03d.png", a->shots);
+    texla_png_desc d = {.map = TEXLA_MAP_DIVERGING};
+    if (demo_write_png(WHO, a->fbo, a->fb_w, a->fb_h, win)) return;
+    if (texla_png_vec(a->ctx, wave_sim_state(&a->sim), state, &d)) {
+        snprintf(msg, sizeof msg, "wrote %s; the state: %s", win, texla_error_message(a->ctx));
+    } else {
+        snprintf(msg, sizeof msg, "wrote %s and %s", win, state);
+    }
+    note(a, msg);
 }
 
 static void key_cb(GLFWwindow *w, int key, int sc, int action, int mods) {
@@ -183,10 +298,14 @@ static void key_cb(GLFWwindow *w, int key, int sc, int action, int mods) {
     app *a = glfwGetWindowUserPointer(w);
     if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
     switch (key) {
+    case GLFW_KEY_F: random_drop(a); break;
     case GLFW_KEY_SPACE: a->paused = !a->paused; break;
+    case GLFW_KEY_N: a->paused = 1, a->step_once = 1; break;
     case GLFW_KEY_R: wave_sim_reset(&a->sim); break;
-    case GLFW_KEY_E: a->sim.implicit = a->o.implicit = 0; break;
-    case GLFW_KEY_I: a->sim.implicit = a->o.implicit = 1; break;
+    case GLFW_KEY_M:
+        a->sim.implicit = a->o.implicit = !a->o.implicit;
+        a->residual_known = 0;
+        break;
     case GLFW_KEY_EQUAL: case GLFW_KEY_KP_ADD:
         a->o.dt *= 1.25f;
         wave_sim_set_dt(&a->sim, a->o.dt);
@@ -195,44 +314,49 @@ static void key_cb(GLFWwindow *w, int key, int sc, int action, int mods) {
         a->o.dt /= 1.25f;
         wave_sim_set_dt(&a->sim, a->o.dt);
         break;
+    case GLFW_KEY_RIGHT_BRACKET:
+        if (a->o.cg < 200) a->sim.cg_iters = ++a->o.cg;
+        break;
+    case GLFW_KEY_LEFT_BRACKET:
+        if (a->o.cg > 1) a->sim.cg_iters = --a->o.cg;
+        break;
     case GLFW_KEY_1: case GLFW_KEY_2: case GLFW_KEY_3: case GLFW_KEY_4: case GLFW_KEY_5:
-        set_size(a, 128 << (key - GLFW_KEY_1));
+        if (set_size(a, 128 << (key - GLFW_KEY_1))) glfwSetWindowShouldClose(w, 1);
         break;
-    case GLFW_KEY_P: {
-        char path[64];
-        snprintf(path, sizeof path, "wave-state-%d.png", a->dumps++);
-        texla_png_desc d = {.map = TEXLA_MAP_DIVERGING};
-        if (texla_png_vec(a->ctx, wave_sim_state(&a->sim), path, &d))
-            fprintf(stderr, "texla-wave: %s\n", texla_error_message(a->ctx));
-        else
-            printf("texla-wave: wrote %s\n", path);
-        break;
+    case GLFW_KEY_LEFT: a->angle -= 0.1f; break;
+    case GLFW_KEY_RIGHT: a->angle += 0.1f; break;
+    case GLFW_KEY_P: a->want_shot = 1; break;
+    case GLFW_KEY_H: a->show_keys = !a->show_keys; break;
+    case GLFW_KEY_ESCAPE: case GLFW_KEY_Q: glfwSetWindowShouldClose(w, 1); break;
     }
-    case GLFW_KEY_H: help(); break;
-    case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(w, 1); break;
-    }
+}
+
+/* clicks and drags arrive through callbacks, so a quick click between two slow frames counts */
+static void mouse_cb(GLFWwindow *w, int button, int action, int mods) {
+    (void)mods;
+    app *a = glfwGetWindowUserPointer(w);
+    if (button != GLFW_MOUSE_BUTTON_LEFT) return;
+    a->dragging = action == GLFW_PRESS;
+    if (!a->dragging) return;
+    glfwGetCursorPos(w, &a->drag_x, &a->drag_y);
+    drop_at_cursor(a, a->drag_x, a->drag_y);
+}
+
+static void cursor_cb(GLFWwindow *w, double x, double y) {
+    app *a = glfwGetWindowUserPointer(w);
+    if (!a->dragging || hypot(x - a->drag_x, y - a->drag_y) < 12) return; /* a drop per 12 px */
+    a->drag_x = x, a->drag_y = y;
+    drop_at_cursor(a, x, y);
 }
 
 /* ---- the loop ---- */
 
-
-static void title(app *a, double fps) {
-    char t[256];
-    if (a->residual_pending == 0 && a->sim.implicit && !wave_sim_residual_start(&a->sim))
-        a->residual_pending = 1;
+/* the residual of the implicit solve, read asynchronously (no stall) */
+static void poll_residual(app *a) {
+    if (!a->sim.implicit) return;
+    if (!a->residual_pending && !wave_sim_residual_start(&a->sim)) a->residual_pending = 1;
     if (a->residual_pending && wave_sim_residual_poll(&a->sim, &a->residual) != 0)
-        a->residual_pending = 0;
-    float r = a->sim.c * a->sim.c * a->sim.dt * a->sim.dt;
-    if (a->sim.implicit)
-        snprintf(t, sizeof t, "texla-wave | %.0f fps | %dx%d | implicit (CN) | dt %.3f (r %.3f) | "
-                 "CG %d it, residual %.1e%s", fps, a->sim.n, a->sim.n, a->sim.dt, r, a->sim.cg_iters,
-                 a->residual, a->paused ? " | paused" : "");
-    else
-        snprintf(t, sizeof t, "texla-wave | %.0f fps | %dx%d | explicit | dt %.3f (r %.3f%s)%s", fps,
-                 a->sim.n, a->sim.n, a->sim.dt, r, r > 0.5f ? " > 0.5: unstable" : "",
-                 a->paused ? " | paused" : "");
-    if (a->win) glfwSetWindowTitle(a->win, t);
-    else printf("%s\n", t);
+        a->residual_pending = 0, a->residual_known = 1;
 }
 
 /* --drops K: K drops at random places (seeded), spread over the first half of the frames */
@@ -240,136 +364,193 @@ static void scheduled_drop(app *a, int frame) {
     if (!a->o.drops) return;
     int every = a->o.frames / 2 / a->o.drops > 0 ? a->o.frames / 2 / a->o.drops : 1;
     if (frame % every || frame / every >= a->o.drops) return;
-    float x = (float)(rand() % a->sim.n), y = (float)(rand() % a->sim.n);
-    wave_sim_drop(&a->sim, x, y, a->sim.n / 64.0f + 1.0f, 0.25f);
+    random_drop(a);
 }
 
 static int run_window(app *a) {
     srand(a->o.seed);
-    help();
+    printf(WHO ": H shows the keys on screen; --help lists them\n");
+    a->show_keys = a->o.keys;
     glfwSetWindowUserPointer(a->win, a);
     glfwSetKeyCallback(a->win, key_cb);
-    double last = demo_now_s(), fps_t = last;
-    int frames = 0, was_down = 0, total = 0;
+    glfwSetMouseButtonCallback(a->win, mouse_cb);
+    glfwSetCursorPosCallback(a->win, cursor_cb);
+    double fps_t = demo_now_s();
+    int frames = 0, total = 0;
     while (!glfwWindowShouldClose(a->win)) {
         glfwPollEvents();
         /* Update */
-        if (glfwGetMouseButton(a->win, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS) {
-            double mx, my;
-            glfwGetCursorPos(a->win, &mx, &my);
-            if (!was_down || frames % 4 == 0) drop_at_cursor(a, mx, my);
-            was_down = 1;
-        } else {
-            was_down = 0;
-        }
-        if (!a->paused) {
+        if (!a->paused || a->step_once) {
             scheduled_drop(a, total);
             if (wave_sim_step(&a->sim)) {
-                fprintf(stderr, "texla-wave: %s\n", texla_error_message(a->ctx));
+                fprintf(stderr, WHO ": %s\n", texla_error_message(a->ctx));
                 return 1;
             }
-            a->angle += 0.002f;
+            a->step_once = 0;
+            if (!a->paused) a->angle += 0.002f;
         }
         /* Draw */
         glfwGetFramebufferSize(a->win, &a->fb_w, &a->fb_h);
         draw(a);
+        hud_draw(a);
         total++;
+        if (a->want_shot) a->want_shot = 0, shoot_png(a);
         if (a->o.png && total >= a->o.frames) { /* --png: a screenshot after --frames, then exit */
-            int rc = demo_write_png("texla-wave", a->fbo, a->fb_w, a->fb_h, a->o.png);
-            if (!rc) printf("texla-wave: wrote %s (window screenshot after %d frames)\n", a->o.png, total);
+            int rc = demo_write_png(WHO, a->fbo, a->fb_w, a->fb_h, a->o.png);
+            if (!rc) printf(WHO ": wrote %s (window screenshot after %d frames)\n", a->o.png, total);
             return rc ? 1 : 0;
         }
         glfwSwapBuffers(a->win);
         frames++;
         double t = demo_now_s();
         if (t - fps_t > 0.25) {
-            title(a, frames / (t - fps_t));
+            a->fps = frames / (t - fps_t);
             frames = 0;
             fps_t = t;
+            poll_residual(a);
+            char title[64];
+            snprintf(title, sizeof title, WHO " | %.0f fps", a->fps);
+            glfwSetWindowTitle(a->win, title);
         }
-        last = t;
     }
-    (void)last;
     return 0;
 }
 
 static int run_headless(app *a) {
     srand(a->o.seed);
+    if (!a->o.png)
+        printf(WHO ": headless, %d frames: printing frame times only (--png FILE writes the last "
+               "frame)\n", a->o.frames);
     double *ft = malloc(sizeof *ft * (size_t)(a->o.frames ? a->o.frames : 1));
     if (!ft) return 1;
+    double start = demo_now_s(), last = start;
     for (int f = 0; f < a->o.frames; f++) {
         double t0 = demo_now_s();
         scheduled_drop(a, f);
         if (wave_sim_step(&a->sim)) {
-            fprintf(stderr, "texla-wave: %s\n", texla_error_message(a->ctx));
-            return 1;
+            fprintf(stderr, WHO ": %s\n", texla_error_message(a->ctx));
+            return free(ft), 1;
         }
         a->angle += 0.002f;
         draw(a);
         glFinish(); /* a frame is done when the GPU is */
         ft[f] = (demo_now_s() - t0) * 1e3;
+        demo_progress(WHO, f + 1, a->o.frames, start, &last);
     }
     int n = a->o.frames;
     qsort(ft, (size_t)n, sizeof *ft, demo_cmp_double);
     double med = n ? ft[n / 2] : 0, p95 = n ? ft[(int)(0.95 * (n - 1))] : 0;
-    printf("texla-wave: %d frames %dx%d %s dt %.3f%s: frame median %.3f ms (%.1f fps), p95 %.3f ms\n",
-           n, a->sim.n, a->sim.n, a->sim.implicit ? "implicit" : "explicit", a->sim.dt,
-           a->sim.implicit ? "" : "", med, med > 0 ? 1e3 / med : 0, p95);
-    if (a->sim.implicit) printf("texla-wave: CG iterations per frame: %d\n", a->sim.cg_iters);
+    printf(WHO ": %d frames %dx%d %s dt %.3f, backend %s: frame median %.3f ms (%.1f fps), p95 "
+           "%.3f ms\n", n, a->sim.n, a->sim.n, a->sim.implicit ? "implicit" : "explicit",
+           a->sim.dt, demo_backend_name(a->ctx), med, med > 0 ? 1e3 / med : 0, p95);
+    if (a->sim.implicit) printf(WHO ": CG iterations per frame: %d\n", a->sim.cg_iters);
     free(ft);
     if (a->o.png) {
-        if (demo_write_png("texla-wave", a->fbo, a->fb_w, a->fb_h, a->o.png)) return 1;
-        printf("texla-wave: wrote %s\n", a->o.png);
+        if (demo_write_png(WHO, a->fbo, a->fb_w, a->fb_h, a->o.png)) return 1;
+        printf(WHO ": wrote %s\n", a->o.png);
     }
     return 0;
 }
 
-static int usage(const char *argv0) {
-    fprintf(stderr,
-            "usage: %s [--size S] [--mode explicit|implicit] [--dt DT] [--cg N] [--frames N --png FILE]\n"
-            "       %s --headless --frames N [--size S] [--mode M] [--dt DT] [--cg N] --png FILE\n"
-            "          [--drops K] [--seed X] [--width W --height H]\n",
-            argv0, argv0);
-    return 2;
+/* ---- the command line ---- */
+
+static void help(void) {
+    char keys[1024];
+    demo_keys_format(KEYS, 0, 2, keys, sizeof keys);
+    printf("texla-wave: the 2D wave equation on the GPU with texla (explicit steps, or\n"
+           "Crank-Nicolson solved by CG), drawn as a lit height field.\n\n"
+           "usage: texla-wave [OPTION]...\n"
+           "  --size N           grid N x N, 4..8192 (256)\n"
+           "  --mode M           implicit (Crank-Nicolson, CG) or explicit (implicit)\n"
+           "  --dt DT            time step, > 0 (0.5); explicit steps blow up past 0.707\n"
+           "  --cg N             CG iterations per implicit step, 1..1000 (8)\n"
+           "  --backend B        texla's backend: fragment, compute or auto (auto: measured)\n"
+           "  --headless         no window: draw offscreen, print frame times (also without a\n"
+           "                     display, writing wave.png)\n"
+           "  --frames N         headless: frames to run (300); in a window with --png: frames\n"
+           "                     before the screenshot\n"
+           "  --png FILE         headless: write the last frame; in a window: a screenshot\n"
+           "                     after --frames frames, then exit\n"
+           "  --drops K          K drops at random places over the first half of the frames (0)\n"
+           "  --seed X           the drops' random seed (1)\n"
+           "  --width W          headless image 800 x 600, window 1024 x 768, unless given\n"
+           "  --height H\n"
+           "  --no-hud           no on-screen text in the window\n"
+           "  --keys             start with the key list on screen\n"
+           "  --help             this text\n\n"
+           "keys (the same map in every texla demo):\n%s", keys);
+}
+
+static int parse(int argc, char **argv, opts *o) {
+    enum { O_SIZE = 256, O_MODE, O_DT, O_CG, O_BACKEND, O_HEADLESS, O_FRAMES, O_PNG, O_DROPS,
+           O_SEED, O_WIDTH, O_HEIGHT, O_NOHUD, O_KEYS };
+    static const struct option lo[] = {
+        {"size", required_argument, 0, O_SIZE},     {"mode", required_argument, 0, O_MODE},
+        {"dt", required_argument, 0, O_DT},         {"cg", required_argument, 0, O_CG},
+        {"backend", required_argument, 0, O_BACKEND}, {"headless", no_argument, 0, O_HEADLESS},
+        {"frames", required_argument, 0, O_FRAMES}, {"png", required_argument, 0, O_PNG},
+        {"drops", required_argument, 0, O_DROPS},   {"seed", required_argument, 0, O_SEED},
+        {"width", required_argument, 0, O_WIDTH},   {"height", required_argument, 0, O_HEIGHT},
+        {"no-hud", no_argument, 0, O_NOHUD},        {"keys", no_argument, 0, O_KEYS},
+        {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+    int c, bad = 0, seed = 1, w = 0, h = 0;
+    while (!bad && (c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'h': help(); exit(0);
+        case O_SIZE: bad = demo_opt_int(WHO, "size", optarg, 4, 8192, &o->size); break;
+        case O_MODE:
+            if (!strcmp(optarg, "explicit")) o->implicit = 0;
+            else if (!strcmp(optarg, "implicit")) o->implicit = 1;
+            else {
+                fprintf(stderr, WHO ": --mode: '%s' is not explicit or implicit\n", optarg);
+                bad = 1;
+            }
+            break;
+        case O_DT: bad = demo_opt_float(WHO, "dt", optarg, 0, 1, 1000, &o->dt); break;
+        case O_CG: bad = demo_opt_int(WHO, "cg", optarg, 1, 1000, &o->cg); break;
+        case O_BACKEND: bad = demo_opt_backend(WHO, optarg, &o->backend); break;
+        case O_HEADLESS: o->headless = 1; break;
+        case O_FRAMES: bad = demo_opt_int(WHO, "frames", optarg, 0, INT_MAX / 2, &o->frames); break;
+        case O_PNG: o->png = optarg; break;
+        case O_DROPS: bad = demo_opt_int(WHO, "drops", optarg, 0, 1000000, &o->drops); break;
+        case O_SEED: bad = demo_opt_int(WHO, "seed", optarg, 0, INT_MAX, &seed); break;
+        case O_WIDTH: bad = demo_opt_int(WHO, "width", optarg, 16, 8192, &w); break;
+        case O_HEIGHT: bad = demo_opt_int(WHO, "height", optarg, 16, 8192, &h); break;
+        case O_NOHUD: o->hud = 0; break;
+        case O_KEYS: o->keys = 1; break;
+        default: bad = 1; break; /* getopt_long said which option */
+        }
+    }
+    if (!bad && optind < argc) {
+        fprintf(stderr, WHO ": unexpected argument '%s'\n", argv[optind]);
+        bad = 1;
+    }
+    o->seed = (unsigned)seed;
+    if (w) o->width = o->win_w = w;
+    if (h) o->height = o->win_h = h;
+    return bad ? -1 : 0;
 }
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     app a = {0};
     a.o = (opts){.size = 256, .implicit = 1, .cg = 8, .frames = 300, .width = 800, .height = 600,
-                 .seed = 1, .dt = 0.5f};
-    for (int i = 1; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--headless")) a.o.headless = 1;
-        else if (!strcmp(argv[i], "--size") && v) a.o.size = atoi(v), i++;
-        else if (!strcmp(argv[i], "--frames") && v) a.o.frames = atoi(v), i++;
-        else if (!strcmp(argv[i], "--dt") && v) a.o.dt = (float)atof(v), i++;
-        else if (!strcmp(argv[i], "--cg") && v) a.o.cg = atoi(v), i++;
-        else if (!strcmp(argv[i], "--png") && v) a.o.png = v, i++;
-        else if (!strcmp(argv[i], "--drops") && v) a.o.drops = atoi(v), i++;
-        else if (!strcmp(argv[i], "--seed") && v) a.o.seed = (unsigned)strtoul(v, NULL, 0), i++;
-        else if (!strcmp(argv[i], "--width") && v) a.o.width = atoi(v), i++;
-        else if (!strcmp(argv[i], "--height") && v) a.o.height = atoi(v), i++;
-        else if (!strcmp(argv[i], "--mode") && v) {
-            if (!strcmp(v, "explicit")) a.o.implicit = 0;
-            else if (!strcmp(v, "implicit")) a.o.implicit = 1;
-            else return usage(argv[0]);
-            i++;
-        } else return usage(argv[0]);
-    }
-    if (a.o.size < 4 || a.o.size > 8192 || a.o.frames < 0 || !(a.o.dt > 0) || a.o.cg < 1 ||
-        a.o.drops < 0 || a.o.width < 16 || a.o.height < 16 || a.o.width > 8192 || a.o.height > 8192)
-        return usage(argv[0]);
+                 .win_w = 1024, .win_h = 768, .seed = 1, .dt = 0.5f, .hud = 1,
+                 .backend = TEXLA_BACKEND_AUTO};
+    if (parse(argc, argv, &a.o)) return demo_usage_hint(WHO);
 
     /* Init: a window and its context when there is a display, else texla's headless one */
-    if (demo_open("texla-wave", a.o.headless, 1024, 768, 0, a.o.frames, &a.o.png, "wave.png",
-                  &a.win, &a.ctx))
+    if (demo_open(WHO, a.o.headless, a.o.win_w, a.o.win_h, 0, a.o.frames, a.o.backend, &a.o.png,
+                  "wave.png", &a.win, &a.ctx))
         return 1;
     a.o.headless = a.win == NULL;
     if (render_init(&a) || set_size(&a, a.o.size)) return 1;
+    if (a.win && demo_hud_init(&a.hud, WHO)) return 1;
+    if (a.win) a.hud.scale = demo_hud_scale_for(a.o.win_w, a.o.win_h);
     int rc = a.win ? run_window(&a) : run_headless(&a);
     /* Shutdown */
     wave_sim_free(&a.sim);
+    demo_hud_free(&a.hud);
     glDeleteProgram(a.prog);
     glDeleteVertexArrays(1, &a.vao);
     demo_offscreen_free(&a.fbo, &a.color, &a.depth);

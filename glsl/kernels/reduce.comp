@@ -1,12 +1,15 @@
-// One-pass reduction of a texture into a GPU scalar (the 1x1 image at unit 0). Each invocation
-// folds texels t = id, id + N, id + 2N, ... (N invocations in all) of u_src0 (times u_src1 for
-// the dot product), the workgroup folds its invocations (subgroup operations where the GL has
-// them, else a tree in shared memory) into part[group]; the last workgroup to finish folds the
-// parts in index order and writes the result. Fixed order everywhere: the result is the same
-// run to run. The counter is left at zero for the next pass.
-// u_i0: x = fold (0 sum, 1 max, 2 min); y = map (0 none, 1 A .* B, 2 A .* A, 3 |A|, 4 NaN and
-//       +-Inf become the fold's identity). u_i1.xy = the source's size in texels.
-// u_shape: the source's padding mask (padding lanes become the fold's identity).
+// One-pass reduction of a texture into a GPU scalar (the 1x1 image at unit 0). Invocation i of
+// N folds texels t = i, i + N, i + 2N, ... of u_src0 (times u_src1 for the dot product), four
+// at a time with independent loads in flight; the texel's (x, y) advances by the stride's
+// (dx, dy) with one carry, no division. The workgroup folds its invocations (subgroup
+// operations where the GL has them, else a tree in shared memory); a single workgroup writes
+// the result directly, else each writes part[group] and the last workgroup to finish folds the
+// parts in index order. Fixed order everywhere: the same result run to run. The counter is
+// left at zero for the next pass.
+// Defines: FOLD 0 sum, 1 max, 2 min; MAP 0 none, 1 A .* B, 2 A .* A, 3 |A|, 4 NaN and +-Inf
+// become the fold's identity.
+// u_i1 = (w, h, dx, dy): the source's size in texels, and the grid stride N as (N mod w,
+// N div w). u_shape: the source's padding mask (padding lanes become the fold's identity).
 layout(local_size_x = 256) in;
 layout(rgba32f, binding = 0) uniform writeonly image2D u_dst;
 layout(std430, binding = 0) coherent buffer Scratch {
@@ -25,32 +28,41 @@ shared float sh[WG];
 #endif
 shared bool last_group;
 
-float identity() {
-    float inf = uintBitsToFloat(0x7f800000u);
-    return u_i0.x == 1 ? -inf : u_i0.x == 2 ? inf : 0.0;
-}
+#if FOLD == 1
+#define ID (-uintBitsToFloat(0x7f800000u))
+#define F(a, b) max(a, b)
+#elif FOLD == 2
+#define ID uintBitsToFloat(0x7f800000u)
+#define F(a, b) min(a, b)
+#else
+#define ID 0.0
+#define F(a, b) ((a) + (b))
+#endif
 
-float fold(float a, float b) {
-    if (u_i0.x == 1) return max(a, b);
-    if (u_i0.x == 2) return min(a, b);
-    return a + b;
-}
-
-vec4 element(ivec2 s, float id) {
+float element(ivec2 s) {
     vec4 v = texelFetch(u_src0, s, 0);
-    if (u_i0.y == 1) v *= texelFetch(u_src1, s, 0);
-    else if (u_i0.y == 2) v *= v;
-    else if (u_i0.y == 3) v = abs(v);
-    if (u_i0.y == 4) v = mix(v, vec4(id), bvec4(ivec4(isnan(v)) + ivec4(isinf(v))));
-    if (u_shape.x >= 0) v = mix(vec4(id), v, texla_live(s));
-    return v;
+#if MAP == 1
+    v *= texelFetch(u_src1, s, 0);
+#elif MAP == 2
+    v *= v;
+#elif MAP == 3
+    v = abs(v);
+#elif MAP == 4
+    v = mix(v, vec4(ID), bvec4(ivec4(isnan(v)) + ivec4(isinf(v))));
+#endif
+    if (u_shape.x >= 0) v = mix(vec4(ID), v, texla_live(s));
+    return F(F(v.x, v.y), F(v.z, v.w));
 }
 
 #if defined(TEXLA_SUBGROUP)
 float subgroup_fold(float v) {
-    if (u_i0.x == 1) return subgroupMax(v);
-    if (u_i0.x == 2) return subgroupMin(v);
+#if FOLD == 1
+    return subgroupMax(v);
+#elif FOLD == 2
+    return subgroupMin(v);
+#else
     return subgroupAdd(v);
+#endif
 }
 #endif
 
@@ -61,7 +73,7 @@ float group_fold(float v, uint lid) {
     if (subgroupElect()) sh[gl_SubgroupID] = v;
     barrier();
     if (lid == 0u) {
-        for (uint i = 1u; i < gl_NumSubgroups; ++i) v = fold(v, sh[i]);
+        for (uint i = 1u; i < gl_NumSubgroups; ++i) v = F(v, sh[i]);
     }
     barrier();
     return v;
@@ -69,7 +81,7 @@ float group_fold(float v, uint lid) {
     sh[lid] = v;
     barrier();
     for (uint s = WG / 2u; s > 0u; s >>= 1u) {
-        if (lid < s) sh[lid] = fold(sh[lid], sh[lid + s]);
+        if (lid < s) sh[lid] = F(sh[lid], sh[lid + s]);
         barrier();
     }
     float r = sh[0];
@@ -79,17 +91,38 @@ float group_fold(float v, uint lid) {
 }
 
 void main() {
-    uint lid = gl_LocalInvocationID.x;
+    uint lid = gl_LocalInvocationIndex;
     uint groups = gl_NumWorkGroups.x;
-    int w = u_i1.x, total = u_i1.x * u_i1.y;
-    int stride = int(groups) * WG;
-    float id = identity();
-    float acc = id;
-    for (int t = int(gl_GlobalInvocationID.x); t < total; t += stride) {
-        vec4 v = element(ivec2(t % w, t / w), id);
-        acc = fold(acc, fold(fold(v.x, v.y), fold(v.z, v.w)));
+    int w = u_i1.x, h = u_i1.y, dx = u_i1.z, dy = u_i1.w;
+    int g = int(gl_GlobalInvocationID.x);
+    ivec2 p = ivec2(g % w, g / w);
+    float a0 = ID, a1 = ID, a2 = ID, a3 = ID;
+    // four texels t, t + N, t + 2N, t + 3N per round
+    for (;;) {
+        ivec2 p1 = p + ivec2(dx, dy), p2, p3;
+        if (p1.x >= w) p1 += ivec2(-w, 1);
+        p2 = p1 + ivec2(dx, dy);
+        if (p2.x >= w) p2 += ivec2(-w, 1);
+        p3 = p2 + ivec2(dx, dy);
+        if (p3.x >= w) p3 += ivec2(-w, 1);
+        if (p3.y >= h) break;
+        a0 = F(a0, element(p));
+        a1 = F(a1, element(p1));
+        a2 = F(a2, element(p2));
+        a3 = F(a3, element(p3));
+        p = p3 + ivec2(dx, dy);
+        if (p.x >= w) p += ivec2(-w, 1);
     }
-    acc = group_fold(acc, lid);
+    for (; p.y < h;) {
+        a0 = F(a0, element(p));
+        p += ivec2(dx, dy);
+        if (p.x >= w) p += ivec2(-w, 1);
+    }
+    float acc = group_fold(F(F(a0, a1), F(a2, a3)), lid);
+    if (groups == 1u) {
+        if (lid == 0u) imageStore(u_dst, ivec2(0, 0), vec4(acc, 0.0, 0.0, 0.0));
+        return;
+    }
     if (lid == 0u) {
         part[gl_WorkGroupID.x] = acc;
         memoryBarrierBuffer();
@@ -98,8 +131,8 @@ void main() {
     barrier();
     if (!last_group) return;
     memoryBarrierBuffer();
-    float a = id;
-    for (uint i = lid; i < groups; i += uint(WG)) a = fold(a, part[i]);
+    float a = ID;
+    for (uint i = lid; i < groups; i += uint(WG)) a = F(a, part[i]);
     a = group_fold(a, lid);
     if (lid == 0u) {
         imageStore(u_dst, ivec2(0, 0), vec4(a, 0.0, 0.0, 0.0));

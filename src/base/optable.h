@@ -42,6 +42,17 @@
     X(LCP_PROJECT, "lcp_project.frag", OP)                                                     \
     X(POINTS, "sparse.frag", POINTS)                                                           \
     X(REDUCE_K, "kernels/reduce.comp", KERNEL)                                                \
+    X(GEMM_K, "kernels/gemm.comp", KERNEL)                                                    \
+    X(GEMV_K, "kernels/gemv.comp", KERNEL)                                                    \
+    X(BANDED_K, "kernels/banded.comp", KERNEL)                                                \
+    X(CG_UPDATE_K, "kernels/cg_update.comp", KERNEL)                                          \
+    X(SPMV, "spmv.frag", OP)                                                                   \
+    X(SPMV_ROW, "kernels/spmv_row.comp", KERNEL)                                               \
+    X(SPMV_BSR, "kernels/spmv_bsr.comp", KERNEL)                                               \
+    X(SPMV_SCATTER, "kernels/spmv_scatter.comp", KERNEL)                                       \
+    X(SPMV_PACK, "kernels/spmv_pack.comp", KERNEL)                                             \
+    X(CVEC, "cvec.frag", OP)                                                                   \
+    X(CSCALAR, "cscalar.frag", OP)                                                             \
     X(LCP_STEP_VEC, "lcp_step_vec.frag", OP)
 
 #define TEXLA__POINTS_VERT "sparse.vert"

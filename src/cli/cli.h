@@ -37,7 +37,8 @@ typedef enum node_kind {
     N_LOAD,  /* load "path" [as dense|banded|sparse] */
     N_NEG,   /* -a */
     N_TRANS, /* a' */
-    N_BIN    /* a op b */
+    N_BIN,   /* a op b */
+    N_STR    /* a string: only as an item of print */
 } node_kind;
 
 typedef enum load_as { AS_AUTO, AS_DENSE, AS_BANDED, AS_SPARSE } load_as;
@@ -73,7 +74,14 @@ typedef struct stmt {
     int map;           /* texla_png_map */
     node *lo, *hi;     /* range LO HI (NULL: automatic) */
     node *scale;       /* scale K (NULL: 1) */
+    int colorbar, plot, log_y, spy, annotate; /* spy: texla_png_spy */
+    const char *title;
+    node *width, *height; /* size W H (plot) */
     struct stmt *inner; /* S_TIME */
+    node **items;      /* S_PRINT: what to print, strings (N_STR) and values */
+    int nitems;
+    const char *hist;  /* history "FILE": the residual plot of the statement's last solve */
+    pos hist_at;
 } stmt;
 
 typedef struct script {
@@ -97,8 +105,22 @@ typedef struct diag {
 int script_parse(script *sc, diag *err);
 void script_free(script *sc);
 
-/* Runs a parsed script on ctx, printing to out. Returns 0, or -1 with the error in *err. */
-int script_run(texla_ctx *ctx, const script *sc, FILE *out, diag *err);
+/* The builtins' argument counts, for the parser: 0 when name(nargs arguments) may be valid
+ * (a builtin with an acceptable count, or not a builtin), else -1 and why. */
+int call_arity_check(const char *name, int nargs, char *why, size_t n);
+/* 1: name is a builtin function (no variable may take its name) */
+int is_builtin(const char *name);
+
+/* How a script runs (texla run's options). */
+typedef struct run_opts {
+    int strict;   /* 1: a solve that does not reach its tolerance is an error */
+    int progress; /* solver progress on stderr: -1 when stderr is a terminal and a solve takes
+                     over a second; 0 never; 1 always */
+} run_opts;
+
+/* Runs a parsed script on ctx, printing to out (opt NULL: defaults). Returns 0, or -1 with the
+ * error in *err. */
+int script_run(texla_ctx *ctx, const script *sc, const run_opts *opt, FILE *out, diag *err);
 
 /* ---- random numbers (rand): MRG32k3a, see values.c ---- */
 typedef struct mrg {
@@ -107,5 +129,9 @@ typedef struct mrg {
 void mrg_seed(mrg *g, unsigned long seed);
 double mrg_next(mrg *g);           /* uniform in (0, 1) */
 float mrg_uniform_pm1(mrg *g);     /* uniform in [-1, 1), multiples of 2^-23 */
+
+/* tune.c: `texla tune FILE.mtx ...` (argv as main's), and the tuning cache for `texla info` */
+int cli_tune(int argc, char **argv);
+void cli_tune_list(texla_ctx *ctx, FILE *out);
 
 #endif /* TEXLA_CLI_H */

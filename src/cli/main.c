@@ -1,4 +1,5 @@
-/* main.c - the texla command-line program: `texla run FILE`, `texla info`, --help, --version.
+/* main.c - the texla command-line program: `texla run FILE`, `texla info`, `texla tune FILE.mtx`
+ * (tune.c), --help, --version.
  * Exit status: 0 success; 1 a script error (FILE:LINE:COLUMN: error: ... on stderr), an
  * unreadable script or no GL context; 2 a usage error. */
 #include "cli.h"
@@ -8,30 +9,51 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: texla run FILE     run a script (FILE - reads standard input)\n"
-    "       texla info         describe the GL context texla gets (headless EGL)\n"
+    "usage: texla [--backend B] run [--strict] [--progress|--no-progress] FILE\n"
+    "                          run a script (FILE - reads standard input)\n"
+    "       texla [--backend B] info   describe the GL context texla gets (headless EGL)\n"
+    "                          and its tuning cache\n"
+    "       texla tune FILE.mtx [--block B] [--transposed] [--backend fragment|compute]\n"
+    "                          time the sparse product's variants for this matrix here;\n"
+    "                          the last line: best <format> <schedule> <microseconds> us\n"
     "       texla --help       this help, with the script language\n"
-    "       texla --version\n";
+    "       texla --version\n"
+    "Options: --backend fragment|compute|auto  every operation's backend (default auto: the\n"
+    "           faster one, measured when the context is made); --strict  a solve that does not\n"
+    "           reach its tolerance is an error (exit 1); --progress  solver progress on stderr\n"
+    "           always (default: on a terminal, for solves over a second); --no-progress  never.\n";
 
 static const char help_text[] =
     "\n"
     "Exit status: 0 success; 1 a script error, reported as FILE:LINE:COLUMN: error: MESSAGE,\n"
-    "or no GL context; 2 a usage error. A script is parsed whole before it runs: a syntax error\n"
-    "anywhere runs nothing. Files are written atomically (a temporary file, then rename).\n"
+    "or no GL context (with --strict also a solve that misses its tolerance); 2 a usage error.\n"
+    "A script is parsed whole before it runs: a syntax error anywhere runs nothing. Files are\n"
+    "written atomically (a temporary file, then rename).\n"
     "\n"
     "SCRIPTS: one statement per line (or several separated by ';'), # starts a comment.\n"
-    "  NAME = EXPR                    assign (values are scalars, dense, banded or sparse\n"
-    "                                 matrices; a vector is an n x 1 dense matrix)\n"
-    "  print EXPR                     shape and values (10 x 10 at most), a scalar as a number\n"
+    "  NAME = EXPR                    assign (values are numbers, dense matrices, vectors (n x 1,\n"
+    "                                 of any length the GL's textures hold), banded and sparse\n"
+    "                                 matrices; a name of a function cannot be a variable)\n"
+    "  print EXPR                     shape and values (10 x 10 at most), a number as a number\n"
+    "  print \"text\", EXPR, ...        the items on one line, then the values of matrices\n"
     "  save EXPR \"x.mtx\"              Matrix Market: array file for dense matrices, vectors\n"
-    "                                 and scalars, coordinate file for banded and sparse\n"
-    "  png EXPR \"x.png\" [raw] [map gray|viridis|diverging|gray16|auto] [range LO HI] [scale K]\n"
-    "                                 image; a vector with a grid is drawn on its grid\n"
+    "                                 and numbers, coordinate file for banded and sparse\n"
+    "  png EXPR \"x.png\" [OPTIONS]     an image; a vector with a grid is drawn on its grid\n"
+    "      raw  map gray|viridis|diverging|gray16|auto  range LO HI  scale K\n"
+    "      colorbar        a colour bar with the range's numbers\n"
+    "      plot [log] [title \"T\"] [size W H]   a vector as a line plot (log10 value axis)\n"
+    "      spy [colour]    the nonzero pattern: dark dots on white (coloured by value)\n"
+    "      labels          banded: a separator and the offset of each diagonal\n"
     "  time STATEMENT                 run it, wait for the GPU, print the milliseconds\n"
+    "  STATEMENT history \"r.png\"      the residual history of the statement's last solve\n"
+    "                                 (cg or lcp) as a log-scale plot\n"
+    "A warning says when a file's name does not end in what is written (.mtx, .png).\n"
     "Expressions, loosest first: + -   then * / .*   then unary -   then ' (transpose).\n"
-    "  A * B      matrix product (A' * B and A * B' use texla's transposed products);\n"
-    "             banded or sparse A times an n x 1 vector; a number times anything\n"
+    "  A * B      matrix product (A' * B and A * B' use texla's transposed products, and\n"
+    "             so does A' * x of a sparse A);\n"
+    "             banded or sparse A times a vector; a number times anything\n"
     "  A + B, A - B, A .* B   element-wise (a number is added to every element); X / s\n"
+    "  x(i), A(i, j)   one element (indices from 1, as in Matrix Market files)\n"
     "  load \"a.mtx\" [as dense|banded|sparse]   coordinate files load as sparse, array files\n"
     "             as dense; banded keeps the diagonals present in the file; a .png file\n"
     "             loads its grey levels (a gray16 dump reads back its values)\n"
@@ -40,14 +62,20 @@ static const char help_text[] =
     "  poisson(NX, NY[, ALPHA, BETA])   banded ALPHA I + BETA P, P the 5-point Laplacian of an\n"
     "             NX x NY grid (default 0, 1); vectors it makes keep the grid\n"
     "  grid(x, NX, NY)   x on an NX x NY grid (for png)\n"
-    "  max(A, s)  dot(a, b)  norm2(a) (squared)  sqrt(s)  rows(A)  cols(A)  transpose(A)\n"
+    "  sum(A)  norm(A)  norm2(A) (squared)  maxabs(A)  min(A)  max(A)  dot(a, b): numbers\n"
+    "  abs(A)  min(A, B)  max(A, B)  clamp(A, LO, HI)  recip(A, s) (s ./ A)\n"
+    "             madad(A, B, D, E) (A + (B + D) .* E): element-wise; min/max with a number\n"
+    "             clamp at it\n"
+    "  size(A) (1 x 2)  size(A, D)  rows(A)  cols(A)  sqrt(s)  transpose(A)\n"
     "  dense(A)  sparse(A)  banded(A)   conversions\n"
     "  cg(A, b[, TOL[, MAXIT]])   conjugate gradients for SPD A (TOL 1e-4; 0: MAXIT fixed\n"
-    "             iterations); iterations and residual on stderr\n"
+    "             iterations); how it ended on stderr: converged, iteration limit, float32\n"
+    "             stagnation (with the best true residual) or NaN\n"
     "  lcp(A, b[, ITERS[, OMEGA]])   projected Jacobi: x >= 0, A x + b >= 0, x'(A x + b) = 0\n"
-    "             (ITERS 100, OMEGA 1; A made dense)\n"
-    "Paths: load reads relative to the script's folder; save and png write relative to the\n"
-    "current directory.\n";
+    "             (ITERS 100, OMEGA 1; A made dense); solved or not against a tolerance\n"
+    "             relative to the problem's scale, on stderr\n"
+    "Paths: load reads relative to the script's folder; save, png and history write relative\n"
+    "to the current directory.\n";
 
 static int usage(const char *msg) {
     if (msg) fprintf(stderr, "texla: %s\n", msg);
@@ -56,8 +84,12 @@ static int usage(const char *msg) {
     return 2;
 }
 
+static texla_backend backend = TEXLA_BACKEND_AUTO; /* --backend */
+
 static int make_ctx(texla_ctx **ctx) {
-    if (texla_ctx_make(NULL, ctx)) {
+    texla_ctx_desc d = {0};
+    d.backend = backend;
+    if (texla_ctx_make(&d, ctx)) {
         fprintf(stderr, "texla: no GL context: %s\n", texla_error_message(NULL));
         return 1;
     }
@@ -102,6 +134,7 @@ static int cmd_info(void) {
            i.shared_memory, i.atomic_float ? "yes" : "no");
     if (i.subgroup_size) printf("subgroup size:  %d\n", i.subgroup_size);
     printf("matmul k:       %d MOPs per product pass\n", i.matmul_k);
+    cli_tune_list(ctx, stdout);
     texla_ctx_destroy(ctx);
     return 0;
 }
@@ -136,7 +169,7 @@ static char *slurp(FILE *f, size_t *len) {
     return buf;
 }
 
-static int cmd_run(const char *path) {
+static int cmd_run(const char *path, const run_opts *opt) {
     int from_stdin = !strcmp(path, "-");
     FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (!f) {
@@ -178,7 +211,7 @@ static int cmd_run(const char *path) {
             free(text), free(dir);
             return 1;
         }
-        if (script_run(ctx, &sc, stdout, &d)) rc = 1;
+        if (script_run(ctx, &sc, opt, stdout, &d)) rc = 1;
         texla_ctx_destroy(ctx);
     }
     if (rc) {
@@ -194,7 +227,44 @@ static int cmd_run(const char *path) {
     return rc;
 }
 
+/* --backend NAME or --backend=NAME at argv[*i]: 1 taken (and *i advanced), 0 not that option,
+ * -1 a bad value (usage error printed) */
+static int backend_option(int argc, char **argv, int *i) {
+    const char *a = argv[*i], *v = NULL;
+    if (!strcmp(a, "--backend")) {
+        if (*i + 1 >= argc) return usage("--backend needs a value: fragment, compute or auto"), -1;
+        v = argv[++*i];
+    } else if (!strncmp(a, "--backend=", 10)) {
+        v = a + 10;
+    } else {
+        return 0;
+    }
+    if (!strcmp(v, "fragment")) backend = TEXLA_BACKEND_FRAGMENT;
+    else if (!strcmp(v, "compute")) backend = TEXLA_BACKEND_COMPUTE;
+    else if (!strcmp(v, "auto")) backend = TEXLA_BACKEND_AUTO;
+    else {
+        char m[128];
+        snprintf(m, sizeof m, "--backend: '%.40s' is not fragment, compute or auto", v);
+        usage(m);
+        return -1;
+    }
+    return 1;
+}
+
 int main(int argc, char **argv) {
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-' && strncmp(argv[i], "--h", 3) && strcmp(argv[i], "-h") &&
+           strcmp(argv[i], "--version") && strcmp(argv[i], "-V");
+         i++) {
+        int b = backend_option(argc, argv, &i);
+        if (b < 0) return 2;
+        if (!b) {
+            char m[128];
+            snprintf(m, sizeof m, "unknown option '%.60s'", argv[i]);
+            return usage(m);
+        }
+    }
+    argc -= i - 1, argv += i - 1;
     if (argc < 2) return usage(NULL);
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
@@ -212,15 +282,30 @@ int main(int argc, char **argv) {
         if (argc > 2) return usage("info takes no arguments");
         return cmd_info();
     }
+    if (!strcmp(cmd, "tune")) return cli_tune(argc, argv);
     if (!strcmp(cmd, "run")) {
-        if (argc != 3) return usage(argc < 3 ? "run: which script? (texla run FILE)"
-                                             : "run takes one script");
-        if (argv[2][0] == '-' && argv[2][1]) {
-            char m[128];
-            snprintf(m, sizeof m, "run: unknown option '%.60s'", argv[2]);
-            return usage(m);
+        run_opts opt = {0, -1};
+        const char *file = NULL;
+        for (int k = 2; k < argc; k++) {
+            const char *a = argv[k];
+            int b = backend_option(argc, argv, &k);
+            if (b < 0) return 2;
+            if (b) continue;
+            if (!strcmp(a, "--strict")) opt.strict = 1;
+            else if (!strcmp(a, "--progress")) opt.progress = 1;
+            else if (!strcmp(a, "--no-progress")) opt.progress = 0;
+            else if (a[0] == '-' && a[1]) {
+                char m[128];
+                snprintf(m, sizeof m, "run: unknown option '%.60s'", a);
+                return usage(m);
+            } else if (file) {
+                return usage("run takes one script");
+            } else {
+                file = a;
+            }
         }
-        return cmd_run(argv[2]);
+        if (!file) return usage("run: which script? (texla run FILE)");
+        return cmd_run(file, &opt);
     }
     char m[128];
     snprintf(m, sizeof m, "unknown command '%.60s'", cmd);

@@ -5,9 +5,12 @@
  *   line      := [ statement { ';' statement } ] [ '#' comment ] NEWLINE
  *   statement := NAME '=' expr
  *              | 'save' expr STRING
- *              | 'png' expr STRING { 'raw' | 'map' NAME | 'range' unary unary | 'scale' unary }
- *              | 'print' expr
+ *              | 'png' expr STRING { 'raw' | 'map' NAME | 'range' unary unary | 'scale' unary
+ *                                   | 'colorbar' | 'plot' | 'log' | 'spy' | 'colour' | 'labels'
+ *                                   | 'title' STRING | 'size' unary unary }
+ *              | 'print' item { ',' item }        item := STRING | expr
  *              | 'time' statement
+ *   (any statement may end with: 'history' STRING, the residual plot of its last solve)
  *   expr      := term { ('+' | '-') term }
  *   term      := unary { ('*' | '.*' | '/') unary }
  *   unary     := ('-' | '+') unary | postfix
@@ -72,7 +75,10 @@ typedef struct parser {
     int line, col;    /* of byte i */
     token tok;        /* the current token */
     int failed;
+    int depth;        /* parse_expr calls in progress (nesting) */
 } parser;
+
+#define MAX_NEST 256 /* levels of parentheses and call arguments */
 
 static int fail(parser *p, pos at, const char *fmt, ...) CLI_PRINTF(3, 4);
 static int fail(parser *p, pos at, const char *fmt, ...) {
@@ -338,18 +344,22 @@ static node *parse_primary(parser *p) {
         if (!(n = new_node(p, N_CALL, t.at, t.src0))) return NULL;
         n->name = t.str;
         if (eat(p, NULL)) return NULL;
+        int cap = 0;
         if (!is_op(p, ')'))
             for (;;) {
                 node *a = parse_expr(p);
                 if (!a) return NULL;
-                node **args = arena_alloc(&p->sc->mem, sizeof *args * (size_t)(n->nargs + 1));
-                if (!args) {
-                    oom(p);
-                    return NULL;
+                if (n->nargs == cap) { /* doubling: linear memory in the argument count */
+                    cap = cap ? 2 * cap : 4;
+                    node **args = arena_alloc(&p->sc->mem, sizeof *args * (size_t)cap);
+                    if (!args) {
+                        oom(p);
+                        return NULL;
+                    }
+                    if (n->nargs) memcpy(args, n->args, sizeof *args * (size_t)n->nargs);
+                    n->args = args;
                 }
-                if (n->nargs) memcpy(args, n->args, sizeof *args * (size_t)n->nargs);
-                args[n->nargs++] = a;
-                n->args = args;
+                n->args[n->nargs++] = a;
                 if (is_op(p, ')')) break;
                 if (!is_op(p, ',')) {
                     fail(p, p->tok.at, "%s(...): expected ',' or ')', found %s", t.str, DESC(p));
@@ -357,7 +367,14 @@ static node *parse_primary(parser *p) {
                 }
                 if (eat(p, NULL)) return NULL;
             }
-        return eat(p, &n->src1) ? NULL : n;
+        if (eat(p, &n->src1)) return NULL;
+        /* the argument count is known now: wrong counts stop the script before it runs */
+        char why[512];
+        if (call_arity_check(n->name, n->nargs, why, sizeof why)) {
+            fail(p, n->at, "%s", why);
+            return NULL;
+        }
+        return n;
     case T_OP:
         if (t.op == '(') {
             if (eat(p, NULL) || !(n = parse_expr(p))) return NULL;
@@ -380,41 +397,54 @@ static node *parse_primary(parser *p) {
     return NULL;
 }
 
+/* Transposes and signs come in runs that may be long (a million quotes is a valid script):
+ * they are read in a loop, and a run keeps only its parity (x'' is x and - -x is x exactly, in
+ * float too), so neither the parser nor the evaluator recurses once per operator. */
 static node *parse_postfix(parser *p) {
     node *n = parse_primary(p);
-    while (n && is_op(p, '\'')) {
-        node *t = new_node(p, N_TRANS, p->tok.at, n->src0);
-        if (!t) return NULL;
-        t->a = n;
-        if (eat(p, &t->src1)) return NULL;
-        n = t;
+    if (!n || !is_op(p, '\'')) return n;
+    token first = p->tok;
+    int count = 0, end = n->src1;
+    while (is_op(p, '\'')) {
+        count++;
+        if (eat(p, &end)) return NULL;
     }
-    return n;
+    if (count % 2 == 0) {
+        n->src1 = end;
+        return n;
+    }
+    node *t = new_node(p, N_TRANS, first.at, n->src0);
+    if (!t) return NULL;
+    t->a = n;
+    t->src1 = end;
+    return t;
 }
 
 static node *parse_unary(parser *p) {
-    if (is_op(p, '-') || is_op(p, '+')) {
-        token t = p->tok;
+    if (!is_op(p, '-') && !is_op(p, '+')) return parse_postfix(p);
+    token first = p->tok;
+    int neg = 0;
+    while (is_op(p, '-') || is_op(p, '+')) {
+        neg ^= p->tok.op == '-';
         if (eat(p, NULL)) return NULL;
-        node *a = parse_unary(p);
-        if (!a) return NULL;
-        if (t.op == '+') {
-            a->src0 = t.src0;
-            return a;
-        }
-        if (a->kind == N_NUM) { /* a negative literal */
-            a->num = -a->num;
-            a->src0 = t.src0;
-            a->at = t.at;
-            return a;
-        }
-        node *n = new_node(p, N_NEG, t.at, t.src0);
-        if (!n) return NULL;
-        n->a = a;
-        n->src1 = a->src1;
-        return n;
     }
-    return parse_postfix(p);
+    node *a = parse_postfix(p);
+    if (!a) return NULL;
+    if (!neg) {
+        a->src0 = first.src0;
+        return a;
+    }
+    if (a->kind == N_NUM) { /* a negative literal */
+        a->num = -a->num;
+        a->at = first.at;
+        a->src0 = first.src0;
+        return a;
+    }
+    node *n = new_node(p, N_NEG, first.at, first.src0);
+    if (!n) return NULL;
+    n->a = a;
+    n->src1 = a->src1;
+    return n;
 }
 
 static node *binary(parser *p, node *a, node *b, const token *op) {
@@ -438,7 +468,16 @@ static node *parse_term(parser *p) {
     return n;
 }
 
+/* Flat chains (a + b + c ...) are loops here and left spines in the tree, which the evaluator
+ * also walks in a loop; only real nesting (parentheses, call arguments) recurses, and that is
+ * bounded by MAX_NEST so a hostile script cannot overflow the stack. */
 static node *parse_expr(parser *p) {
+    if (p->depth >= MAX_NEST) {
+        fail(p, p->tok.at, "expression nested too deeply (more than %d levels of parentheses "
+             "and calls)", MAX_NEST);
+        return NULL;
+    }
+    p->depth++;
     node *n = parse_term(p);
     while (n && (is_op(p, '+') || is_op(p, '-'))) {
         token op = p->tok;
@@ -446,6 +485,7 @@ static node *parse_expr(parser *p) {
         node *b = parse_term(p);
         n = b ? binary(p, n, b, &op) : NULL;
     }
+    p->depth--;
     return n;
 }
 
@@ -462,11 +502,33 @@ static int parse_path(parser *p, stmt *s, const char *what) {
 
 static int parse_png_options(parser *p, stmt *s) {
     char dbuf[96];
-    while (p->tok.kind == T_NAME) {
+    token colour = {0}, logt = {0};
+    while (p->tok.kind == T_NAME && !is_name(p, "history")) {
         token t = p->tok;
         if (eat(p, &s->src1)) return -1;
         if (!strcmp(t.str, "raw")) {
             s->raw = 1;
+        } else if (!strcmp(t.str, "colorbar") || !strcmp(t.str, "colourbar")) {
+            s->colorbar = 1;
+        } else if (!strcmp(t.str, "plot")) {
+            s->plot = 1;
+        } else if (!strcmp(t.str, "log")) {
+            s->log_y = 1, logt = t;
+        } else if (!strcmp(t.str, "spy")) {
+            if (!s->spy) s->spy = TEXLA_SPY_DOTS;
+        } else if (!strcmp(t.str, "colour") || !strcmp(t.str, "color")) {
+            s->spy = TEXLA_SPY_COLOUR, colour = t;
+        } else if (!strcmp(t.str, "labels")) {
+            s->annotate = 1;
+        } else if (!strcmp(t.str, "title")) {
+            if (p->tok.kind != T_STR)
+                return fail(p, p->tok.at, "png: title: expected the title in double quotes, found %s",
+                            DESC(p));
+            s->title = p->tok.str;
+            if (eat(p, &s->src1)) return -1;
+        } else if (!strcmp(t.str, "size")) {
+            if (!(s->width = parse_unary(p)) || !(s->height = parse_unary(p))) return -1;
+            s->src1 = s->height->src1;
         } else if (!strcmp(t.str, "map")) {
             static const struct { const char *name; int map; } maps[] = {
                 {"gray", TEXLA_MAP_GRAY},     {"grey", TEXLA_MAP_GRAY},
@@ -489,9 +551,16 @@ static int parse_png_options(parser *p, stmt *s) {
             s->src1 = s->scale->src1;
         } else {
             return fail(p, t.at, "png: unknown option '%s' (options: raw, map NAME, range LO HI, "
-                        "scale K)", t.str);
+                        "scale K, colorbar, plot, log, spy, colour, labels, title \"T\", size W H)",
+                        t.str);
         }
     }
+    if (logt.kind && !s->plot) return fail(p, logt.at, "png: log is the value axis of a plot: add plot");
+    if (colour.kind && s->spy != TEXLA_SPY_COLOUR)
+        return fail(p, colour.at, "png: colour colours the dots of a spy view");
+    if (colour.kind) s->spy = TEXLA_SPY_COLOUR; /* 'colour' alone asks for a coloured spy view */
+    if ((s->title || s->width) && !s->plot)
+        return fail(p, s->at, "png: title and size are a plot's: add plot");
     return 0;
 }
 
@@ -517,12 +586,40 @@ static stmt *parse_statement(parser *p) {
         if (s->kind == S_PNG && parse_png_options(p, s)) return NULL;
     } else if (!strcmp(t.str, "print")) {
         s->kind = S_PRINT;
-        if (!(s->e = parse_expr(p))) return NULL;
-        s->src1 = s->e->src1;
+        int cap = 0;
+        for (;;) { /* items: strings and values, separated by ',' */
+            node *it;
+            if (p->tok.kind == T_STR) {
+                if (!(it = new_node(p, N_STR, p->tok.at, p->tok.src0))) return NULL;
+                it->name = p->tok.str;
+                if (eat(p, &it->src1)) return NULL;
+            } else if (!(it = parse_expr(p))) {
+                return NULL;
+            }
+            if (s->nitems == cap) {
+                cap = cap ? 2 * cap : 4;
+                node **items = arena_alloc(&p->sc->mem, sizeof *items * (size_t)cap);
+                if (!items) {
+                    oom(p);
+                    return NULL;
+                }
+                if (s->nitems) memcpy(items, s->items, sizeof *items * (size_t)s->nitems);
+                s->items = items;
+            }
+            s->items[s->nitems++] = it;
+            s->src1 = it->src1;
+            if (!is_op(p, ',')) break;
+            if (eat(p, NULL)) return NULL;
+        }
+        s->e = s->items[0]->kind == N_STR ? NULL : s->items[0];
     } else if (!strcmp(t.str, "time")) {
         s->kind = S_TIME;
         if (p->tok.kind == T_EOL || p->tok.kind == T_EOF) {
             fail(p, p->tok.at, "time: expected a statement to time, found %s", DESC(p));
+            return NULL;
+        }
+        if (is_name(p, "time")) { /* also keeps the recursion here one level deep */
+            fail(p, p->tok.at, "time: a time statement cannot be timed again");
             return NULL;
         }
         if (!(s->inner = parse_statement(p))) return NULL;
@@ -533,6 +630,10 @@ static stmt *parse_statement(parser *p) {
     } else {
         s->kind = S_ASSIGN;
         s->name = t.str;
+        if (is_builtin(t.str)) { /* name(...) would call the function, never index this */
+            fail(p, t.at, "'%s' is the name of a function; a variable needs another name", t.str);
+            return NULL;
+        }
         if (!is_op(p, '=')) {
             fail(p, p->tok.at, "expected '=' after '%s', found %s (a statement is NAME = EXPR, "
                  "save, png, print or time)", t.str, DESC(p));
@@ -542,6 +643,42 @@ static stmt *parse_statement(parser *p) {
         s->src1 = s->e->src1;
     }
     return s;
+}
+
+/* does the expression call cg or lcp? Left spines in a loop, the rest by recursion (bounded
+ * by the nesting limit) */
+static int calls_solver(const node *n) {
+    while (n) {
+        if (n->kind == N_CALL) {
+            if (!strcmp(n->name, "cg") || !strcmp(n->name, "lcp")) return 1;
+            for (int i = 0; i < n->nargs; i++)
+                if (calls_solver(n->args[i])) return 1;
+            return 0;
+        }
+        if (n->kind == N_BIN && calls_solver(n->b)) return 1;
+        n = n->kind == N_BIN || n->kind == N_NEG || n->kind == N_TRANS ? n->a : NULL;
+    }
+    return 0;
+}
+
+static int parse_history(parser *p, stmt *s) {
+    char dbuf[96];
+    token t = p->tok;
+    if (eat(p, &s->src1)) return -1;
+    if (p->tok.kind != T_STR)
+        return fail(p, p->tok.at, "history: expected the file name of the residual plot in double "
+                    "quotes, found %s", DESC(p));
+    s->hist = p->tok.str;
+    s->hist_at = p->tok.at;
+    if (!*s->hist) return fail(p, p->tok.at, "history: the file name is empty");
+    if (eat(p, &s->src1)) return -1;
+    const stmt *body = s->kind == S_TIME ? s->inner : s;
+    int solver = 0;
+    for (int i = 0; i < body->nitems && !solver; i++) solver = calls_solver(body->items[i]);
+    if (!solver && !calls_solver(body->e))
+        return fail(p, t.at, "history: this statement calls no solver (cg or lcp) whose residuals "
+                    "it could plot");
+    return 0;
 }
 
 int script_parse(script *sc, diag *err) {
@@ -558,6 +695,7 @@ int script_parse(script *sc, diag *err) {
         }
         stmt *s = parse_statement(&p);
         if (!s) return -1;
+        if (is_name(&p, "history") && parse_history(&p, s)) return -1;
         if (p.tok.kind != T_EOL && p.tok.kind != T_EOF)
             return fail(&p, p.tok.at, "expected the end of the statement, found %s", DESC(&p));
         if (sc->nstmts == cap) {

@@ -28,15 +28,24 @@ int gl_fail(interp *in, pos at, const char *what) {
     return fail_at(in, at, "%s: %s", what, *m ? m : "failed");
 }
 
+void warn_at(interp *in, pos at, const char *fmt, ...) {
+    fflush(in->out);
+    fprintf(stderr, "%s:%d:%d: warning: ", in->sc->file, at.line, at.col);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
 const char *describe_val(const val *v, char *buf, size_t n) {
     switch (v->kind) {
     case V_SCALAR: snprintf(buf, n, "scalar %g", v->s); break;
-    case V_DENSE:
-        if (v->cols == 1 && v->nx)
-            snprintf(buf, n, "%d x 1 vector (%d x %d grid)", v->rows, v->nx, v->ny);
-        else if (v->cols == 1) snprintf(buf, n, "%d x 1 vector", v->rows);
-        else snprintf(buf, n, "%d x %d dense matrix", v->rows, v->cols);
+    case V_VEC:
+        if (v->nx) snprintf(buf, n, "%d x 1 vector (%d x %d grid)", v->rows, v->nx, v->ny);
+        else snprintf(buf, n, "%d x 1 vector", v->rows);
         break;
+    case V_DENSE: snprintf(buf, n, "%d x %d dense matrix", v->rows, v->cols); break;
     case V_BANDED:
         snprintf(buf, n, "%d x %d banded matrix (%d diagonal%s)", v->rows, v->cols, v->ndiag,
                  v->ndiag == 1 ? "" : "s");
@@ -70,6 +79,7 @@ val *val_ref(val *v) {
 void val_unref(interp *in, val *v) {
     if (!v || --v->refs > 0) return;
     texla_mat_destroy(in->ctx, v->m);
+    texla_vec_destroy(in->ctx, v->x);
     texla_banded_destroy(in->ctx, v->b);
     texla_sparse_destroy(in->ctx, v->sp);
     texla_vec_destroy(in->ctx, v->like);
@@ -85,7 +95,35 @@ val *scalar_new(interp *in, double s) {
     return v;
 }
 
+val *vec_take(interp *in, pos at, texla_vec x, int nx, int ny) {
+    texla_vec_info vi;
+    if (texla_vec_info_get(in->ctx, x, &vi)) {
+        gl_fail(in, at, "a vector");
+        texla_vec_destroy(in->ctx, x);
+        return NULL;
+    }
+    val *v = val_new(in, at, V_VEC);
+    if (!v) {
+        texla_vec_destroy(in->ctx, x);
+        return NULL;
+    }
+    v->x = x;
+    v->rows = vi.n, v->cols = 1;
+    if ((long long)nx * ny == vi.n) v->nx = nx, v->ny = ny;
+    return v;
+}
+
+val *vec_new(interp *in, pos at, int n, int nx, int ny, const float *data) {
+    texla_vec x;
+    if (texla_vec_make(in->ctx, n, data, &x)) {
+        gl_fail(in, at, "making a vector");
+        return NULL;
+    }
+    return vec_take(in, at, x, nx, ny);
+}
+
 val *dense_new(interp *in, pos at, int rows, int cols, const float *data) {
+    if (cols == 1) return vec_new(in, at, rows, 0, 0, data);
     val *v = val_new(in, at, V_DENSE);
     if (!v) return NULL;
     v->rows = rows, v->cols = cols;
@@ -98,6 +136,15 @@ val *dense_new(interp *in, pos at, int rows, int cols, const float *data) {
 }
 
 val *dense_const(interp *in, pos at, int rows, int cols, float value) {
+    if (cols == 1) {
+        val *v = vec_new(in, at, rows, 0, 0, NULL);
+        if (v && value != 0.0f && texla_vec_fill(in->ctx, texla_host(value), v->x)) {
+            gl_fail(in, at, "making a constant vector");
+            val_unref(in, v);
+            return NULL;
+        }
+        return v;
+    }
     val *v = val_new(in, at, V_DENSE);
     if (!v) return NULL;
     v->rows = rows, v->cols = cols;
@@ -110,6 +157,7 @@ val *dense_const(interp *in, pos at, int rows, int cols, float value) {
 }
 
 val *dense_eye(interp *in, pos at, int n) {
+    if (n == 1) return dense_const(in, at, 1, 1, 1.0f);
     val *v = val_new(in, at, V_DENSE);
     if (!v) return NULL;
     v->rows = v->cols = n;
@@ -119,6 +167,28 @@ val *dense_eye(interp *in, pos at, int n) {
         return NULL;
     }
     return v;
+}
+
+val *val_of_mat(interp *in, pos at, texla_mat m, int rows, int cols) {
+    if (cols != 1) {
+        val *v = val_new(in, at, V_DENSE);
+        if (!v) {
+            texla_mat_destroy(in->ctx, m);
+            return NULL;
+        }
+        v->m = m;
+        v->rows = rows, v->cols = cols;
+        return v;
+    }
+    texla_vec x;
+    texla_result r = texla_vec_make(in->ctx, rows, NULL, &x);
+    if (!r && (r = texla_vec_from_mat(in->ctx, m, x))) texla_vec_destroy(in->ctx, x);
+    texla_mat_destroy(in->ctx, m);
+    if (r) {
+        gl_fail(in, at, "converting a vector to the 2D layout");
+        return NULL;
+    }
+    return vec_take(in, at, x, 0, 0);
 }
 
 /* a vector of n elements on an nx x ny grid, or a plain one when nx == 0 */
@@ -174,32 +244,62 @@ val *sparse_new(interp *in, pos at, int rows, int cols, int nnz, int *ri, int *c
     return v;
 }
 
+/* the diagonal offsets of texla_banded_poisson (0, -1, +1, -nx, +nx; fewer on thin grids) */
+static int poisson_offsets(int nx, int ny, int offs[5]) {
+    int nd = 0;
+    offs[nd++] = 0;
+    if (nx > 1) offs[nd++] = -1, offs[nd++] = 1;
+    if (ny > 1) offs[nd++] = -nx, offs[nd++] = nx;
+    return nd;
+}
+
 val *poisson_new(interp *in, pos at, int nx, int ny, double alpha, double beta) {
     if ((long long)nx * ny > 0x7fffffff) {
-        fail_at(in, at, "poisson: a %d x %d grid has too many cells", nx, ny);
+        fail_at(in, at, "poisson: a %d x %d grid has too many cells (at most 2147483647)", nx, ny);
         return NULL;
     }
-    int n = nx * ny;
-    /* the host copy: the library's diagonals (0, -1, +1, -nx, +nx; fewer on thin grids) */
-    int offs5[5], nd = 0;
-    offs5[nd++] = 0;
-    if (nx > 1) offs5[nd++] = -1, offs5[nd++] = 1;
-    if (ny > 1) offs5[nd++] = -nx, offs5[nd++] = nx;
-    int *offs = malloc(sizeof *offs * (size_t)nd);
-    float *d = calloc((size_t)nd * (size_t)n, sizeof *d);
+    /* the GPU matrix first: the GL's limits are checked before any host memory is taken; the
+     * host copy is made from the parameters when something needs it (banded_host) */
     val *v = val_new(in, at, V_BANDED);
-    if (!offs || !d || !v) {
-        free(offs), free(d), free(v);
+    if (!v) return NULL;
+    v->rows = v->cols = nx * ny;
+    v->nx = nx, v->ny = ny;
+    v->pa = alpha, v->pb = beta;
+    int offs5[5];
+    v->ndiag = poisson_offsets(nx, ny, offs5);
+    v->offs = malloc(sizeof *v->offs * 5);
+    if (!v->offs) {
         fail_at(in, at, "poisson: out of host memory");
+        val_unref(in, v);
         return NULL;
     }
-    memcpy(offs, offs5, sizeof *offs * (size_t)nd);
-    float a = (float)alpha, b = (float)beta;
+    memcpy(v->offs, offs5, sizeof offs5);
+    if (texla_banded_poisson(in->ctx, nx, ny, (float)alpha, (float)beta, &v->b)) {
+        gl_fail(in, at, "poisson");
+        val_unref(in, v);
+        return NULL;
+    }
+    if (layout_vec(in, at, nx * ny, nx, ny, &v->like)) {
+        val_unref(in, v);
+        return NULL;
+    }
+    return v;
+}
+
+int banded_host(interp *in, pos at, val *v) {
+    if (v->diags) return 0;
+    int n = v->rows, nx = v->nx, ny = v->ny, nd = v->ndiag;
+    if ((long long)nd * n > DENSE_MAX_ELEMS)
+        return fail_at(in, at, "the %d diagonals of the %d x %d banded matrix are too many for "
+                       "a host copy (at most %lld elements)", nd, n, n, DENSE_MAX_ELEMS);
+    float *d = calloc((size_t)nd * (size_t)n, sizeof *d);
+    if (!d) return fail_at(in, at, "out of host memory for a banded matrix's host copy");
+    float a = (float)v->pa, b = (float)v->pb;
     for (int k = 0; k < n; k++) {
         int cx = k % nx, cy = k / nx;
         for (int i = 0; i < nd; i++) {
-            int o = offs[i];
-            float *e = &d[(size_t)i * n + k];
+            int o = v->offs[i];
+            float *e = &d[(size_t)i * (size_t)n + (size_t)k];
             if (o == 0) *e = a + 4.0f * b;
             else if (o == -1 && nx > 1) *e = cx > 0 ? -b : 0.0f;
             else if (o == 1 && nx > 1) *e = cx < nx - 1 ? -b : 0.0f;
@@ -207,15 +307,8 @@ val *poisson_new(interp *in, pos at, int nx, int ny, double alpha, double beta) 
             else if (o == nx) *e = cy < ny - 1 ? -b : 0.0f;
         }
     }
-    v->rows = v->cols = n;
-    v->nx = nx, v->ny = ny;
-    v->ndiag = nd, v->offs = offs, v->diags = d;
-    if (layout_vec(in, at, n, nx, ny, &v->like) ||
-        (texla_banded_poisson(in->ctx, nx, ny, a, b, &v->b) && gl_fail(in, at, "poisson"))) {
-        val_unref(in, v);
-        return NULL;
-    }
-    return v;
+    v->diags = d;
+    return 0;
 }
 
 /* ---- rand: MRG32k3a (P. L'Ecuyer, "Good parameters and implementations for combined
@@ -262,17 +355,27 @@ float mrg_uniform_pm1(mrg *g) {
 }
 
 val *rand_new(interp *in, pos at, int rows, int cols, unsigned long seed) {
+    /* the GPU object first: a shape past the GL's limits is refused before the host array */
+    val *v = dense_new(in, at, rows, cols, NULL);
+    if (!v) return NULL;
     size_t n = (size_t)rows * (size_t)cols;
     float *d = malloc(sizeof *d * n);
     if (!d) {
         fail_at(in, at, "rand: out of host memory for %d x %d", rows, cols);
+        val_unref(in, v);
         return NULL;
     }
     mrg g;
     mrg_seed(&g, seed);
     for (size_t i = 0; i < n; i++) d[i] = mrg_uniform_pm1(&g);
-    val *v = dense_new(in, at, rows, cols, d);
+    texla_result r = v->kind == V_VEC ? texla_vec_write(in->ctx, d, v->x)
+                                      : texla_mat_write(in->ctx, d, v->m);
     free(d);
+    if (r) {
+        gl_fail(in, at, "rand");
+        val_unref(in, v);
+        return NULL;
+    }
     return v;
 }
 
@@ -293,19 +396,20 @@ float *host_dense(interp *in, pos at, const val *v, const char *why) {
         else fail_at(in, at, "%s: out of host memory", why);
         return d;
     }
-    if (v->kind != V_DENSE && dense_limit(in, at, v, why)) return NULL;
+    if ((v->kind == V_BANDED || v->kind == V_SPARSE) && dense_limit(in, at, v, why)) return NULL;
+    /* the host copy of a banded matrix is a cache: filling it does not change the value */
+    if (v->kind == V_BANDED && banded_host(in, at, (val *)v)) return NULL;
     size_t n = (size_t)v->rows * (size_t)v->cols;
     float *d = calloc(n, sizeof *d);
     if (!d) {
         fail_at(in, at, "%s: out of host memory for %d x %d", why, v->rows, v->cols);
         return NULL;
     }
+    texla_result r = TEXLA_OK;
     if (v->kind == V_DENSE) {
-        if (texla_mat_read(in->ctx, v->m, d)) {
-            free(d);
-            gl_fail(in, at, why);
-            return NULL;
-        }
+        r = texla_mat_read(in->ctx, v->m, d);
+    } else if (v->kind == V_VEC) {
+        r = texla_vec_read(in->ctx, v->x, d);
     } else if (v->kind == V_BANDED) {
         size_t nn = (size_t)v->rows;
         for (int i = 0; i < v->ndiag; i++)
@@ -316,20 +420,67 @@ float *host_dense(interp *in, pos at, const val *v, const char *why) {
     } else {
         for (int e = 0; e < v->nnz; e++) d[(size_t)v->ri[e] * (size_t)v->cols + (size_t)v->ci[e]] += v->vv[e];
     }
+    if (r) {
+        free(d);
+        gl_fail(in, at, why);
+        return NULL;
+    }
     return d;
 }
 
 val *to_dense(interp *in, pos at, val *v, const char *why) {
-    if (v->kind == V_DENSE) return val_ref(v);
+    if (v->kind == V_DENSE || v->kind == V_VEC) return val_ref(v);
     if (v->kind == V_SCALAR) {
         float f = (float)v->s;
         return dense_new(in, at, 1, 1, &f);
     }
-    float *d = host_dense(in, at, v, why);
-    if (!d) return NULL;
-    val *r = dense_new(in, at, v->rows, v->cols, d);
+    if (dense_limit(in, at, v, why)) return NULL;
+    /* the GPU object first (the GL's limits), then the host array */
+    val *r = dense_new(in, at, v->rows, v->cols, NULL);
+    float *d = r ? host_dense(in, at, v, why) : NULL;
+    if (d && (r->kind == V_VEC ? texla_vec_write(in->ctx, d, r->x)
+                               : texla_mat_write(in->ctx, d, r->m)))
+        gl_fail(in, at, why);
+    if (!d || in->failed) {
+        free(d);
+        val_unref(in, r);
+        return NULL;
+    }
     free(d);
     return r;
+}
+
+int mat_of(interp *in, pos at, val *v, const char *why, texla_mat *out, int *owned) {
+    out->id = 0;
+    *owned = 0;
+    if (v->kind == V_DENSE) {
+        *out = v->m;
+        return 0;
+    }
+    if (v->kind == V_VEC) {
+        if (texla_mat_make(in->ctx, v->rows, 1, NULL, out) ||
+            texla_mat_from_vec(in->ctx, v->x, *out)) {
+            texla_mat_destroy(in->ctx, *out);
+            out->id = 0;
+            return gl_fail(in, at, why);
+        }
+        *owned = 1;
+        return 0;
+    }
+    int rows = v->kind == V_SCALAR ? 1 : v->rows, cols = v->kind == V_SCALAR ? 1 : v->cols;
+    if (v->kind != V_SCALAR && dense_limit(in, at, v, why)) return -1;
+    if (texla_mat_make(in->ctx, rows, cols, NULL, out)) return gl_fail(in, at, why);
+    float *d = host_dense(in, at, v, why);
+    if (!d || texla_mat_write(in->ctx, d, *out)) {
+        if (d) gl_fail(in, at, why);
+        free(d);
+        texla_mat_destroy(in->ctx, *out);
+        out->id = 0;
+        return -1;
+    }
+    free(d);
+    *owned = 1;
+    return 0;
 }
 
 /* triplets of the nonzeros of a row-major rows x cols array (malloc'd) */
@@ -360,6 +511,7 @@ val *to_sparse(interp *in, pos at, val *v, const char *why) {
     int nnz = 0, *ri = NULL, *ci = NULL;
     float *vv = NULL;
     if (v->kind == V_BANDED) {
+        if (banded_host(in, at, v)) return NULL;
         size_t cnt = 0, n = (size_t)v->rows;
         for (size_t i = 0; i < (size_t)v->ndiag * n; i++) cnt += v->diags[i] != 0.0f;
         ri = malloc(sizeof *ri * (cnt ? cnt : 1));
@@ -376,58 +528,64 @@ val *to_sparse(interp *in, pos at, val *v, const char *why) {
                 long long j = (long long)k + v->offs[i];
                 if (x != 0.0f && j >= 0 && j < v->rows) ri[nnz] = k, ci[nnz] = (int)j, vv[nnz++] = x;
             }
-    } else {
-        float *d = host_dense(in, at, v, why);
-        if (!d) return NULL;
-        int rows = v->kind == V_SCALAR ? 1 : v->rows, cols = v->kind == V_SCALAR ? 1 : v->cols;
-        int r = triplets_of(in, at, d, rows, cols, &nnz, &ri, &ci, &vv);
-        free(d);
-        if (r) return NULL;
-        return sparse_new(in, at, rows, cols, nnz, ri, ci, vv);
+        return sparse_new(in, at, v->rows, v->cols, nnz, ri, ci, vv);
     }
-    return sparse_new(in, at, v->rows, v->cols, nnz, ri, ci, vv);
+    float *d = host_dense(in, at, v, why);
+    if (!d) return NULL;
+    int rows = v->kind == V_SCALAR ? 1 : v->rows, cols = v->kind == V_SCALAR ? 1 : v->cols;
+    int r = triplets_of(in, at, d, rows, cols, &nnz, &ri, &ci, &vv);
+    free(d);
+    if (r) return NULL;
+    return sparse_new(in, at, rows, cols, nnz, ri, ci, vv);
 }
 
-/* A banded matrix of the square triplets: one diagonal per offset that has an entry. */
+typedef struct diag_entry {
+    long long off; /* column - row */
+    int e;         /* the triplet */
+} diag_entry;
+
+static int by_offset(const void *pa, const void *pb) {
+    const diag_entry *a = pa, *b = pb;
+    return a->off < b->off ? -1 : a->off > b->off ? 1 : (a->e > b->e) - (a->e < b->e);
+}
+
+/* A banded matrix of the square triplets: one diagonal per offset that has an entry. Memory in
+ * the number of entries and of stored elements (never in 2n), and the size of the diagonals is
+ * checked before they are allocated. */
 static val *banded_of_triplets(interp *in, pos at, int n, int nx, int ny, int nnz, const int *ri,
                                const int *ci, const float *vv, const char *why) {
-    int *slot = malloc(sizeof *slot * (2 * (size_t)n - 1)); /* offset + n - 1 -> diagonal */
-    if (!slot) {
-        fail_at(in, at, "%s: out of host memory", why);
+    diag_entry *t = malloc(sizeof *t * (size_t)(nnz ? nnz : 1));
+    if (!t) {
+        fail_at(in, at, "%s: out of host memory for %d entries", why, nnz);
         return NULL;
     }
-    for (size_t i = 0; i < 2 * (size_t)n - 1; i++) slot[i] = -1;
+    for (int e = 0; e < nnz; e++) t[e] = (diag_entry){(long long)ci[e] - ri[e], e};
+    if (nnz) qsort(t, (size_t)nnz, sizeof *t, by_offset);
     int nd = 0;
-    for (int e = 0; e < nnz; e++) {
-        size_t s = (size_t)((long long)ci[e] - ri[e] + n - 1);
-        if (slot[s] < 0) slot[s] = nd++;
-    }
+    for (int e = 0; e < nnz; e++) nd += e == 0 || t[e].off != t[e - 1].off;
     if ((long long)nd * n > DENSE_MAX_ELEMS) {
-        free(slot);
-        fail_at(in, at, "%s: %d diagonals of %d elements are too many for a banded matrix (at "
-                "most %lld elements); use a sparse one", why, nd, n, DENSE_MAX_ELEMS);
+        free(t);
+        fail_at(in, at, "%s: %d diagonal%s of %d elements %s too many for a banded matrix (at "
+                "most %lld elements); use a sparse one", why, nd, nd == 1 ? "" : "s", n,
+                nd == 1 ? "is" : "are", DENSE_MAX_ELEMS);
         return NULL;
     }
     int *offs = malloc(sizeof *offs * (size_t)(nd ? nd : 1));
     float *d = calloc((size_t)(nd ? nd : 1) * (size_t)n, sizeof *d);
     if (!offs || !d) {
-        free(slot), free(offs), free(d);
+        free(t), free(offs), free(d);
         fail_at(in, at, "%s: out of host memory", why);
         return NULL;
     }
-    /* diagonals in increasing offset order */
-    nd = 0;
-    for (size_t s = 0; s < 2 * (size_t)n - 1; s++)
-        if (slot[s] >= 0) {
-            slot[s] = nd;
-            offs[nd++] = (int)((long long)s - (n - 1));
-        }
+    /* diagonals in increasing offset order; duplicates add in the file's order */
+    nd = -1;
     for (int e = 0; e < nnz; e++) {
-        size_t s = (size_t)((long long)ci[e] - ri[e] + n - 1);
-        d[(size_t)slot[s] * (size_t)n + (size_t)ri[e]] += vv[e];
+        if (e == 0 || t[e].off != t[e - 1].off) offs[++nd] = (int)t[e].off;
+        int k = t[e].e;
+        d[(size_t)nd * (size_t)n + (size_t)ri[k]] += vv[k];
     }
-    free(slot);
-    return banded_new(in, at, n, nx, ny, nd, offs, d);
+    free(t);
+    return banded_new(in, at, n, nx, ny, nd + 1, offs, d);
 }
 
 val *to_banded(interp *in, pos at, val *v, const char *why) {
@@ -469,6 +627,7 @@ val *transpose(interp *in, pos at, val *v) {
         return sparse_new(in, at, v->cols, v->rows, v->nnz, ri, ci, vv);
     }
     if (v->kind == V_BANDED) {
+        if (banded_host(in, at, v)) return NULL;
         /* A'(k, k - d) = A(k - d, k): diagonal d becomes -d, shifted by d */
         size_t n = (size_t)v->rows;
         int *offs = malloc(sizeof *offs * (size_t)(v->ndiag ? v->ndiag : 1));
@@ -487,27 +646,94 @@ val *transpose(interp *in, pos at, val *v) {
         }
         return banded_new(in, at, v->rows, v->nx, v->ny, v->ndiag, offs, d);
     }
-    /* dense: through the host (exact; A' * B and A * B' never get here) */
+    /* dense and vectors: through the host (exact; A' * B and A * B' never get here). The
+     * destination first, so a shape past the GL's limits costs nothing. */
+    val *r = dense_new(in, at, v->cols, v->rows, NULL);
+    if (!r) return NULL;
     float *d = host_dense(in, at, v, "transpose");
-    if (!d) return NULL;
-    float *t = malloc(sizeof *t * (size_t)v->rows * (size_t)v->cols);
-    if (!t) {
-        free(d);
-        fail_at(in, at, "transpose: out of host memory");
+    float *t = d ? malloc(sizeof *t * (size_t)v->rows * (size_t)v->cols) : NULL;
+    if (d && !t) fail_at(in, at, "transpose: out of host memory");
+    if (t) {
+        for (size_t i = 0; i < (size_t)v->rows; i++)
+            for (size_t j = 0; j < (size_t)v->cols; j++)
+                t[j * (size_t)v->rows + i] = d[i * (size_t)v->cols + j];
+        if (r->kind == V_VEC ? texla_vec_write(in->ctx, t, r->x) : texla_mat_write(in->ctx, t, r->m))
+            gl_fail(in, at, "transpose");
+    }
+    free(d), free(t);
+    if (in->failed) {
+        val_unref(in, r);
         return NULL;
     }
-    for (size_t i = 0; i < (size_t)v->rows; i++)
-        for (size_t j = 0; j < (size_t)v->cols; j++)
-            t[j * (size_t)v->rows + i] = d[i * (size_t)v->cols + j];
-    free(d);
-    val *r = dense_new(in, at, v->cols, v->rows, t);
-    free(t);
     return r;
+}
+
+/* same n, same grid and texture: the element-wise operations accept them together */
+static int same_layout(interp *in, texla_vec a, texla_vec b) {
+    texla_vec_info ia, ib;
+    if (texla_vec_info_get(in->ctx, a, &ia) || texla_vec_info_get(in->ctx, b, &ib)) return 0;
+    return ia.n == ib.n && ia.nx == ib.nx && ia.gx == ib.gx && ia.gy == ib.gy;
+}
+
+/* copies src into dst of another layout (same n): on the GPU through a dense n x 1 texture
+ * where the GL holds one, through the host otherwise */
+static int relayout(interp *in, pos at, texla_vec src, texla_vec dst) {
+    texla_vec_info vi;
+    if (texla_vec_info_get(in->ctx, src, &vi)) return gl_fail(in, at, "a vector");
+    if ((vi.n + 3) / 4 <= in->max_tex) {
+        texla_mat t;
+        texla_result r = texla_mat_make(in->ctx, vi.n, 1, NULL, &t);
+        if (!r) r = texla_mat_from_vec(in->ctx, src, t);
+        if (!r) r = texla_vec_from_mat(in->ctx, t, dst);
+        texla_mat_destroy(in->ctx, t);
+        return r ? gl_fail(in, at, "changing a vector's layout") : 0;
+    }
+    float *d = malloc(sizeof *d * (size_t)vi.n);
+    if (!d) return fail_at(in, at, "out of host memory changing the layout of a vector of %d", vi.n);
+    texla_result r = texla_vec_read(in->ctx, src, d);
+    if (!r) r = texla_vec_write(in->ctx, d, dst);
+    free(d);
+    return r ? gl_fail(in, at, "changing a vector's layout") : 0;
+}
+
+int vec_in(interp *in, pos at, const val *x, texla_vec like, texla_vec *out, int *owned) {
+    *owned = 0;
+    if (!like.id || same_layout(in, x->x, like)) {
+        *out = x->x;
+        return 0;
+    }
+    if (texla_vec_make_like(in->ctx, like, out)) return gl_fail(in, at, "making a vector");
+    if (relayout(in, at, x->x, *out)) {
+        texla_vec_destroy(in->ctx, *out);
+        out->id = 0;
+        return -1;
+    }
+    *owned = 1;
+    return 0;
+}
+
+int vec_on_grid(interp *in, pos at, const val *x, texla_vec *out, int *owned) {
+    texla_vec_info vi;
+    *owned = 0;
+    if (texla_vec_info_get(in->ctx, x->x, &vi)) return gl_fail(in, at, "a vector");
+    if (!x->nx || (vi.nx == x->nx && vi.n == x->rows && vi.gx == x->nx + (x->nx & 1))) {
+        *out = x->x;
+        return 0;
+    }
+    if (texla_vec_make_grid(in->ctx, x->nx, x->ny, NULL, out))
+        return gl_fail(in, at, "making a grid vector");
+    if (relayout(in, at, x->x, *out)) {
+        texla_vec_destroy(in->ctx, *out);
+        out->id = 0;
+        return -1;
+    }
+    *owned = 1;
+    return 0;
 }
 
 val *with_grid(interp *in, pos at, val *v, int nx, int ny) {
     char b[128];
-    if ((v->kind != V_DENSE || v->cols != 1) && v->kind != V_BANDED) {
+    if (v->kind != V_VEC && v->kind != V_BANDED) {
         fail_at(in, at, "grid: expected a vector or a banded matrix, not a %s",
                 describe_val(v, b, sizeof b));
         return NULL;
@@ -518,6 +744,7 @@ val *with_grid(interp *in, pos at, val *v, int nx, int ny) {
         return NULL;
     }
     if (v->kind == V_BANDED) {
+        if (banded_host(in, at, v)) return NULL;
         size_t n = (size_t)v->rows, nd = (size_t)(v->ndiag ? v->ndiag : 1);
         int *offs = malloc(sizeof *offs * nd);
         float *d = malloc(sizeof *d * nd * n);
@@ -530,47 +757,18 @@ val *with_grid(interp *in, pos at, val *v, int nx, int ny) {
         memcpy(d, v->diags, sizeof *d * (size_t)v->ndiag * n);
         return banded_new(in, at, v->rows, nx, ny, v->ndiag, offs, d);
     }
-    val *r = dense_new(in, at, v->rows, 1, NULL);
-    if (!r) return NULL;
-    if (texla_mat_copy(in->ctx, v->m, r->m)) {
+    /* the copy goes to the grid's layout at once: its products and images want that */
+    texla_vec g;
+    if (texla_vec_make_grid(in->ctx, nx, ny, NULL, &g)) {
         gl_fail(in, at, "grid");
-        val_unref(in, r);
         return NULL;
     }
-    r->nx = nx, r->ny = ny;
-    return r;
-}
-
-int vec_of(interp *in, pos at, const val *x, texla_vec like, texla_vec *out) {
-    out->id = 0;
-    texla_result r = like.id ? texla_vec_make_like(in->ctx, like, out)
-                   : x->nx ? texla_vec_make_grid(in->ctx, x->nx, x->ny, NULL, out)
-                           : texla_vec_make(in->ctx, x->rows, NULL, out);
-    if (!r) r = texla_vec_from_mat(in->ctx, x->m, *out);
-    if (r) {
-        gl_fail(in, at, "converting a vector to the 2D layout");
-        texla_vec_destroy(in->ctx, *out);
-        out->id = 0;
-        return -1;
-    }
-    return 0;
-}
-
-val *dense_of_vec(interp *in, pos at, texla_vec v, int nx, int ny) {
-    texla_vec_info vi;
-    if (texla_vec_info_get(in->ctx, v, &vi)) {
-        gl_fail(in, at, "reading a vector's layout");
+    if (same_layout(in, v->x, g) ? texla_vec_copy(in->ctx, v->x, g) && gl_fail(in, at, "grid")
+                                 : relayout(in, at, v->x, g)) {
+        texla_vec_destroy(in->ctx, g);
         return NULL;
     }
-    val *r = dense_new(in, at, vi.n, 1, NULL);
-    if (!r) return NULL;
-    if (texla_mat_from_vec(in->ctx, v, r->m)) {
-        gl_fail(in, at, "converting a vector from the 2D layout");
-        val_unref(in, r);
-        return NULL;
-    }
-    r->nx = nx, r->ny = ny;
-    return r;
+    return vec_take(in, at, g, nx, ny);
 }
 
 /* ---- files ---- */
@@ -598,17 +796,17 @@ val *load_file(interp *in, pos at, const char *path, load_as as) {
     size_t pl = strlen(path);
     if (pl > 4 && (!strcmp(path + pl - 4, ".png") || !strcmp(path + pl - 4, ".PNG"))) {
         /* a PNG image: grey levels (or its texla:range) into a dense matrix */
-        val *v = val_new(in, at, V_DENSE);
+        texla_mat m = {0};
         texla_mat_info mi;
-        if (v && (texla_png_read(in->ctx, full, &v->m) ||
-                  texla_mat_info_get(in->ctx, v->m, &mi))) {
+        val *v = NULL;
+        if (texla_png_read(in->ctx, full, &m) || texla_mat_info_get(in->ctx, m, &mi)) {
             gl_fail(in, at, what);
-            val_unref(in, v);
-            v = NULL;
+            texla_mat_destroy(in->ctx, m);
+        } else {
+            v = val_of_mat(in, at, m, mi.rows, mi.cols);
         }
         free(full);
         if (!v) return NULL;
-        v->rows = mi.rows, v->cols = mi.cols;
         if (as == AS_AUTO || as == AS_DENSE) return v;
         val *c = as == AS_SPARSE ? to_sparse(in, at, v, what) : to_banded(in, at, v, what);
         val_unref(in, v);
@@ -628,9 +826,7 @@ val *load_file(interp *in, pos at, const char *path, load_as as) {
         if (mm.coordinate) {
             val tmp = {.kind = V_SPARSE, .rows = mm.rows, .cols = mm.cols, .nnz = mm.nnz,
                        .ri = mm.row, .ci = mm.col, .vv = mm.val};
-            float *d = host_dense(in, at, &tmp, what);
-            if (d) v = dense_new(in, at, mm.rows, mm.cols, d);
-            free(d);
+            v = to_dense(in, at, &tmp, what);
         } else {
             v = dense_new(in, at, mm.rows, mm.cols, mm.dense);
         }
@@ -726,16 +922,24 @@ int png_file(interp *in, pos at, const val *v, const char *path, const texla_png
         texla_scalar_destroy(in->ctx, s);
         break;
     }
-    case V_DENSE:
-        if (v->cols == 1 && v->nx) { /* a grid vector: drawn on its grid */
-            texla_vec g;
-            if (vec_of(in, at, v, (texla_vec){0}, &g)) return -1;
+    case V_VEC: {
+        /* a grid vector on its grid; a plain one as the n x 1 picture it is, where the dense
+         * layout holds it, else as its 2D layout */
+        texla_vec g;
+        texla_mat m;
+        int owned;
+        if (v->nx || (v->rows + 3) / 4 > in->max_tex) {
+            if (vec_on_grid(in, at, v, &g, &owned)) return -1;
             r = texla_png_vec(in->ctx, g, path, d);
-            texla_vec_destroy(in->ctx, g);
+            if (owned) texla_vec_destroy(in->ctx, g);
         } else {
-            r = texla_png_mat(in->ctx, v->m, path, d);
+            if (mat_of(in, at, (val *)v, what, &m, &owned)) return -1;
+            r = texla_png_mat(in->ctx, m, path, d);
+            if (owned) texla_mat_destroy(in->ctx, m);
         }
         break;
+    }
+    case V_DENSE: r = texla_png_mat(in->ctx, v->m, path, d); break;
     case V_BANDED: r = texla_png_banded(in->ctx, v->b, path, d); break;
     case V_SPARSE: r = texla_png_sparse(in->ctx, v->sp, path, d); break;
     }
@@ -748,6 +952,10 @@ int png_file(interp *in, pos at, const val *v, const char *path, const texla_png
 
 int print_val(interp *in, pos at, const val *v, const char *label) {
     FILE *o = in->out;
+    if (v->kind == V_SCALAR && !label) {
+        fprintf(o, "  %.9g\n", v->s);
+        return 0;
+    }
     if (v->kind == V_SCALAR) {
         fprintf(o, "%s = %.9g\n", label, v->s);
         return 0;
@@ -755,7 +963,7 @@ int print_val(interp *in, pos at, const val *v, const char *label) {
     int sr = v->rows < PRINT_MAX ? v->rows : PRINT_MAX, sc = v->cols < PRINT_MAX ? v->cols : PRINT_MAX;
     float *blk = calloc((size_t)sr * (size_t)sc, sizeof *blk);
     if (!blk) return fail_at(in, at, "print: out of host memory");
-    if (v->kind == V_DENSE) {
+    if (v->kind == V_DENSE || v->kind == V_VEC) {
         float *d = host_dense(in, at, v, "print");
         if (!d) {
             free(blk);
@@ -765,6 +973,10 @@ int print_val(interp *in, pos at, const val *v, const char *label) {
             for (int j = 0; j < sc; j++) blk[i * sc + j] = d[(size_t)i * (size_t)v->cols + (size_t)j];
         free(d);
     } else if (v->kind == V_BANDED) {
+        if (banded_host(in, at, (val *)v)) {
+            free(blk);
+            return -1;
+        }
         for (int i = 0; i < v->ndiag; i++)
             for (int k = 0; k < sr; k++) {
                 long long j = (long long)k + v->offs[i];
@@ -775,19 +987,24 @@ int print_val(interp *in, pos at, const val *v, const char *label) {
             if (v->ri[e] < sr && v->ci[e] < sc) blk[v->ri[e] * sc + v->ci[e]] += v->vv[e];
     }
     char b[160];
-    fprintf(o, "%s = %s", label, describe_val(v, b, sizeof b));
+    /* without a label (print "text", A) the shape was on the item's line: only the notes */
+    if (label) fprintf(o, "%s = %s", label, describe_val(v, b, sizeof b));
+    int notes = v->kind == V_BANDED || sr < v->rows || sc < v->cols;
+    if (!label && notes) fputs("  (", o);
     if (v->kind == V_BANDED) {
-        fprintf(o, ", offsets");
+        fprintf(o, label ? ", offsets" : "offsets");
         for (int i = 0; i < v->ndiag && i < 16; i++) fprintf(o, " %d", v->offs[i]);
         if (v->ndiag > 16) fprintf(o, " ...");
     }
+    const char *sep = label || v->kind == V_BANDED ? "; " : "";
     if (sr < v->rows && sc < v->cols)
-        fprintf(o, "; the first %d rows and %d columns shown", sr, sc);
+        fprintf(o, "%sthe first %d rows and %d columns shown", sep, sr, sc);
     else if (sr < v->rows)
-        fprintf(o, "; the first %d rows shown", sr);
+        fprintf(o, "%sthe first %d rows shown", sep, sr);
     else if (sc < v->cols)
-        fprintf(o, "; the first %d columns shown", sc);
-    fputc('\n', o);
+        fprintf(o, "%sthe first %d columns shown", sep, sc);
+    if (!label && notes) fputc(')', o);
+    if (label || notes) fputc('\n', o);
     int w = 1;
     char cell[64];
     for (int i = 0; i < sr * sc; i++) {

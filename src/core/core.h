@@ -36,6 +36,11 @@ typedef struct texla__layout {
 
 /* A picture of an object for the image writers (io/png.c): w x h cells, row 0 at the top. */
 enum { TEXLA__CELL_VALUE, TEXLA__CELL_PAD, TEXLA__CELL_BACK };
+/* a horizontal block of a picture (one diagonal of a banded matrix): rows y0 .. y0 + h - 1 */
+typedef struct texla__grid_band {
+    int y0, h;
+    char label[24];
+} texla__grid_band;
 typedef struct texla__grid {
     int w, h;       /* cells */
     float *v;       /* w * h values */
@@ -44,6 +49,9 @@ typedef struct texla__grid {
     float lo, hi;
     char shape[160];  /* "texla:shape" */
     char *layout;     /* "texla:layout", allocated */
+    texla__grid_band *bands; /* optional blocks, top to bottom (separators and labels when the
+                                writer annotates); allocated */
+    int nbands;
 } texla__grid;
 /* what the writer asks of a storage kind's grid */
 typedef struct texla__grid_req {
@@ -87,6 +95,9 @@ typedef struct texla__tune {
     int n, cap;
 } texla__tune;
 
+/* the families of tuned kernels (variants.c) */
+enum { TEXLA__FAM_GEMM, TEXLA__FAM_GEMV, TEXLA__FAM_COUNT };
+
 struct texla_ctx {
     texla__err err;
     texla__gl gl;
@@ -98,6 +109,7 @@ struct texla_ctx {
     float calib_ms[TEXLA__NBACKENDS]; /* a copy timed on each backend at creation */
     texla__buf scratch;     /* kernels' partial results (reductions), made on first use */
     texla__tune tune;
+    int pin[TEXLA__FAM_COUNT]; /* per kernel family (variants.c): variant + 1 pinned, 0: none */
 };
 
 #define texla__fail(ctx, ...) texla__errf(&(ctx)->err, __VA_ARGS__)
@@ -156,11 +168,12 @@ void texla__shape_of(const texla__obj *o, int32_t shape[4]);
 texla_result texla__run1(texla_ctx *ctx, const texla__pass *p);
 
 /* ---- recipes (recipes.c): passes shared by several storage kinds ---- */
-/* ceil(blocks/k) passes of prog (glsl/matmul*.frag), the first replacing dst and the rest added
- * by blending (the fragment path's design; the compute backend does it in one dispatch); iz is
- * the shader's u_i0.z */
+/* ceil(blocks/k) passes of prog (glsl/matmul*.frag), the first replacing dst (accumulate:
+ * added too) and the rest added by blending (the fragment path's design; the compute backend
+ * does it in one dispatch); iz is the shader's u_i0.z */
 texla_result texla__multipass(texla_ctx *ctx, texla__prog_id prog, const texla__tex *a,
-                              const texla__tex *b, texla__tex *dst, int blocks, int iz);
+                              const texla__tex *b, texla__tex *dst, int blocks, int iz,
+                              int accumulate);
 /* reductions over any texture into a 1x1 texture */
 enum { TEXLA__FOLD_SUM, TEXLA__FOLD_MAX, TEXLA__FOLD_MIN };
 enum {
@@ -176,6 +189,37 @@ texla_result texla__reduce(texla_ctx *ctx, const texla__tex *a, const int32_t sh
 /* a vector's elements into a dense n x 1 texture, and back (inside the guard) */
 texla_result texla__vec_to_dense(texla_ctx *ctx, const texla__obj *v, texla__tex *dst);
 texla_result texla__dense_to_vec(texla_ctx *ctx, const texla__tex *src, texla__obj *v);
+
+/* the kernels' scratch storage buffer (ctx->scratch): a 16-byte header (binding 0's `count`,
+ * left at zero by every kernel that uses it) and at least `floats` floats after it */
+texla_result texla__scratch(texla_ctx *ctx, size_t floats);
+
+/* ---- kernel variants and the tuner (variants.c) ---- */
+typedef struct texla__variant {
+    const char *name;    /* in the tuning cache and texla_ctx_set_variant */
+    const char *defines; /* what the kernel is compiled with */
+    int wg;              /* invocations per workgroup */
+    int smem;            /* bytes of shared memory */
+    int tuned;           /* 1: the tuner may choose it (0: only when pinned) */
+} texla__variant;
+typedef struct texla__family {
+    const char *name;
+    const texla__variant *v;
+    int n, def;
+} texla__family;
+extern const texla__family texla__families[TEXLA__FAM_COUNT];
+/* whether this GL can run variant i (shared memory, workgroup size) */
+int texla__variant_usable(const texla_ctx *ctx, int fam, int i);
+int texla__variant_default(const texla_ctx *ctx, int fam);
+/* runs the call being tuned with variant i (into a scratch destination) */
+typedef texla_result (*texla__variant_run)(texla_ctx *ctx, int variant, void *arg);
+/* the variant a call uses: pinned, else cached under key, else the fastest tuned one timed
+ * with run (then cached), or the default where no measuring is wanted (see variants.c); run
+ * NULL: *out is -1 when timing would be needed (so the caller prepares for it only then) */
+texla_result texla__variant_pick(texla_ctx *ctx, int fam, const char *key, texla__variant_run run,
+                                 void *arg, int *out);
+/* a power of two >= v within lo .. hi (problem classes in tuning keys) */
+int texla__size_class(int v, int lo, int hi);
 
 /* ---- grids (grid.c) ---- */
 /* allocates a w x h grid, every cell background; TEXLA_ERR_LIMIT past q->max_w x q->max_h */
@@ -206,6 +250,29 @@ static inline size_t texla__dense_index(int cols, int i, int j) {
 }
 /* fills grid rows y0.. with a 2D vector's texels (logical nx x ceil(n/nx), raw gx x gy) */
 void texla__grid_vec(texla__grid *g, int y0, const float *tx, const texla__layout *l, int raw);
+/* the compute kernels of dense matrices (storage/dense_kernels.c), on textures, shapes checked
+ * by the caller: C (+)= op(A) op(B), C n x m, inner dimension K (ta: A is K x n, tb: B is
+ * m x K) */
+texla_result texla__gemm(texla_ctx *ctx, int ta, int tb, const texla__tex *a, const texla__tex *b,
+                         texla__tex *c, int n, int m, int K, int accumulate);
+/* y (a dense n x 1 texture) = A x (+ s b), A n x m; x and b dense (nx 0) or 2D vectors rows nx
+ * wide (b: n elements); dot non-NULL (n == m): the 1x1 texture gets x'y */
+texla_result texla__gemv(texla_ctx *ctx, const texla__tex *a, int n, int m, const texla__tex *x,
+                         int xnx, const texla__tex *b, int bnx, float s, texla__tex *y,
+                         texla__tex *dot);
+/* dst = project(x + (A x + b) .* e), all dense n x 1; idx and mu NULL: max(0, .) */
+texla_result texla__gemv_lcp(texla_ctx *ctx, const texla__tex *a, int n, const texla__tex *x,
+                             const texla__tex *b, const texla__tex *e, const texla__tex *idx,
+                             const texla__tex *mu, texla__tex *dst);
+
+/* q = A p, pq = p'q for a square dense A and 2D vectors p, q (storage/dense.c) */
+texla_result texla__dense_matvec_dot(texla_ctx *ctx, const texla__obj *A, const texla__obj *P,
+                                     texla__obj *Q, texla__obj *PQ);
+
+/* q = A p, pq = p'q for a banded A and 2D vectors p, q of its layout (storage/banded.c) */
+texla_result texla__banded_matvec_dot(texla_ctx *ctx, const texla__obj *A, const texla__obj *P,
+                                      texla__obj *Q, texla__obj *PQ);
+
 /* makes an object of a texture-backed kind (MAT, VEC, SCALAR): a w x h texture */
 texla_result texla__tex_obj_new(texla_ctx *ctx, texla__kind kind, const texla__kind_desc *k,
                                 int w, int h, uint64_t *id, texla__obj **out);

@@ -8,8 +8,9 @@
 #include <string.h>
 
 void texla__grid_free(texla__grid *g) {
-    free(g->v), free(g->cls), free(g->layout);
-    g->v = NULL, g->cls = NULL, g->layout = NULL;
+    free(g->v), free(g->cls), free(g->layout), free(g->bands);
+    g->v = NULL, g->cls = NULL, g->layout = NULL, g->bands = NULL;
+    g->nbands = 0;
 }
 
 texla_result texla__grid_make(texla_ctx *ctx, const texla__grid_req *q, long long w, long long h,

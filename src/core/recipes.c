@@ -5,8 +5,11 @@
  * in a fixed order, so the result is the same run to run). No GL here. */
 #include "core/core.h"
 
+#include <stdio.h>
+
 texla_result texla__multipass(texla_ctx *ctx, texla__prog_id prog, const texla__tex *a,
-                              const texla__tex *b, texla__tex *dst, int blocks, int iz) {
+                              const texla__tex *b, texla__tex *dst, int blocks, int iz,
+                              int accumulate) {
     /* the fragment path adds passes by blending (the seed's design, k MOPs each); the compute
      * backend does the whole inner dimension in one dispatch (measured fastest there) */
     int compute = texla__backend_of(&ctx->gl, prog) == TEXLA_BACKEND_COMPUTE;
@@ -18,7 +21,7 @@ texla_result texla__multipass(texla_ctx *ctx, texla__prog_id prog, const texla__
         p.i0[0] = t0;
         p.i0[1] = blocks - t0 < k ? blocks - t0 : k;
         p.i0[2] = iz;
-        p.blend = t0 == 0 ? TEXLA__BLEND_NONE : TEXLA__BLEND_ADD;
+        p.blend = t0 == 0 && !accumulate ? TEXLA__BLEND_NONE : TEXLA__BLEND_ADD;
         r = texla__run(&ctx->gl, &p);
     }
     return r;
@@ -59,29 +62,42 @@ static texla_result reduce_passes(texla_ctx *ctx, const texla__tex *a, const int
     return r;
 }
 
-#define REDUCE_WG 256      /* invocations per workgroup of glsl/kernels/reduce.comp */
-#define REDUCE_PER_INV 16  /* texels each invocation folds at least, before more workgroups */
-#define REDUCE_MAX_WG 1024 /* partial results the last workgroup folds */
+texla_result texla__scratch(texla_ctx *ctx, size_t floats) {
+    size_t want = 16 + 4 * floats;
+    if (ctx->scratch.buf && ctx->scratch.size >= want) return TEXLA_OK;
+    if (want < 16 + 4 * 1024) want = 16 + 4 * 1024;
+    texla__buf_free(&ctx->gl, &ctx->scratch);
+    return texla__buf_make(&ctx->gl, want, NULL, &ctx->scratch); /* zeros: count starts at 0 */
+}
 
-/* One kernel pass: ceil(texels / (256 * 16)) workgroups, at most 1024. */
+#define REDUCE_WG 256     /* invocations per workgroup of glsl/kernels/reduce.comp */
+#define REDUCE_PER_INV 4  /* texels each invocation folds at least, before more workgroups */
+#define REDUCE_PER_SM 8   /* workgroups per SM at most (2048 invocations: one full wave) */
+#define REDUCE_MAX_WG 1024 /* without an SM count */
+
+/* One kernel pass: ceil(texels / (256 * 4)) workgroups, at most one wave of the GPU (8 per
+ * SM where the GL tells the SM count, else 1024); one workgroup needs no second fold. */
 static texla_result reduce_kernel(texla_ctx *ctx, const texla__tex *a, const int32_t shape[4],
                                   const texla__tex *b, int fold, int map, texla__tex *dst) {
-    if (!ctx->scratch.buf) {
-        texla_result r = texla__buf_make(&ctx->gl, 16 + 4 * REDUCE_MAX_WG, NULL, &ctx->scratch);
-        if (r) return r;
-    }
+    long long max_groups = ctx->gl.caps.sm_count > 0 ? (long long)ctx->gl.caps.sm_count * REDUCE_PER_SM
+                                                     : REDUCE_MAX_WG;
+    texla_result r = texla__scratch(ctx, (size_t)max_groups);
+    if (r) return r;
     long long texels = (long long)a->w * a->h;
     long long groups = (texels + REDUCE_WG * REDUCE_PER_INV - 1) / (REDUCE_WG * REDUCE_PER_INV);
-    if (groups > REDUCE_MAX_WG) groups = REDUCE_MAX_WG;
+    if (groups > max_groups) groups = max_groups;
     if (groups < 1) groups = 1;
-    texla__pass p = {.prog = TEXLA__P_REDUCE_K, .dst = dst, .draw = TEXLA__DRAW_KERNEL,
-                     .src = {a, map == TEXLA__MAP_MUL ? b : NULL},
+    long long stride = groups * REDUCE_WG;
+    char defs[64];
+    snprintf(defs, sizeof defs, "#define FOLD %d\n#define MAP %d\n", fold, map);
+    texla__pass p = {.prog = TEXLA__P_REDUCE_K, .defines = defs, .dst = dst,
+                     .draw = TEXLA__DRAW_KERNEL, .src = {a, map == TEXLA__MAP_MUL ? b : NULL},
                      .groups = {(unsigned)groups, 1, 1}};
     p.ssbo[0].b = &ctx->scratch;
-    p.i0[0] = fold;
-    p.i0[1] = map;
     p.i1[0] = a->w;
     p.i1[1] = a->h;
+    p.i1[2] = (int)(stride % a->w);
+    p.i1[3] = (int)(stride / a->w);
     for (int i = 0; i < 4; i++) p.shape[i] = shape[i];
     return texla__run(&ctx->gl, &p);
 }

@@ -231,14 +231,16 @@ static int to_float(const char *s, float *out) {
 
 /* ---- the banner ---- */
 
-typedef enum mm_field { F_REAL, F_INTEGER, F_PATTERN } mm_field;
-typedef enum mm_sym { S_GENERAL, S_SYMMETRIC, S_SKEW } mm_sym;
+typedef enum mm_field { F_REAL, F_INTEGER, F_PATTERN, F_COMPLEX } mm_field;
+typedef enum mm_sym { S_GENERAL, S_SYMMETRIC, S_SKEW, S_HERMITIAN } mm_sym;
 
 static const char banner_usage[] =
     "expected '%%MatrixMarket matrix coordinate|array real|integer|pattern "
     "general|symmetric|skew-symmetric'";
 
-static texla_result read_banner(reader *r, int *coordinate, mm_field *field, mm_sym *sym) {
+/* complex: 1 when the caller takes complex files (texla_mm_read_complex) */
+static texla_result read_banner(reader *r, int complex, int *coordinate, mm_field *field,
+                                mm_sym *sym) {
     int got = read_line(r, 1);
     if (got == 0)
         return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:1: empty file; %s", r->path, banner_usage);
@@ -271,9 +273,12 @@ static texla_result read_banner(reader *r, int *coordinate, mm_field *field, mm_
         *field = F_INTEGER;
     else if (ieq(t[3], "pattern"))
         *field = F_PATTERN;
+    else if (ieq(t[3], "complex") && complex)
+        *field = F_COMPLEX;
     else if (ieq(t[3], "complex"))
-        return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:1: field 'complex' is not supported (real, "
-                    "integer or pattern)", r->path);
+        return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:1: field 'complex' is not supported "
+                    "by texla_mm_read (real, integer or pattern; texla_mm_read_complex reads "
+                    "complex files)", r->path);
     else
         return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:1: unknown field '%.40s'; expected 'real', "
                     "'integer' or 'pattern'", r->path, t[3]);
@@ -283,15 +288,21 @@ static texla_result read_banner(reader *r, int *coordinate, mm_field *field, mm_
         *sym = S_SYMMETRIC;
     else if (ieq(t[4], "skew-symmetric"))
         *sym = S_SKEW;
+    else if (ieq(t[4], "hermitian") && *field == F_COMPLEX)
+        *sym = S_HERMITIAN;
     else if (ieq(t[4], "hermitian"))
         return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:1: symmetry 'hermitian' is not supported "
-                    "(general, symmetric or skew-symmetric)", r->path);
+                    "for field '%.40s' (only for 'complex', read by texla_mm_read_complex)",
+                    r->path, t[3]);
     else
         return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:1: unknown symmetry '%.40s'; expected "
                     "'general', 'symmetric' or 'skew-symmetric'", r->path, t[4]);
     if (!*coordinate && *field == F_PATTERN)
         return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:1: 'pattern' is only valid in coordinate "
                     "files, not in array files", r->path);
+    if (!*coordinate && *field == F_COMPLEX)
+        return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:1: complex array files are not supported "
+                    "(texla has no complex dense matrices); coordinate files are", r->path);
     return TEXLA_OK;
 }
 
@@ -363,16 +374,18 @@ static texla_result coo_grow(reader *r, texla_mm *m, int *cap, long long announc
     int *col = row ? realloc(m->col, (size_t)want * sizeof *col) : NULL;
     if (col) m->col = col;
     float *val = col ? realloc(m->val, (size_t)want * sizeof *val) : NULL;
-    if (!val)
+    if (val) m->val = val;
+    float *imag = val && m->imag ? realloc(m->imag, (size_t)want * sizeof *imag) : NULL;
+    if (imag) m->imag = imag;
+    if (!val || (m->imag && !imag))
         return fail(r->ctx, TEXLA_ERR_MEMORY, "%s:%lld: out of memory after %d entries",
                     r->path, r->line, m->nnz);
-    m->val = val;
     *cap = (int)want;
     return TEXLA_OK;
 }
 
 static texla_result coo_push(reader *r, texla_mm *m, int *cap, long long announced, int i, int j,
-                             float v) {
+                             float v, float im) {
     if (m->nnz == *cap) {
         texla_result e = coo_grow(r, m, cap, announced);
         if (e) return e;
@@ -380,17 +393,19 @@ static texla_result coo_push(reader *r, texla_mm *m, int *cap, long long announc
     m->row[m->nnz] = i;
     m->col[m->nnz] = j;
     m->val[m->nnz] = v;
+    if (m->imag) m->imag[m->nnz] = im;
     m->nnz++;
     return TEXLA_OK;
 }
 
 static const char *sym_name(mm_sym s) {
-    return s == S_GENERAL ? "general" : s == S_SYMMETRIC ? "symmetric" : "skew-symmetric";
+    return s == S_GENERAL ? "general" : s == S_SYMMETRIC ? "symmetric"
+           : s == S_HERMITIAN ? "hermitian" : "skew-symmetric";
 }
 
 static texla_result read_coordinate(reader *r, mm_field field, mm_sym sym, long long announced,
                                     long long size_line, texla_mm *m) {
-    int want = field == F_PATTERN ? 2 : 3, cap = 0;
+    int want = field == F_PATTERN ? 2 : field == F_COMPLEX ? 4 : 3, cap = 0;
     for (long long k = 0;; k++) {
         int got = next_data_line(r);
         if (got < 0) return (texla_result)-got;
@@ -403,18 +418,20 @@ static texla_result read_coordinate(reader *r, mm_field field, mm_sym sym, long 
         if (k == announced)
             return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: extra entry: line %lld announced "
                         "%lld entries", r->path, r->line, size_line, announced);
-        char *t[3];
-        int n = split(r->ln, t, 3);
+        char *t[4];
+        int n = split(r->ln, t, 4);
         if (n != want)
             return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: %d field%s; a %s entry has %d (%s)",
                         r->path, r->line, n, n == 1 ? "" : "s",
-                        field == F_PATTERN ? "pattern" : "coordinate",
-                        want, field == F_PATTERN ? "row col" : "row col value");
+                        field == F_PATTERN ? "pattern" : field == F_COMPLEX ? "complex" : "coordinate",
+                        want, field == F_PATTERN ? "row col" : field == F_COMPLEX
+                              ? "row col real imaginary" : "row col value");
         int i, j;
-        float v = 1.0f;
+        float v = 1.0f, im = 0.0f;
         texla_result e = parse_index(r, "row", t[0], m->rows, &i);
         if (!e) e = parse_index(r, "column", t[1], m->cols, &j);
         if (!e && field != F_PATTERN) e = parse_value(r, field, t[2], &v);
+        if (!e && field == F_COMPLEX) e = parse_value(r, field, t[3], &im);
         if (e) return e;
         if (sym != S_GENERAL && i < j)
             return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: entry (%d, %d) is above the "
@@ -424,9 +441,11 @@ static texla_result read_coordinate(reader *r, mm_field field, mm_sym sym, long 
             return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: diagonal entry (%d, %d) in a "
                         "skew-symmetric file (its diagonal is zero and not stored)", r->path,
                         r->line, i + 1, j + 1);
-        e = coo_push(r, m, &cap, announced, i, j, v);
+        e = coo_push(r, m, &cap, announced, i, j, v, im);
+        /* the mirrored entry: the same (symmetric), negated (skew), conjugated (hermitian) */
         if (!e && sym != S_GENERAL && i != j)
-            e = coo_push(r, m, &cap, announced, j, i, sym == S_SKEW ? -v : v);
+            e = coo_push(r, m, &cap, announced, j, i, sym == S_SKEW ? -v : v,
+                         sym == S_SKEW ? -im : sym == S_HERMITIAN ? -im : im);
         if (e) return e;
     }
 }
@@ -510,12 +529,13 @@ static texla_result read_array(reader *r, mm_field field, mm_sym sym, long long 
     return e;
 }
 
-texla_result texla_mm_read(texla_ctx *ctx, const char *path, texla_mm *out) {
+static texla_result mm_read(texla_ctx *ctx, const char *fn, const char *path, int complex,
+                            texla_mm *out) {
     if (out) memset(out, 0, sizeof *out);
     if (!path || !out)
-        return fail(ctx, TEXLA_ERR_ARGUMENT, "texla_mm_read: %s is NULL", path ? "out" : "path");
+        return fail(ctx, TEXLA_ERR_ARGUMENT, "%s: %s is NULL", fn, path ? "out" : "path");
     reader *r = calloc(1, sizeof *r);
-    if (!r) return fail(ctx, TEXLA_ERR_MEMORY, "texla_mm_read: %s: out of memory", path);
+    if (!r) return fail(ctx, TEXLA_ERR_MEMORY, "%s: %s: out of memory", fn, path);
     r->ctx = ctx;
     r->path = path;
     errno = 0;
@@ -529,7 +549,7 @@ texla_result texla_mm_read(texla_ctx *ctx, const char *path, texla_mm *out) {
     int coordinate = 0;
     mm_field field = F_REAL;
     mm_sym sym = S_GENERAL;
-    texla_result e = read_banner(r, &coordinate, &field, &sym);
+    texla_result e = read_banner(r, complex, &coordinate, &field, &sym);
     if (!e) {
         int got = next_data_line(r);
         if (got == 0)
@@ -561,8 +581,11 @@ texla_result texla_mm_read(texla_ctx *ctx, const char *path, texla_mm *out) {
         m.rows = (int)rows;
         m.cols = (int)cols;
         m.coordinate = coordinate;
-        e = coordinate ? read_coordinate(r, field, sym, nnz, size_line, &m)
-                       : read_array(r, field, sym, size_line, &m);
+        if (field == F_COMPLEX && !(m.imag = malloc(sizeof *m.imag)))
+            e = fail(ctx, TEXLA_ERR_MEMORY, "%s: out of memory", path);
+        if (!e)
+            e = coordinate ? read_coordinate(r, field, sym, nnz, size_line, &m)
+                           : read_array(r, field, sym, size_line, &m);
     }
     /* a coordinate file with no entries still gets (empty) arrays, so success is never NULL */
     if (!e && coordinate && !m.row) {
@@ -583,8 +606,17 @@ texla_result texla_mm_read(texla_ctx *ctx, const char *path, texla_mm *out) {
     return TEXLA_OK;
 }
 
+texla_result texla_mm_read(texla_ctx *ctx, const char *path, texla_mm *out) {
+    return mm_read(ctx, "texla_mm_read", path, 0, out);
+}
+
+texla_result texla_mm_read_complex(texla_ctx *ctx, const char *path, texla_mm *out) {
+    return mm_read(ctx, "texla_mm_read_complex", path, 1, out);
+}
+
 void texla_mm_free(texla_mm *m) {
     if (!m) return;
+    free(m->imag);
     free(m->row);
     free(m->col);
     free(m->val);

@@ -116,6 +116,9 @@ typedef struct opts {
     int fixed;
     float lo, hi;
     int scale;
+    int colorbar, plot, log_y, annotate;
+    texla_png_spy spy;
+    texla__plot_desc pd;
 } opts;
 
 static texla_result get_opts(texla_ctx *ctx, const char *fn, const char *path,
@@ -139,8 +142,29 @@ static texla_result get_opts(texla_ctx *ctx, const char *fn, const char *path,
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
                            "%s: desc->lo .. desc->hi is %g .. %g; a fixed range must be finite "
                            "with lo <= hi", fn, d->lo, d->hi);
+    if ((int)d->spy < TEXLA_SPY_OFF || (int)d->spy > TEXLA_SPY_COLOUR)
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: desc->spy is %d; use TEXLA_SPY_OFF, _DOTS or _COLOUR (0..2)", fn,
+                           (int)d->spy);
+    if (d->map == TEXLA_MAP_GRAY16 && (d->colorbar || d->plot || d->annotate || d->spy))
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: the gray16 map is for reading values back; a colour bar, a plot, "
+                           "labels or a spy view make an 8-bit picture (use another map)", fn);
+    if (d->plot && d->view == TEXLA_PNG_RAW)
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: a plot shows the logical values; desc->view must be LOGICAL", fn);
+    if ((d->width && (d->width < 160 || d->width > MAX_SIDE)) ||
+        (d->height && (d->height < 120 || d->height > MAX_SIDE)))
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: desc->width x height is %d x %d; a plot is 160..%d x 120..%d pixels "
+                           "(0: 640 x 400)", fn, d->width, d->height, MAX_SIDE, MAX_SIDE);
     *o = (opts){d->view == TEXLA_PNG_RAW, d->map, d->fixed_range != 0, d->lo, d->hi,
-                d->scale ? d->scale : 1};
+                d->scale ? d->scale : 1, d->colorbar != 0, d->plot != 0, d->log_y != 0,
+                d->annotate != 0, d->spy,
+                {.width = d->width, .height = d->height, .log_y = d->log_y != 0,
+                 .title = d->title, .xlabel = d->xlabel, .ylabel = d->ylabel}};
+    /* a spy dot is at least 2 x 2 pixels */
+    if (o->spy && o->scale < 2) o->scale = 2;
     return TEXLA_OK;
 }
 
@@ -175,15 +199,30 @@ static void diverging(double t, uint8_t out[3]) {
 
 static void rgb(uint8_t *p, const uint8_t c[3]) { p[0] = c[0], p[1] = c[1], p[2] = c[2]; }
 
+/* the colour of t in [0, 1] on a map (grey maps as grey) */
+static void map_colour(texla_png_map map, double t, uint8_t *p) {
+    if (map == TEXLA_MAP_DIVERGING) {
+        diverging(t, p);
+    } else if (map == TEXLA_MAP_GRAY || map == TEXLA_MAP_GRAY16) {
+        p[0] = p[1] = p[2] = (uint8_t)level(t, 255);
+    } else {
+        rgb(p, viridis[level(t, 255)]);
+    }
+}
+
+/* spy views: the background and the plain dots */
+static const uint8_t SPY_DOT[3] = {20, 20, 20};
+
 static void encode_cell(uint8_t *p, int fmt, texla_png_map map, float v, int cls, float lo,
-                        float hi) {
+                        float hi, texla_png_spy spy) {
     if (fmt == FMT_RGB8) {
-        if (cls == CELL_PAD) rgb(p, COLOUR_PAD);
+        if (spy && (cls != CELL_VALUE || v == 0.0f)) rgb(p, texla__paper);
+        else if (cls == CELL_PAD) rgb(p, COLOUR_PAD);
         else if (cls == CELL_BACK) rgb(p, COLOUR_BACK);
         else if (isnan(v)) rgb(p, COLOUR_NAN);
         else if (isinf(v)) rgb(p, v > 0 ? COLOUR_PINF : COLOUR_NINF);
-        else if (map == TEXLA_MAP_DIVERGING) diverging(unit(v, lo, hi), p);
-        else rgb(p, viridis[level(unit(v, lo, hi), 255)]);
+        else if (spy == TEXLA_SPY_DOTS) rgb(p, SPY_DOT);
+        else map_colour(map, unit(v, lo, hi), p);
         return;
     }
     int wide = fmt == FMT_G16 || fmt == FMT_GA16, top = wide ? 65535 : 255;
@@ -263,7 +302,7 @@ typedef struct wjob {
     const uint8_t *px; /* encoded cells */
     uint8_t *row;      /* one upscaled row */
     int w, h, scale, bpp, depth, colour;
-    png_text text[8];
+    png_text text[10];
     int ntext;
 } wjob;
 
@@ -291,6 +330,132 @@ static int write_body(wjob *j) {
     }
     png_write_end(j->png, NULL);
     return 0;
+}
+
+/* the text chunks of an image: key, value pairs */
+typedef struct texts {
+    const char *key[10], *val[10];
+    int n;
+} texts;
+
+static void add_text(texts *t, const char *key, const char *val) {
+    if (t->n < 10) t->key[t->n] = key, t->val[t->n] = val, t->n++;
+}
+
+/* Writes w x h encoded cells (fmt), each upscaled to scale x scale pixels, with the texts, to
+ * path atomically. */
+static texla_result write_png(texla_ctx *ctx, const char *fn, const char *path, const uint8_t *px,
+                              int w, int h, int scale, int fmt, const texts *t) {
+    wjob j = {.w = w, .h = h, .scale = scale, .bpp = fmt_bpp[fmt], .px = px,
+              .depth = fmt == FMT_G16 || fmt == FMT_GA16 ? 16 : 8,
+              .colour = fmt == FMT_RGB8                    ? PNG_COLOR_TYPE_RGB
+                        : fmt == FMT_GA8 || fmt == FMT_GA16 ? PNG_COLOR_TYPE_GRAY_ALPHA
+                                                             : PNG_COLOR_TYPE_GRAY};
+    j.row = scale > 1 ? malloc((size_t)w * (size_t)scale * (size_t)j.bpp) : NULL;
+    if (scale > 1 && !j.row)
+        return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory for a %d x %d image", fn,
+                           w * scale, h * scale);
+    for (int i = 0; i < t->n; i++) /* libpng copies the text; it only reads it through these
+                                      non-const pointers */
+        j.text[j.ntext++] = (png_text){.compression = PNG_TEXT_COMPRESSION_NONE,
+                                       .key = (png_charp)(uintptr_t)t->key[i],
+                                       .text = (png_charp)(uintptr_t)t->val[i]};
+    texla__afile af;
+    texla_result r = texla__afile_open(&ctx->err, fn, path, &af);
+    if (!r) {
+        j.f = af.f;
+        j.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &j.e, on_error, on_warning);
+        if (j.png) j.info = png_create_info_struct(j.png);
+        int err = 0;
+        const char *what = NULL;
+        char pngmsg[sizeof j.e.msg + 16];
+        if (!j.png || !j.info) {
+            what = "out of memory for libpng";
+        } else {
+            errno = 0;
+            if (write_body(&j)) {
+                snprintf(pngmsg, sizeof pngmsg, "libpng: %s", j.e.msg);
+                what = pngmsg, err = j.e.err;
+            }
+        }
+        png_destroy_write_struct(j.png ? &j.png : NULL, j.info ? &j.info : NULL);
+        r = texla__afile_commit(&ctx->err, fn, &af, err, what);
+    }
+    free(j.row);
+    return r;
+}
+
+/* ---- decorations: separators and labels between the blocks of a picture, a colour bar ---- */
+
+static const uint8_t SEPARATOR[3] = {90, 90, 90}, BAR_FRAME[3] = {120, 120, 120};
+
+#define BAR_GAP 10
+#define BAR_W 16
+#define BAR_MIN_H 128
+
+/* The picture of g (RGB cells px, scale s) on a canvas: a label column and separators when
+ * annotated, a colour bar for lo..hi when asked. */
+static texla_result decorate(texla_ctx *ctx, const char *fn, const grid *g, const uint8_t *px,
+                             int s, const opts *o, texla_png_map map, float lo, float hi,
+                             texla__canvas *c) {
+    int nb = o->annotate ? g->nbands : 0, lw = 0;
+    texla__grid_band whole = {0, g->h, ""};
+    const texla__grid_band *bands = nb ? g->bands : &whole;
+    if (!nb) nb = 1;
+    else
+        for (int i = 0; i < nb; i++) {
+            int tw = texla__text_width(bands[i].label);
+            if (tw + 8 > lw) lw = tw + 8;
+        }
+    int sep = o->annotate && g->nbands > 1 ? 2 : 0;
+    int iw = g->w * s, ih = g->h * s + sep * (nb - 1);
+    char lab[5][24];
+    int nlab = 0, labw = 0;
+    if (o->colorbar) {
+        double span = (double)hi - lo;
+        nlab = span > 0 ? 5 : 1;
+        for (int k = 0; k < nlab; k++) {
+            texla__label(lab[k], sizeof lab[k], nlab == 1 ? lo : hi - span * k / 4.0);
+            if (texla__text_width(lab[k]) > labw) labw = texla__text_width(lab[k]);
+        }
+    }
+    int cw = lw + iw + (o->colorbar ? BAR_GAP + BAR_W + 6 + labw + 4 : 0);
+    int ch = o->colorbar && ih < BAR_MIN_H ? BAR_MIN_H : ih;
+    if (cw > MAX_SIDE || ch > MAX_SIDE)
+        return texla__fail(ctx, TEXLA_ERR_LIMIT, "%s: the image with its decorations would be "
+                           "%d x %d pixels; at most %d per side", fn, cw, ch, MAX_SIDE);
+    texla_result r = texla__canvas_make(&ctx->err, fn, cw, ch, c);
+    if (r) return r;
+    for (int b = 0; b < nb; b++) {
+        int cy0 = bands[b].y0 * s + sep * b;
+        for (int y = 0; y < bands[b].h * s; y++) {
+            const uint8_t *src = px + (size_t)(bands[b].y0 + y / s) * (size_t)g->w * 3;
+            uint8_t *dst = c->rgb + ((size_t)(cy0 + y) * (size_t)cw + (size_t)lw) * 3;
+            for (int x = 0; x < iw; x++) memcpy(dst + 3 * x, src + 3 * (x / s), 3);
+        }
+        if (sep && b) texla__canvas_rect(c, 0, cy0 - sep, lw + iw, sep, SEPARATOR);
+        if (lw) texla__canvas_text(c, 3, cy0 + (bands[b].h * s >= 9 ? 1 : 0), bands[b].label,
+                                   texla__ink);
+    }
+    if (o->colorbar) { /* hi at the top, lo at the bottom */
+        int bx = lw + iw + BAR_GAP, by = 4, bh = ch - 8;
+        for (int y = 0; y < bh; y++) {
+            uint8_t col[3];
+            map_colour(map, bh > 1 ? 1.0 - (double)y / (bh - 1) : 0.5, col);
+            texla__canvas_rect(c, bx, by + y, BAR_W, 1, col);
+        }
+        texla__canvas_line(c, bx - 1, by - 1, bx + BAR_W, by - 1, BAR_FRAME);
+        texla__canvas_line(c, bx - 1, by + bh, bx + BAR_W, by + bh, BAR_FRAME);
+        texla__canvas_line(c, bx - 1, by - 1, bx - 1, by + bh, BAR_FRAME);
+        texla__canvas_line(c, bx + BAR_W, by - 1, bx + BAR_W, by + bh, BAR_FRAME);
+        for (int k = 0; k < nlab; k++) {
+            int ty = nlab == 1 ? by + bh / 2 : by + (int)lround((bh - 1) * k / 4.0);
+            texla__canvas_line(c, bx + BAR_W, ty, bx + BAR_W + 3, ty, BAR_FRAME);
+            int yy = ty - 3 < 0 ? 0 : ty - 3 > ch - 7 ? ch - 7 : ty - 3;
+            texla__canvas_text(c, bx + BAR_W + 6, yy, lab[k], texla__ink);
+        }
+    }
+    return TEXLA_OK;
 }
 
 /* Resolves the range and the map, encodes g and writes it to path atomically. Frees g. */
@@ -322,67 +487,111 @@ static texla_result write_image(texla_ctx *ctx, const char *fn, const char *path
         float m = fabsf(lo) > fabsf(hi) ? fabsf(lo) : fabsf(hi);
         lo = -m, hi = m;
     }
+    int decorated = o->colorbar || (o->annotate && g->nbands > 0);
     int alpha = special + nan + pinf + ninf > 0;
-    int fmt = map == TEXLA_MAP_GRAY     ? (alpha ? FMT_GA8 : FMT_G8)
+    int fmt = decorated || o->spy   ? FMT_RGB8
+              : map == TEXLA_MAP_GRAY   ? (alpha ? FMT_GA8 : FMT_G8)
               : map == TEXLA_MAP_GRAY16 ? (alpha ? FMT_GA16 : FMT_G16)
                                         : FMT_RGB8;
-
-    wjob j = {.w = g->w, .h = g->h, .scale = o->scale, .bpp = fmt_bpp[fmt],
-              .depth = fmt == FMT_G16 || fmt == FMT_GA16 ? 16 : 8,
-              .colour = fmt == FMT_RGB8                    ? PNG_COLOR_TYPE_RGB
-                        : fmt == FMT_GA8 || fmt == FMT_GA16 ? PNG_COLOR_TYPE_GRAY_ALPHA
-                                                             : PNG_COLOR_TYPE_GRAY};
-    uint8_t *px = malloc(n * (size_t)j.bpp);
-    j.row = o->scale > 1 ? malloc((size_t)g->w * (size_t)o->scale * (size_t)j.bpp) : NULL;
-    if (!px || (o->scale > 1 && !j.row)) {
-        free(px), free(j.row), grid_free(g);
+    uint8_t *px = malloc(n * (size_t)fmt_bpp[fmt]);
+    if (!px) {
+        grid_free(g);
         return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory for a %d x %d image", fn,
                            g->w * o->scale, g->h * o->scale);
     }
     for (size_t i = 0; i < n; i++)
-        encode_cell(px + i * (size_t)j.bpp, fmt, map, g->v[i], g->cls[i], lo, hi);
-    j.px = px;
+        encode_cell(px + i * (size_t)fmt_bpp[fmt], fmt, map, g->v[i], g->cls[i], lo, hi, o->spy);
 
-    char range[64], nonfinite[96];
+    char range[64], nonfinite[96], desc[400];
     snprintf(range, sizeof range, "%.9g %.9g", lo, hi);
     to_c_point(range);
     snprintf(nonfinite, sizeof nonfinite, "nan %lld +inf %lld -inf %lld", nan, pinf, ninf);
-    const char *keys[] = {"texla:range", "texla:view", "texla:shape", "texla:layout", "texla:map",
-                          "texla:nonfinite", "texla:alpha", "Software"};
-    const char *vals[] = {range, o->raw ? "raw" : "logical", g->shape, g->layout, map_names[map],
-                          nonfinite, "0 marks NaN, Inf, padding and background",
-                          "texla " TEXLA_VERSION_STRING};
-    for (int i = 0; i < 8; i++) {
-        if (i == 5 && nan + pinf + ninf == 0) continue;
-        if (i == 6 && !(alpha && fmt != FMT_RGB8)) continue;
-        /* libpng copies the text; it only reads it through these non-const pointers */
-        j.text[j.ntext++] = (png_text){.compression = PNG_TEXT_COMPRESSION_NONE,
-                                       .key = (png_charp)(uintptr_t)keys[i],
-                                       .text = (png_charp)(uintptr_t)vals[i]};
-    }
+    snprintf(desc, sizeof desc, "texla %s view of %s; values %s, map %s%s%s", o->raw ? "raw" :
+             "logical", g->shape, range, map_names[map], nan + pinf + ninf ? "; " : "",
+             nan + pinf + ninf ? nonfinite : "");
+    texts t = {0};
+    add_text(&t, "texla:range", range);
+    add_text(&t, "texla:view", o->raw ? "raw" : "logical");
+    add_text(&t, "texla:shape", g->shape);
+    add_text(&t, "texla:layout", g->layout);
+    add_text(&t, "texla:map", map_names[map]);
+    if (nan + pinf + ninf) add_text(&t, "texla:nonfinite", nonfinite);
+    if (alpha && fmt != FMT_RGB8)
+        add_text(&t, "texla:alpha", "0 marks NaN, Inf, padding and background");
+    add_text(&t, "Description", desc);
+    add_text(&t, "Software", "texla " TEXLA_VERSION_STRING);
 
-    texla__afile af;
-    texla_result r = texla__afile_open(&ctx->err, fn, path, &af);
-    if (!r) {
-        j.f = af.f;
-        j.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &j.e, on_error, on_warning);
-        if (j.png) j.info = png_create_info_struct(j.png);
-        int err = 0;
-        const char *what = NULL;
-        char pngmsg[sizeof j.e.msg + 16];
-        if (!j.png || !j.info) {
-            what = "out of memory for libpng";
-        } else {
-            errno = 0;
-            if (write_body(&j)) {
-                snprintf(pngmsg, sizeof pngmsg, "libpng: %s", j.e.msg);
-                what = pngmsg, err = j.e.err;
-            }
+    texla_result r;
+    if (decorated) {
+        /* labelled blocks at least 10 pixels tall where the side limit allows */
+        int s = o->scale, minh = g->h;
+        for (int b = 0; o->annotate && b < g->nbands; b++)
+            if (g->bands[b].h < minh) minh = g->bands[b].h;
+        if (o->annotate && g->nbands && minh * s < 10) {
+            int need = (10 + minh - 1) / minh;
+            if ((long long)g->w * need <= MAX_SIDE && (long long)g->h * need <= MAX_SIDE) s = need;
         }
-        png_destroy_write_struct(j.png ? &j.png : NULL, j.info ? &j.info : NULL);
-        r = texla__afile_commit(&ctx->err, fn, &af, err, what);
+        texla__canvas c = {0};
+        r = decorate(ctx, fn, g, px, s, o, map, lo, hi, &c);
+        if (!r) r = write_png(ctx, fn, path, c.rgb, c.w, c.h, 1, FMT_RGB8, &t);
+        texla__canvas_free(&c);
+    } else {
+        r = write_png(ctx, fn, path, px, g->w, g->h, o->scale, fmt, &t);
     }
-    free(px), free(j.row), grid_free(g);
+    free(px), grid_free(g);
+    return r;
+}
+
+/* ---- line plots ---- */
+
+static texla_result write_plot(texla_ctx *ctx, const char *fn, const char *path, const opts *o,
+                               const double *x, const double *y, size_t n, const char *shape) {
+    texla__canvas c = {0};
+    texla_result r = texla__plot(&ctx->err, fn, x, y, n, &o->pd, &c);
+    if (r) return r;
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(y[i])) lo = fmin(lo, y[i]), hi = fmax(hi, y[i]);
+    if (!(lo <= hi)) lo = hi = 0;
+    char range[64], desc[400];
+    snprintf(range, sizeof range, "%.9g %.9g", lo, hi);
+    to_c_point(range);
+    snprintf(desc, sizeof desc, "texla line plot of %s (%zu points%s); values %s%s%s", shape, n,
+             o->pd.log_y ? ", log10 value axis" : "", range, o->pd.title ? "; " : "",
+             o->pd.title ? o->pd.title : "");
+    texts t = {0};
+    add_text(&t, "texla:range", range);
+    add_text(&t, "texla:view", "plot");
+    add_text(&t, "texla:shape", shape);
+    add_text(&t, "Description", desc);
+    add_text(&t, "Software", "texla " TEXLA_VERSION_STRING);
+    r = write_png(ctx, fn, path, c.rgb, c.w, c.h, 1, FMT_RGB8, &t);
+    texla__canvas_free(&c);
+    return r;
+}
+
+/* the values of a vector's grid in element order (its value cells, row by row) */
+static texla_result plot_grid(texla_ctx *ctx, const char *fn, const char *path, const opts *o,
+                              texla__kind kind, grid *g) {
+    int vector = kind == TEXLA__KIND_VEC || kind == TEXLA__KIND_SCALAR ||
+                 (kind == TEXLA__KIND_MAT && (g->w == 1 || g->h == 1));
+    if (!vector) {
+        texla_result r = texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                                     "%s: a line plot needs a vector (n x 1, 1 x n, a 2D vector or "
+                                     "a scalar); this is %s", fn, g->shape);
+        grid_free(g);
+        return r;
+    }
+    size_t n = (size_t)g->w * (size_t)g->h, m = 0;
+    double *y = malloc(sizeof *y * (n ? n : 1));
+    if (!y) {
+        grid_free(g);
+        return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (g->cls[i] == CELL_VALUE) y[m++] = g->v[i];
+    texla_result r = write_plot(ctx, fn, path, o, NULL, y, m, g->shape);
+    free(y), grid_free(g);
     return r;
 }
 
@@ -394,10 +603,13 @@ static texla_result dump(texla_ctx *ctx, const char *fn, uint64_t id, texla__kin
     opts o;
     texla_result r = get_opts(ctx, fn, path, desc, &o);
     if (r) return r;
-    texla__grid_req q = {fn, o.raw, !o.fixed, MAX_SIDE, o.scale};
+    /* a plot takes the values, not a picture of them: no side limit, no range */
+    texla__grid_req q = {fn, o.raw, !o.fixed && !o.plot, o.plot ? 0x7fffffff : MAX_SIDE,
+                         o.plot ? 1 : o.scale};
     grid g = {0};
     r = texla__grid_of(ctx, id, kind, &q, &g);
-    return r ? r : write_image(ctx, fn, path, &o, &g);
+    if (r) return r;
+    return o.plot ? plot_grid(ctx, fn, path, &o, kind, &g) : write_image(ctx, fn, path, &o, &g);
 }
 
 texla_result texla_png_mat(texla_ctx *ctx, texla_mat m, const char *path,
@@ -436,10 +648,57 @@ texla_result texla_png_texture(texla_ctx *ctx, uint32_t texture, int width, int 
     if (width < 1 || height < 1)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: the size is %d x %d; both must be >= 1",
                            fn, width, height);
-    texla__grid_req q = {fn, o.raw, !o.fixed, MAX_SIDE, o.scale};
+    texla__grid_req q = {fn, o.raw, !o.fixed, o.plot ? 0x7fffffff : MAX_SIDE, o.plot ? 1 : o.scale};
     grid g = {0};
     r = texla__grid_texture(ctx, texture, width, height, &q, &g);
-    return r ? r : write_image(ctx, fn, path, &o, &g);
+    if (r) return r;
+    /* a texture one texel wide or high plots as a vector */
+    return o.plot ? plot_grid(ctx, fn, path, &o, g.w == 1 || g.h == 1 ? TEXLA__KIND_MAT
+                                                                      : TEXLA__KIND_BANDED, &g)
+                  : write_image(ctx, fn, path, &o, &g);
+}
+
+texla_result texla_png_plot(texla_ctx *ctx, const float *x, const float *y, int n,
+                            const char *path, const texla_png_desc *desc) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_png_plot";
+    if (!y) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: y is NULL", fn);
+    if (n < 1) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: n is %d; it must be >= 1", fn, n);
+    texla_png_desc d = {0};
+    if (desc) { /* the plot's own fields; a map or a view means nothing here */
+        d.width = desc->width, d.height = desc->height, d.log_y = desc->log_y;
+        d.title = desc->title, d.xlabel = desc->xlabel, d.ylabel = desc->ylabel;
+        if (desc->npoints < 0 || (desc->npoints > 0 && !desc->points_y))
+            return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: desc->npoints is %d with points_y "
+                               "%s", fn, desc->npoints, desc->points_y ? "given" : "NULL");
+    }
+    d.plot = 1;
+    opts o;
+    texla_result r = get_opts(ctx, fn, path, &d, &o);
+    if (r) return r;
+    int pn = desc && desc->points_y ? desc->npoints : 0;
+    double *xd = x ? malloc(sizeof *xd * (size_t)n) : NULL, *yd = malloc(sizeof *yd * (size_t)n);
+    double *pxd = pn && desc->points_x ? malloc(sizeof *pxd * (size_t)pn) : NULL;
+    double *pyd = pn ? malloc(sizeof *pyd * (size_t)pn) : NULL;
+    if (!yd || (x && !xd) || (pn && !pyd) || (pn && desc->points_x && !pxd)) {
+        free(xd), free(yd), free(pxd), free(pyd);
+        return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory for %d points", fn, n);
+    }
+    for (int i = 0; i < n; i++) {
+        yd[i] = y[i];
+        if (x) xd[i] = x[i];
+    }
+    for (int i = 0; i < pn; i++) {
+        pyd[i] = desc->points_y[i];
+        if (pxd) pxd[i] = desc->points_x[i];
+    }
+    o.pd.px = pxd, o.pd.py = pyd, o.pd.pn = (size_t)pn;
+    if (desc) o.pd.line_label = desc->line_label, o.pd.points_label = desc->points_label;
+    char shape[64];
+    snprintf(shape, sizeof shape, pn ? "%d points and %d dots" : "%d points", n, pn);
+    r = write_plot(ctx, fn, path, &o, xd, yd, (size_t)n, shape);
+    free(xd), free(yd), free(pxd), free(pyd);
+    return r;
 }
 
 /* ---- reading ---- */

@@ -8,15 +8,48 @@
 
 /* The CG state: vectors r, p, p2 (p's next value), q, and GPU scalars. */
 typedef struct cg_state {
-    texla_vec r, p, p2, q;
-    texla_scalar rr, rr_new, pq, alpha, beta, bb;
+    texla_vec r, p, p2, q, xs, xbest;
+    texla_scalar rr, rr_new, pq, beta, bb;
 } cg_state;
 
 static void cg_free(texla_ctx *ctx, cg_state *s) {
     texla_vec_destroy(ctx, s->r), texla_vec_destroy(ctx, s->p);
     texla_vec_destroy(ctx, s->p2), texla_vec_destroy(ctx, s->q);
-    texla_scalar *sc[] = {&s->rr, &s->rr_new, &s->pq, &s->alpha, &s->beta, &s->bb};
+    texla_vec_destroy(ctx, s->xs), texla_vec_destroy(ctx, s->xbest);
+    texla_scalar *sc[] = {&s->rr, &s->rr_new, &s->pq, &s->beta, &s->bb};
     for (size_t i = 0; i < sizeof sc / sizeof sc[0]; i++) texla_scalar_destroy(ctx, *sc[i]);
+}
+
+const char *texla_cg_stop_name(texla_cg_stop s) {
+    switch (s) {
+    case TEXLA_CG_FIXED: return "fixed iteration count";
+    case TEXLA_CG_CONVERGED: return "converged";
+    case TEXLA_CG_MAX_ITER: return "iteration limit";
+    case TEXLA_CG_STAGNATED: return "float32 stagnation";
+    case TEXLA_CG_NAN: return "NaN";
+    case TEXLA_CG_CANCELLED: return "cancelled";
+    }
+    return "unknown";
+}
+
+/* what the caller asked to hear: the history and the progress callback */
+typedef struct cg_report {
+    const texla_cg_desc *d;
+    int max_iter, len, cancelled;
+} cg_report;
+
+static void report(cg_report *rp, int iter, float rel, int truth) {
+    const texla_cg_desc *d = rp->d;
+    if (d->history && rp->len < d->history_cap && rel >= 0) {
+        d->history[rp->len] = rel;
+        if (d->history_iter) d->history_iter[rp->len] = iter;
+        if (d->history_true) d->history_true[rp->len] = truth;
+        rp->len++;
+    }
+    if (d->progress) {
+        texla_solve_progress p = {iter, rp->max_iter, rel, truth};
+        if (d->progress(&p, d->progress_user)) rp->cancelled = 1;
+    }
 }
 
 texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_desc *desc_in,
@@ -31,6 +64,11 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
         return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT,
                            "texla_cg: max_iter %d, check_every %d and tol %g must be >= 0 and "
                            "finite", desc.max_iter, desc.check_every, desc.tol);
+    if (desc.history_cap < 0 || (desc.history_cap > 0 && !desc.history))
+        return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT,
+                              "texla_cg: history_cap is %d with history %s; a history needs a "
+                              "buffer of history_cap >= 0 floats", desc.history_cap,
+                              desc.history ? "given" : "NULL");
     if (x.id == b.id)
         return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS,
                            "texla_cg: x is also b; CG rewrites x and reads b again when it "
@@ -49,10 +87,12 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
     int every = desc.check_every ? desc.check_every : 8;
     texla_ctx_begin(ctx);
     cg_state s = {0};
-    texla_scalar *sc[] = {&s.rr, &s.rr_new, &s.pq, &s.alpha, &s.beta, &s.bb};
+    texla_scalar *sc[] = {&s.rr, &s.rr_new, &s.pq, &s.beta, &s.bb};
     for (size_t i = 0; i < sizeof sc / sizeof sc[0] && !r; i++) r = texla_scalar_make(ctx, 0, sc[i]);
-    texla_vec *vs[] = {&s.r, &s.p, &s.p2, &s.q};
-    for (size_t i = 0; i < sizeof vs / sizeof vs[0] && !r; i++) r = texla_vec_make_like(ctx, b, vs[i]);
+    texla_vec *vs[] = {&s.r, &s.p, &s.p2, &s.q, &s.xs, &s.xbest};
+    /* tolerance mode keeps the x under verification and the best verified x (xs, xbest) */
+    size_t nvs = desc.tol > 0 ? 6 : 4;
+    for (size_t i = 0; i < nvs && !r; i++) r = texla_vec_make_like(ctx, b, vs[i]);
     /* r = b - A x; p = r; rr = r'r */
     if (!r) r = texla_op_matvec(ctx, a, x, s.q);
     if (!r) r = texla_vec_sub(ctx, b, s.q, s.r);
@@ -63,28 +103,47 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
     texla_scalar rd = {0}; /* the scalar whose read is pending (rr is swapped every iteration) */
     int verifying = 0;     /* the pending read is of a recomputed (true) residual */
     float bb = -1, true_best = INFINITY;
-    int stalls = 0;
+    int stalls = 0, rd_it = 0, best_it = 0, nan = 0, stagnated = 0, have_best = 0;
+    cg_report rp = {&desc, max_iter, 0, 0};
+    int listening = desc.progress || (desc.history && desc.history_cap > 0);
     if (!r && tolmode) r = texla_scalar_read_start(ctx, s.bb);
-    for (; it < max_iter && !r && !converged; it++) {
+    for (; it < max_iter && !r && !converged && !rp.cancelled; it++) {
+        if (!tolmode && desc.progress && it > 0 && it % every == 0) {
+            report(&rp, it, -1.0f, 0); /* fixed mode: progress without a residual */
+            if (rp.cancelled) break;
+        }
         /* tolerance mode: look at the residual read started earlier, start the next one */
         if (tolmode && it % every == 0) {
             float v;
             if (bb < 0 && texla_scalar_read_poll(ctx, s.bb, &v) == TEXLA_OK) bb = v;
             if (reading && texla_scalar_read_poll(ctx, rd, &v) == TEXLA_OK) {
                 reading = 0;
-                if (v != v) break; /* NaN: A is not SPD (or not finite); reported below */
+                if (v != v) { /* NaN: A is not SPD (or not finite); reported below */
+                    nan = 1;
+                    break;
+                }
+                /* the caller hears relative residuals: ||b||^2 is needed now */
+                if (listening && bb < 0 && (r = texla_scalar_read(ctx, s.bb, &bb))) break;
+                if (listening) report(&rp, rd_it, bb > 0 ? sqrtf(v / bb) : sqrtf(v), verifying);
                 int below = bb >= 0 && (v <= desc.tol * desc.tol * bb || v == 0);
-                if (verifying) { /* v is a true residual ||b - A x||^2 */
+                if (verifying) { /* v is a true residual ||b - A x||^2, of the x kept in xs */
                     verifying = 0;
+                    /* float32 bounds the attainable accuracy: give up after eight replacements
+                     * in a row that did not lower the true residual by 10% */
+                    stalls = v > 0.81f * true_best ? stalls + 1 : 0;
+                    if (v < true_best) {
+                        texla_vec t = s.xbest;
+                        s.xbest = s.xs, s.xs = t;
+                        true_best = v, best_it = rd_it, have_best = 1;
+                    }
                     if (below) {
                         converged = 1;
                         break;
                     }
-                    /* float32 bounds the attainable accuracy: give up after eight replacements
-                     * in a row that did not lower the true residual by 10% */
-                    stalls = v > 0.81f * true_best ? stalls + 1 : 0;
-                    if (v < true_best) true_best = v;
-                    if (stalls >= 8) break;
+                    if (stalls >= 8) {
+                        stagnated = 1;
+                        break;
+                    }
                 } else if (below) {
                     /* In float the recurrence residual drifts from the true one (here by up to
                      * 100x): replace it by b - A x and restart from it (p = r; keeping p with a
@@ -98,22 +157,21 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
                     verifying = 1;
                 }
             }
+            if (rp.cancelled) break;
             if (!reading) {
                 rd = s.rr;
-                r = texla_scalar_read_start(ctx, rd);
-                reading = !r;
+                rd_it = it;
                 if (it == 0) verifying = 1; /* the first r is b - A x itself */
+                /* a true residual is read: keep its x, which the iterations go on changing */
+                if (verifying) r = texla_vec_copy(ctx, x, s.xs);
+                if (!r) r = texla_scalar_read_start(ctx, rd);
+                reading = !r;
             }
         }
-        /* q = A p; alpha = rr / p'q; x += alpha p; r -= alpha q */
-        if (!r) r = texla_op_matvec(ctx, a, s.p, s.q);
-        if (!r) r = texla_vec_dot(ctx, s.p, s.q, s.pq);
-        if (!r) r = texla_scalar_div_or_zero(ctx, s.rr, s.pq, s.alpha);
-        if (!r) r = texla_vec_acc(ctx, texla_gpu(1.0f, s.alpha), s.p, x);
-        if (!r) r = texla_vec_acc(ctx, texla_gpu(-1.0f, s.alpha), s.q, s.r);
-        /* beta = rr_new / rr; p = r + beta p */
-        if (!r) r = texla_vec_sqnorm(ctx, s.r, s.rr_new);
-        if (!r) r = texla_scalar_div_or_zero(ctx, s.rr_new, s.rr, s.beta);
+        /* q = A p and p'q; alpha = rr / p'q, x += alpha p, r -= alpha q, rr_new = r'r,
+         * beta = rr_new / rr (on the compute backend one kernel each); p = r + beta p */
+        if (!r) r = texla_op_matvec_dot(ctx, a, s.p, s.q, s.pq);
+        if (!r) r = texla_vec_cg_update(ctx, s.rr, s.pq, s.p, s.q, x, s.r, s.rr_new, s.beta);
         if (!r) r = texla_vec_axpy(ctx, s.r, texla_gpu(1.0f, s.beta), s.p, s.p2);
         texla_vec tv = s.p;
         s.p = s.p2, s.p2 = tv;
@@ -122,8 +180,10 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
     }
     if (!r && out) {
         out->iterations = it;
-        out->converged = converged;
         out->rel_residual = -1.0f;
+        out->best_residual = -1.0f;
+        out->best_iteration = it;
+        out->stop = !tolmode ? TEXLA_CG_FIXED : TEXLA_CG_MAX_ITER;
         if (tolmode) {
             /* the true relative residual of the x returned (one more product and a read: the
              * call's result) */
@@ -133,10 +193,37 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
             if (!r) r = texla_vec_sqnorm(ctx, s.p2, s.rr_new);
             if (!r) r = texla_scalar_read(ctx, s.rr_new, &v);
             if (!r && bb < 0) r = texla_scalar_read(ctx, s.bb, &bb);
-            if (!r) out->rel_residual = bb > 0 ? sqrtf(v / bb) : sqrtf(v);
-            /* the x returned meets the tolerance: say so, however the loop ended */
-            if (!r && out->rel_residual <= desc.tol) out->converged = 1;
+            /* x went on from the best verified x and is worse now (float32 noise after
+             * convergence, stagnation): return that best x, whose residual is known */
+            int returned_best = 0;
+            if (!r && have_best && (v != v || v > true_best)) {
+                r = texla_vec_copy(ctx, s.xbest, x);
+                v = true_best;
+                returned_best = 1;
+            }
+            if (!r) {
+                float rel = bb > 0 ? sqrtf(v / bb) : sqrtf(v);
+                out->rel_residual = rel;
+                float best = true_best < INFINITY ? (bb > 0 ? sqrtf(true_best / bb) : sqrtf(true_best))
+                                                  : INFINITY;
+                out->best_residual = rel <= best || rel != rel ? rel : best;
+                out->best_iteration = returned_best || !(rel <= best || rel != rel) ? best_it : it;
+                out->stop = rel != rel || nan ? TEXLA_CG_NAN
+                          : rel <= desc.tol     ? TEXLA_CG_CONVERGED /* the x returned meets the
+                                                                         tolerance, however the
+                                                                         loop ended */
+                          : rp.cancelled        ? TEXLA_CG_CANCELLED
+                          : stagnated           ? TEXLA_CG_STAGNATED
+                                                : TEXLA_CG_MAX_ITER;
+                /* the last entry is the x returned (in the last slot when the buffer is full) */
+                if (listening && rp.len == desc.history_cap && rp.len > 0) rp.len--;
+                if (listening) report(&rp, it, rel, 1);
+            }
+        } else if (rp.cancelled) {
+            out->stop = TEXLA_CG_CANCELLED;
         }
+        out->converged = out->stop == TEXLA_CG_CONVERGED;
+        out->history_len = rp.len;
     }
     cg_free(ctx, &s);
     texla_ctx_end(ctx);

@@ -25,6 +25,72 @@ void texla_lcp_workspace_destroy(texla_ctx *ctx, texla_lcp_workspace *ws) {
     *ws = (texla_lcp_workspace){0};
 }
 
+const char *texla_lcp_status_name(texla_lcp_status s) {
+    switch (s) {
+    case TEXLA_LCP_SOLVED: return "solved";
+    case TEXLA_LCP_UNSOLVED: return "not solved";
+    case TEXLA_LCP_NAN: return "NaN";
+    case TEXLA_LCP_CANCELLED: return "cancelled";
+    }
+    return "unknown";
+}
+
+/* Every index must name a normal row of this LCP: an integer j with 0 <= j < n, j != i and
+ * index[j] < 0 (any negative integer marks a normal row). h: the indices, read back with the
+ * measures (never read just for this: the loop stays free of read-backs). */
+static texla_result check_friction(texla_ctx *ctx, const float *h, int n) {
+    for (int i = 0; i < n; i++) {
+        float f = h[i];
+        const char *why = NULL;
+        if (!(f == floorf(f)) || !isfinite(f)) why = "is not an integer";
+        else if (f < 0) continue;
+        else if (f >= (float)n) why = "is past the last row";
+        else if ((int)f == i) why = "names its own row";
+        else if (!(h[(int)f] < 0)) why = "names a friction row, not a normal one";
+        if (why)
+            return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT,
+                                  "texla_lcp_jacobi: friction_index[%d] = %g %s (a friction row's "
+                                  "index names a normal row 0..%d, whose own index is < 0); x "
+                                  "holds the iterations made with it", i, (double)f, why, n - 1);
+    }
+    return TEXLA_OK;
+}
+
+/* the history and the progress callback (as in cg.c) */
+typedef struct lcp_report {
+    const texla_lcp_desc *d;
+    int iters, len, cancelled;
+} lcp_report;
+
+static void report(lcp_report *rp, int iter, float res) {
+    const texla_lcp_desc *d = rp->d;
+    if (d->history && rp->len < d->history_cap) {
+        d->history[rp->len] = res;
+        if (d->history_iter) d->history_iter[rp->len] = iter;
+        rp->len++;
+    }
+    if (d->progress) {
+        texla_solve_progress p = {iter, rp->iters, res, 1};
+        if (d->progress(&p, d->progress_user)) rp->cancelled = 1;
+    }
+}
+
+/* ||x - P(x - (A x + b))||_inf / ||b||_inf into res (GPU), with w, t and u as scratch: zero
+ * exactly at a solution, for normal and friction rows alike */
+static texla_result natural_residual(texla_ctx *ctx, texla_mat a, texla_mat b, const texla_lcp_desc *d,
+                                     texla_mat x, texla_mat w, texla_mat t, texla_mat u,
+                                     texla_scalar bmax, texla_scalar tmp, texla_scalar res) {
+    texla_result r = texla_mat_matmul(ctx, a, x, w);
+    if (!r) r = texla_mat_acc(ctx, texla_host(1.0f), b, w);
+    if (!r) r = texla_mat_sub(ctx, x, w, t);
+    if (!r) r = d->friction_index.id ? texla_lcp_project(ctx, t, d->friction_index, d->friction_mu, u)
+                                     : texla_mat_clamp_min(ctx, t, 0.0f, u);
+    if (!r) r = texla_mat_sub(ctx, x, u, t);
+    if (!r) r = texla_mat_maxabs(ctx, t, tmp);
+    if (!r) r = texla_scalar_div_or_zero(ctx, tmp, bmax, res);
+    return r;
+}
+
 texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const texla_lcp_desc *desc_in,
                               texla_mat x, texla_lcp_result *out) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
@@ -36,6 +102,13 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
         return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT,
                            "texla_lcp_jacobi: iterations %d must be >= 0 and omega %g finite and > 0",
                            desc.iterations, desc.omega);
+    if (!(desc.tol >= 0) || !isfinite(desc.tol) || desc.check_every < 0 || desc.history_cap < 0 ||
+        (desc.history_cap > 0 && !desc.history))
+        return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT,
+                              "texla_lcp_jacobi: tol %g must be finite and >= 0, check_every %d "
+                              ">= 0, and history_cap %d >= 0 with a buffer (history %s)",
+                              desc.tol, desc.check_every, desc.history_cap,
+                              desc.history ? "given" : "NULL");
     texla_mat_info ai, bi, xi;
     texla_result r = texla_mat_info_get(ctx, a, &ai);
     if (!r) r = texla_mat_info_get(ctx, b, &bi);
@@ -78,27 +151,78 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
     /* e = -omega / diag(A) */
     if (!r) r = texla_mat_diag(ctx, a, d);
     if (!r) r = texla_mat_recip(ctx, d, -omega, e);
-    /* x <- max(0, x + (A x + b) .* e): a product, the seed's madad, a max */
-    for (int i = 0; i < iters && !r; i++) {
-        r = texla_mat_matmul(ctx, a, x, w);
-        if (!r) r = texla_mat_madad(ctx, x, w, b, e, x2);
-        if (!r) r = bounded ? texla_lcp_project(ctx, x2, desc.friction_index, desc.friction_mu, x)
-                            : texla_mat_clamp_min(ctx, x2, 0.0f, x);
+    /* progress and history: the natural residual every k iterations, read asynchronously
+     * (d is free once e is made; w is rewritten by every iteration) */
+    lcp_report rp = {&desc, iters, 0, 0};
+    int every = desc.check_every;
+    if (!every && (desc.progress || (desc.history && desc.history_cap > 0))) every = 16;
+    texla_scalar bmax = {0}, tmp = {0}, res[2] = {{0}, {0}};
+    int pending = -1, pending_it = 0, it = 0;
+    if (!r && every) {
+        r = texla_scalar_make(ctx, 0.0f, &bmax);
+        if (!r) r = texla_scalar_make(ctx, 0.0f, &tmp);
+        if (!r) r = texla_scalar_make(ctx, 0.0f, &res[0]);
+        if (!r) r = texla_scalar_make(ctx, 0.0f, &res[1]);
+        if (!r) r = texla_mat_maxabs(ctx, b, bmax);
     }
+    /* x <- project(x + (A x + b) .* e): the product, the seed's madad and the projection as
+     * one step (one kernel on the compute backend), between x and x2 in turn: after an odd
+     * number of iterations the iterate is in x2 */
+    texla_mat proj_i = bounded ? desc.friction_index : (texla_mat){0};
+    texla_mat proj_mu = bounded ? desc.friction_mu : (texla_mat){0};
+    for (int i = 0; i < iters && !r; i++) {
+        r = i % 2 == 0 ? texla_lcp_step(ctx, a, b, e, x, proj_i, proj_mu, x2)
+                       : texla_lcp_step(ctx, a, b, e, x2, proj_i, proj_mu, x);
+        it = i + 1;
+        if (r || !every || it % every) continue;
+        float v;
+        if (pending >= 0 && texla_scalar_read_poll(ctx, res[pending], &v) == TEXLA_OK) {
+            report(&rp, pending_it, v);
+            pending = -1;
+            if (rp.cancelled) break;
+        }
+        if (pending < 0 && it < iters) {
+            int k = (it / every) & 1;
+            texla_mat cur = it % 2 ? x2 : x, spare = it % 2 ? x : x2;
+            r = natural_residual(ctx, a, b, &desc, cur, w, spare, d, bmax, tmp, res[k]);
+            if (!r) r = texla_scalar_read_start(ctx, res[k]);
+            if (!r) pending = k, pending_it = it;
+        }
+    }
+    if (!r && it % 2) r = texla_mat_copy(ctx, x2, x); /* the iterate back into x */
+    if (!r && every) { /* the x returned: its residual ends the history */
+        float v = 0;
+        if (rp.len == desc.history_cap && rp.len > 0) rp.len--;
+        r = natural_residual(ctx, a, b, &desc, x, w, x2, d, bmax, tmp, res[0]);
+        if (!r) r = texla_scalar_read(ctx, res[0], &v);
+        int cancelled = rp.cancelled;
+        if (!r) report(&rp, it, v);
+        rp.cancelled = cancelled;
+    }
+    texla_scalar_destroy(ctx, bmax), texla_scalar_destroy(ctx, tmp);
+    texla_scalar_destroy(ctx, res[0]), texla_scalar_destroy(ctx, res[1]);
     if (!r && out) {
-        /* the measures: w = A x + b, read back once with x */
-        float *hx = malloc(sizeof *hx * (size_t)n * 4), *hw = hx + n, *hi = hx + 2 * n,
-              *hm = hx + 3 * n;
+        /* the measures: w = A x + b, read back once with x and b */
+        float *hx = malloc(sizeof *hx * (size_t)n * 5), *hw = hx + n, *hi = hx + 2 * n,
+              *hm = hx + 3 * n, *hb = hx + 4 * n;
         r = hx ? TEXLA_OK : texla_ctx_fail(ctx, TEXLA_ERR_MEMORY, "texla_lcp_jacobi: out of memory");
         if (!r) r = texla_mat_matmul(ctx, a, x, w);
         if (!r) r = texla_mat_acc(ctx, texla_host(1.0f), b, w);
         if (!r) r = texla_mat_read(ctx, x, hx);
         if (!r) r = texla_mat_read(ctx, w, hw);
+        if (!r) r = texla_mat_read(ctx, b, hb);
         if (!r && bounded) r = texla_mat_read(ctx, desc.friction_index, hi);
         if (!r && bounded) r = texla_mat_read(ctx, desc.friction_mu, hm);
+        if (!r && bounded) r = check_friction(ctx, hi, n);
         if (!r) {
             double mx = INFINITY, mw = INFINITY, xw = 0, mxw = 0, fx = 0;
+            double xmax = 0, bmaxh = 0, axmax = 0;
+            int nan = 0;
             for (int i = 0; i < n; i++) {
+                nan |= hx[i] != hx[i] || hw[i] != hw[i];
+                xmax = fmax(xmax, fabs((double)hx[i]));
+                bmaxh = fmax(bmaxh, fabs((double)hb[i]));
+                axmax = fmax(axmax, fabs((double)hw[i] - (double)hb[i]));
                 int j = bounded ? (int)hi[i] : -1;
                 if (j >= 0 && j < n) { /* friction row: within its cone? */
                     fx = fmax(fx, fabs((double)hx[i]) - (double)hm[i] * fmax(hx[j], 0.0));
@@ -109,7 +233,24 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
                 xw += (double)hx[i] * hw[i];
                 mxw = fmax(mxw, fabs((double)hx[i] * hw[i]));
             }
-            *out = (texla_lcp_result){(float)mx, (float)mw, (float)xw, (float)mxw, (float)fx};
+            *out = (texla_lcp_result){.min_x = (float)mx, .min_w = (float)mw, .xw = (float)xw,
+                                      .max_abs_xw = (float)mxw, .max_friction_excess = (float)fx};
+            /* the verdict, relative to the problem's scale; the default tolerance sits above
+             * float32's rounding of a length-n product */
+            double tol = desc.tol > 0 ? desc.tol : fmax(1e-4, 16.0 * sqrt((double)n) * 0x1p-24);
+            double scale = bmaxh + axmax, tiny = 1e-30;
+            out->tol = (float)tol;
+            out->scale = (float)scale;
+            out->rel_min_w = (float)(mw < 0 ? -mw / fmax(scale, tiny) : 0.0);
+            out->rel_xw = (float)(mxw / fmax(scale * xmax, tiny));
+            out->rel_friction = (float)(fx / fmax(xmax, tiny));
+            out->iterations = it;
+            out->history_len = rp.len;
+            out->status = nan ? TEXLA_LCP_NAN
+                        : rp.cancelled ? TEXLA_LCP_CANCELLED
+                        : out->rel_min_w > tol || out->rel_xw > tol || out->rel_friction > tol
+                            ? TEXLA_LCP_UNSOLVED
+                            : TEXLA_LCP_SOLVED;
         }
         free(hx);
     }

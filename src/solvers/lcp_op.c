@@ -31,18 +31,49 @@ static int same_layout(const texla_vec_info *a, const texla_vec_info *b) {
     return a->n == b->n && a->nx == b->nx && a->gx == b->gx && a->gy == b->gy;
 }
 
-/* the measures of texla_lcp_result from x, w = A x + b (read back once) */
-static texla_result measures(texla_ctx *ctx, int n, texla_vec x, texla_vec w, int bounded,
-                             texla_vec fi, texla_vec fm, texla_lcp_result *out) {
-    float *hx = malloc(sizeof *hx * (size_t)n * 4), *hw = hx + n, *hi = hw + n, *hm = hi + n;
+/* as texla_lcp_jacobi's: every friction row's index names a normal row (checked with the
+ * measures only: the loop stays free of read-backs) */
+static texla_result check_friction(texla_ctx *ctx, const float *h, int n) {
+    for (int i = 0; i < n; i++) {
+        float f = h[i];
+        const char *why = NULL;
+        if (!(f == floorf(f)) || !isfinite(f)) why = "is not an integer";
+        else if (f < 0) continue;
+        else if (f >= (float)n) why = "is past the last row";
+        else if ((int)f == i) why = "names its own row";
+        else if (!(h[(int)f] < 0)) why = "names a friction row, not a normal one";
+        if (why)
+            return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT,
+                                  "texla_lcp_jacobi_op: friction_index[%d] = %g %s (a friction "
+                                  "row's index names a normal row 0..%d, whose own index is < 0); "
+                                  "x holds the iterations made with it", i, (double)f, why, n - 1);
+    }
+    return TEXLA_OK;
+}
+
+/* the measures and the verdict of texla_lcp_result (as texla_lcp_jacobi's) from x, w = A x + b
+ * and b, read back once */
+static texla_result measures(texla_ctx *ctx, int n, texla_vec x, texla_vec w, texla_vec b,
+                             int bounded, texla_vec fi, texla_vec fm, float tol_in, int iters,
+                             texla_lcp_result *out) {
+    float *hx = malloc(sizeof *hx * (size_t)n * 5), *hw = hx + n, *hi = hw + n, *hm = hi + n,
+          *hb = hm + n;
     if (!hx) return texla_ctx_fail(ctx, TEXLA_ERR_MEMORY, "texla_lcp_jacobi_op: out of memory");
     texla_result r = texla_vec_read(ctx, x, hx);
     if (!r) r = texla_vec_read(ctx, w, hw);
+    if (!r) r = texla_vec_read(ctx, b, hb);
     if (!r && bounded) r = texla_vec_read(ctx, fi, hi);
     if (!r && bounded) r = texla_vec_read(ctx, fm, hm);
+    if (!r && bounded) r = check_friction(ctx, hi, n);
     if (!r) {
         double mx = INFINITY, mw = INFINITY, xw = 0, mxw = 0, fx = 0;
+        double xmax = 0, bmax = 0, axmax = 0;
+        int nan = 0;
         for (int i = 0; i < n; i++) {
+            nan |= hx[i] != hx[i] || hw[i] != hw[i];
+            xmax = fmax(xmax, fabs((double)hx[i]));
+            bmax = fmax(bmax, fabs((double)hb[i]));
+            axmax = fmax(axmax, fabs((double)hw[i] - (double)hb[i]));
             int j = bounded ? (int)hi[i] : -1;
             if (j >= 0 && j < n) { /* friction row: within its cone? */
                 fx = fmax(fx, fabs((double)hx[i]) - (double)hm[i] * fmax(hx[j], 0.0));
@@ -53,7 +84,20 @@ static texla_result measures(texla_ctx *ctx, int n, texla_vec x, texla_vec w, in
             xw += (double)hx[i] * hw[i];
             mxw = fmax(mxw, fabs((double)hx[i] * hw[i]));
         }
-        *out = (texla_lcp_result){(float)mx, (float)mw, (float)xw, (float)mxw, (float)fx};
+        *out = (texla_lcp_result){.min_x = (float)mx, .min_w = (float)mw, .xw = (float)xw,
+                                  .max_abs_xw = (float)mxw, .max_friction_excess = (float)fx};
+        double tol = tol_in > 0 ? tol_in : fmax(1e-4, 16.0 * sqrt((double)n) * 0x1p-24);
+        double scale = bmax + axmax, tiny = 1e-30;
+        out->tol = (float)tol;
+        out->scale = (float)scale;
+        out->rel_min_w = (float)(mw < 0 ? -mw / fmax(scale, tiny) : 0.0);
+        out->rel_xw = (float)(mxw / fmax(scale * xmax, tiny));
+        out->rel_friction = (float)(fx / fmax(xmax, tiny));
+        out->iterations = iters;
+        out->status = nan ? TEXLA_LCP_NAN
+                    : out->rel_min_w > tol || out->rel_xw > tol || out->rel_friction > tol
+                        ? TEXLA_LCP_UNSOLVED
+                        : TEXLA_LCP_SOLVED;
     }
     free(hx);
     return r;
@@ -72,6 +116,9 @@ texla_result texla_lcp_jacobi_op(texla_ctx *ctx, texla_op a, texla_vec b,
         return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT,
                               "%s: iterations %d must be >= 0 and omega %g finite and > 0", fn,
                               desc.iterations, desc.omega);
+    if (!(desc.tol >= 0) || !isfinite(desc.tol))
+        return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT, "%s: tol %g must be finite and >= 0", fn,
+                              desc.tol);
     int rows = 0, cols = 0;
     texla_result r = texla_op_shape(ctx, a, &rows, &cols);
     texla_vec_info bi, xi, vi;
@@ -152,7 +199,7 @@ texla_result texla_lcp_jacobi_op(texla_ctx *ctx, texla_op a, texla_vec b,
         /* the measures: w = A x + b, read back once with x */
         r = texla_op_matvec(ctx, a, x, x2);
         if (!r) r = texla_vec_add(ctx, x2, b, w);
-        if (!r) r = measures(ctx, rows, x, w, bounded, fi, fm, out);
+        if (!r) r = measures(ctx, rows, x, w, b, bounded, fi, fm, desc.tol, iters, out);
     }
     texla_lcp_op_workspace_destroy(ctx, &own);
     texla_ctx_end(ctx);

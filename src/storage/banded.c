@@ -1,7 +1,14 @@
-/* banded.c - banded matrices as stacks of diagonals (Krueger & Westermann): each diagonal is
- * stored in the 2D layout of the vectors it multiplies, A(k, k+d) at element k, and y = A x is
- * the sum over d of diag_d .* shift(x, d), the shift a change of fetch coordinates. Up to four
- * diagonals per pass; further passes are added by blending. No GL here. */
+/* banded.c - banded matrices as stacks of diagonals (Krueger & Westermann), stored the GPU Gems
+ * way: a texture in the 2D layout of the vectors it multiplies holds the wrapped diagonal w
+ * (0 <= w < n), A(k, (k + w) mod n) at element k, so a diagonal d >= 0 (w = d, elements
+ * 0 .. n-d-1) and its partner d - n (w = d, elements n-d .. n-1) share one texture and even a
+ * full matrix wastes no texture space. y = A x is the sum over the textures of
+ * diag_w .* x shifted by w (with wrap-around), the shift a change of fetch coordinates.
+ * Fragment backend: up to four textures per pass, further passes added by blending. Compute
+ * backend: one kernel over the textures (five per pass, further passes adding in the kernel),
+ * and a matrix that is a constant-coefficient 5-point stencil on its grid (what
+ * texla_banded_poisson makes, or the same diagonals given by hand) computed from five x
+ * texels per output texel, its diagonals never read. No GL here. */
 #include "core/core.h"
 
 #include <math.h>
@@ -9,21 +16,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DIAGS_PER_PASS 4
+#define DIAGS_PER_PASS 4   /* fragment: x + 4 diagonals (+ b) of the 7 units */
+#define DIAGS_PER_KERNEL 5 /* compute: x, b + 5 diagonals */
 
-/* the diagonals: offsets[i] and its texture diags[i] (A(k, k + offsets[i]) at element k) */
 typedef struct banded_part {
-    int ndiag;
+    int ndiag;          /* the diagonals given with |offset| < n, in the order given */
     int *offsets;
-    texla__tex *diags;
+    int *slot;          /* the texture holding each */
+    int ntex;
+    int *wrap;          /* the wrapped offset of each texture */
+    texla__tex *tex;
+    int stencil;        /* 1: a constant 5-point stencil on the grid (coefficients sc) */
+    float sc[5];        /* centre, west (-1), east (+1), south (-nx), north (+nx) */
 } banded_part;
 
 static void release(texla_ctx *ctx, texla__obj *o) {
     banded_part *b = o->part;
     if (!b) return;
-    for (int i = 0; i < b->ndiag; i++) texla__tex_free(&ctx->gl, &b->diags[i]);
-    free(b->diags);
-    free(b->offsets);
+    for (int i = 0; i < b->ntex; i++) texla__tex_free(&ctx->gl, &b->tex[i]);
+    free(b->tex), free(b->wrap), free(b->slot), free(b->offsets);
 }
 
 static void describe(const texla__obj *o, char *buf, size_t n) {
@@ -36,6 +47,44 @@ static texla_result grid(texla_ctx *ctx, texla__obj *o, const texla__grid_req *q
 
 static const texla__kind_desc kind = {"banded matrix", release, describe, grid};
 
+/* Whether the diagonals are a constant-coefficient 5-point stencil with zero (Dirichlet)
+ * boundaries on the full nx x ny grid of lay: offsets among 0, -1, +1, -nx, +nx, each
+ * diagonal one value inside the grid and 0 where the neighbour lies across the grid's edge.
+ * Fills sc (a missing diagonal is 0). */
+static int is_stencil(const texla__layout *lay, int nd, const int *offs, const int *src,
+                      const float *diags, float sc[5]) {
+    int n = lay->n, nx = lay->nx;
+    if (nx < 2 || n % nx != 0) return 0;
+    int ny = n / nx;
+    for (int i = 0; i < 5; i++) sc[i] = 0.0f;
+    for (int i = 0; i < nd; i++) {
+        int d = offs[i], which = d == 0 ? 0 : d == -1 ? 1 : d == 1 ? 2 : d == -nx ? 3
+                                          : d == nx ? 4 : -1;
+        if (which < 0) return 0;
+        const float *v = diags + (size_t)src[i] * (size_t)n;
+        int first = 1;
+        for (int k = 0; k < n; k++) {
+            long long j = (long long)k + d;
+            if (j < 0 || j >= n) continue;
+            int cx = k % nx, cy = k / nx;
+            int inside = which == 0   ? 1
+                         : which == 1 ? cx > 0
+                         : which == 2 ? cx < nx - 1
+                         : which == 3 ? cy > 0
+                                      : cy < ny - 1;
+            if (!inside) {
+                if (v[k] != 0.0f) return 0;
+            } else if (first) {
+                if (!isfinite(v[k])) return 0;
+                sc[which] = v[k];
+                first = 0;
+            } else if (v[k] != sc[which]) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
 
 /* Makes a banded matrix on layout lay from ndiag diagonals (diags[i*n + k] = A(k, k+off[i])). */
 static texla_result make(texla_ctx *ctx, const char *fn, texla__layout lay, int ndiag,
@@ -53,50 +102,63 @@ static texla_result make(texla_ctx *ctx, const char *fn, texla__layout lay, int 
                                    "%s: offset %d appears twice (diagonals %d and %d)", fn,
                                    offsets[i], j, i);
     }
-    size_t ntex = (size_t)(lay.gx / 2) * (size_t)(lay.gy / 2) * 4;
-    float *tx = calloc(ntex, sizeof *tx);
+    size_t ntexel = (size_t)(lay.gx / 2) * (size_t)(lay.gy / 2) * 4;
+    size_t cap = texla__at_least_one(ndiag);
+    float *tx = calloc(ntexel, sizeof *tx);
     banded_part *b = calloc(1, sizeof *b);
-    int *offs = malloc(sizeof *offs * texla__at_least_one(ndiag));
-    texla__tex *texs = calloc(texla__at_least_one(ndiag), sizeof *texs);
-    if (!tx || !b || !offs || !texs) {
-        free(tx), free(b), free(offs), free(texs);
+    int *offs = malloc(sizeof *offs * cap), *slot = malloc(sizeof *slot * cap),
+        *wrap = malloc(sizeof *wrap * cap), *src = malloc(sizeof *src * cap);
+    texla__tex *texs = calloc(cap, sizeof *texs);
+    if (!tx || !b || !offs || !slot || !wrap || !src || !texs) {
+        free(tx), free(b), free(offs), free(slot), free(wrap), free(src), free(texs);
         return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
     }
-    b->offsets = offs;
-    b->diags = texs;
+    b->offsets = offs, b->slot = slot, b->wrap = wrap, b->tex = texs;
+    /* a diagonal wholly outside the matrix has no entries: nothing to store; the others go to
+     * the texture of their wrapped offset */
+    for (int i = 0; i < ndiag; i++) {
+        if (offsets[i] <= -n || offsets[i] >= n) continue;
+        int w = offsets[i] >= 0 ? offsets[i] : n + offsets[i], t = 0;
+        while (t < b->ntex && b->wrap[t] != w) t++;
+        if (t == b->ntex) b->wrap[b->ntex++] = w;
+        src[b->ndiag] = i;
+        b->offsets[b->ndiag] = offsets[i];
+        b->slot[b->ndiag++] = t;
+    }
+    b->stencil = is_stencil(&lay, b->ndiag, b->offsets, src, diags, b->sc);
     texla__gl_enter(&ctx->gl);
     texla__obj *o;
     uint64_t id = 0;
+    int ntex = b->ntex;
+    b->ntex = 0; /* counts the textures made, for release */
     texla_result r = texla__obj_new(ctx, TEXLA__KIND_BANDED, &kind, &id, &o);
     if (!r) {
         o->lay = lay;
         o->rows = o->cols = n;
         o->part = b;
     } else {
-        free(b), free(offs), free(texs);
+        free(b), free(offs), free(slot), free(wrap), free(texs);
     }
-    for (int i = 0; i < ndiag && !r; i++) {
-        /* a diagonal wholly outside the matrix has no entries: nothing to store */
-        if (offsets[i] <= -n || offsets[i] >= n) continue;
-        int d = b->ndiag;
-        b->offsets[d] = offsets[i];
-        /* entries whose column falls outside the matrix are stored as 0: the shader skips
-         * them anyway, and padding lanes must stay 0 */
-        memset(tx, 0, ntex * sizeof *tx);
-        for (int k = 0; k < n; k++) {
-            long long j = (long long)k + offsets[i];
-            if (j >= 0 && j < n) tx[texla__texel_index(&lay, k)] = diags[(size_t)i * (size_t)n + (size_t)k];
+    for (int t = 0; t < ntex && !r; t++) {
+        /* entries whose column falls outside the matrix are not the diagonal's: the texture's
+         * other elements belong to the partner diagonal, or are 0 */
+        memset(tx, 0, ntexel * sizeof *tx);
+        for (int i = 0; i < b->ndiag; i++) {
+            if (b->slot[i] != t) continue;
+            int d = b->offsets[i], k0 = d >= 0 ? 0 : -d, k1 = d >= 0 ? n - d : n;
+            const float *v = diags + (size_t)src[i] * (size_t)n;
+            for (int k = k0; k < k1; k++) tx[texla__texel_index(&lay, k)] = v[k];
         }
-        r = texla__tex_make(&ctx->gl, lay.gx / 2, lay.gy / 2, &b->diags[d]);
+        r = texla__tex_make(&ctx->gl, lay.gx / 2, lay.gy / 2, &b->tex[t]);
         if (!r) {
-            b->ndiag = d + 1;
-            r = texla__tex_upload(&ctx->gl, &b->diags[d], tx);
+            b->ntex = t + 1;
+            r = texla__tex_upload(&ctx->gl, &b->tex[t], tx);
         }
     }
     if (r && id) texla__obj_release(ctx, id);
     else out->id = id;
     texla__gl_leave(&ctx->gl);
-    free(tx);
+    free(tx), free(src);
     return r;
 }
 
@@ -160,6 +222,61 @@ void texla_banded_destroy(texla_ctx *ctx, texla_banded a) {
 }
 
 
+/* One compute pass over textures t0 .. t0+nt-1 (or the stencil, nt 0): y (+)= their terms,
+ * first pass with s b, last with the dot product x'y into dot. */
+static texla_result kernel_pass(texla_ctx *ctx, const texla__obj *A, const texla__obj *X,
+                                const texla__tex *b, float s, texla__obj *Y, int t0, int nt,
+                                int accumulate, texla__tex *dot) {
+    const banded_part *B = A->part;
+    const texla__layout *l = &A->lay;
+    int tw = l->gx / 2, th = l->gy / 2;
+    unsigned gx = (unsigned)(tw + 15) / 16, gy = (unsigned)(th + 15) / 16;
+    /* bound even when unused: the kernel declares it */
+    texla_result r = texla__scratch(ctx, dot ? (size_t)gx * gy : 1);
+    if (r) return r;
+    texla__pass p = {.prog = TEXLA__P_BANDED_K, .dst = &Y->t, .draw = TEXLA__DRAW_KERNEL,
+                     .src = {&X->t, b ? b : &X->t}, .groups = {gx, gy, 1},
+                     .defines = B->stencil ? "#define STENCIL 1\n" : "#define STENCIL 0\n"};
+    texla__shape_of(Y, p.shape);
+    int nx = l->nx;
+    p.i0[0] = nt;
+    p.i0[1] = (b ? 1 : 0) | (accumulate ? 2 : 0) | (dot ? 4 : 0);
+    p.i0[2] = l->n / nx;
+    p.i0[3] = l->n % nx;
+    int32_t *wx[5] = {&p.i1[0], &p.i1[1], &p.i1[2], &p.i1[3], &p.i3[0]};
+    int32_t *wy[5] = {&p.i2[0], &p.i2[1], &p.i2[2], &p.i2[3], &p.i3[1]};
+    for (int i = 0; i < DIAGS_PER_KERNEL; i++) {
+        int w = i < nt ? B->wrap[t0 + i] : 0;
+        *wx[i] = w % nx;
+        *wy[i] = w / nx;
+        p.src[2 + i] = i < nt ? &B->tex[t0 + i] : &X->t;
+    }
+    p.f0[0] = s;
+    if (B->stencil) {
+        p.f0[1] = B->sc[0];
+        for (int i = 0; i < 4; i++) p.f1[i] = B->sc[1 + i];
+    }
+    p.img[1] = dot;
+    p.ssbo[0].b = &ctx->scratch;
+    return texla__run(&ctx->gl, &p);
+}
+
+/* y = A x (+ s b) on the compute backend (dot: also x'y into it) */
+static texla_result mul_kernel(texla_ctx *ctx, const texla__obj *A, const texla__obj *X,
+                               const texla__tex *b, float s, texla__obj *Y, texla__tex *dot) {
+    const banded_part *B = A->part;
+    if (B->stencil) return kernel_pass(ctx, A, X, b, s, Y, 0, 0, 0, dot);
+    texla_result r = TEXLA_OK;
+    int t0 = 0;
+    do { /* a diagonal-less matrix still needs one pass (writes zeros, or s b) */
+        int nt = B->ntex - t0 < DIAGS_PER_KERNEL ? B->ntex - t0 : DIAGS_PER_KERNEL;
+        int last = t0 + nt >= B->ntex;
+        r = kernel_pass(ctx, A, X, t0 == 0 ? b : NULL, s, Y, t0, nt, t0 > 0, last ? dot : NULL);
+        t0 += nt;
+    } while (!r && t0 < B->ntex);
+    return r;
+}
+
 static texla_result mul(texla_ctx *ctx, const char *fn, texla_banded a, texla_vec x, float s,
                         const texla_vec *b, texla_vec y) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
@@ -181,17 +298,22 @@ static texla_result mul(texla_ctx *ctx, const char *fn, texla_banded a, texla_ve
                                A->lay.n, A->lay.nx, A->lay.gx);
         }
     texla__gl_enter(&ctx->gl);
+    if (texla__backend_of(&ctx->gl, TEXLA__P_BANDED) == TEXLA_BACKEND_COMPUTE) {
+        r = mul_kernel(ctx, A, ops[1].o, b ? &ops[2].o->t : NULL, s, ops[3].o, NULL);
+        texla__gl_leave(&ctx->gl);
+        return r;
+    }
     texla__pass p = {.prog = TEXLA__P_BANDED, .dst = &ops[3].o->t};
     texla__shape_of(ops[3].o, p.shape);
     p.src[0] = &ops[1].o->t;
     int first = 1;
-    for (int d0 = 0; d0 < B->ndiag || first; d0 += DIAGS_PER_PASS) {
-        int nd = B->ndiag - d0 < DIAGS_PER_PASS ? B->ndiag - d0 : DIAGS_PER_PASS;
+    for (int d0 = 0; d0 < B->ntex || first; d0 += DIAGS_PER_PASS) {
+        int nd = B->ntex - d0 < DIAGS_PER_PASS ? B->ntex - d0 : DIAGS_PER_PASS;
         if (nd < 0) nd = 0;
         /* a diagonal-less matrix still needs one pass (writes zeros, or s*b) */
         for (int i = 0; i < DIAGS_PER_PASS; i++) {
-            p.src[1 + i] = i < nd ? &B->diags[d0 + i] : &ops[1].o->t;
-            p.i0[i] = i < nd ? B->offsets[d0 + i] : 0;
+            p.src[1 + i] = i < nd ? &B->tex[d0 + i] : &ops[1].o->t;
+            p.i0[i] = i < nd ? B->wrap[d0 + i] : 0;
         }
         p.src[5] = first && b ? &ops[2].o->t : NULL;
         p.i2[0] = nd;
@@ -206,6 +328,13 @@ static texla_result mul(texla_ctx *ctx, const char *fn, texla_banded a, texla_ve
     return r;
 }
 
+/* q = A p, pq = p'q (ops/fused.c checks the operands): one kernel on the compute backend for
+ * up to five textures or the stencil */
+texla_result texla__banded_matvec_dot(texla_ctx *ctx, const texla__obj *A, const texla__obj *P,
+                                      texla__obj *Q, texla__obj *PQ) {
+    return mul_kernel(ctx, A, P, NULL, 0.0f, Q, &PQ->t);
+}
+
 texla_result texla_banded_matvec(texla_ctx *ctx, texla_banded a, texla_vec x, texla_vec y) {
     return mul(ctx, "texla_banded_matvec", a, x, 0.0f, NULL, y);
 }
@@ -217,6 +346,22 @@ texla_result texla_banded_matvec_add(texla_ctx *ctx, texla_banded a, texla_vec x
 
 /* ---- the image grid: the diagonals' grids stacked top to bottom by increasing offset ---- */
 
+/* widens g's range by the finite values of a diagonal's elements (on the host: the texture
+ * holds the partner's elements too) */
+static texla_result grid_range(texla_ctx *ctx, const float *tx, const texla__layout *l,
+                               texla__grid *g) {
+    (void)ctx;
+    for (int k = 0; k < l->n; k++) {
+        float v = tx[texla__texel_index(l, k)];
+        if (!isfinite(v)) continue;
+        if (g->lo > g->hi) g->lo = g->hi = v;
+        if (v < g->lo) g->lo = v;
+        if (v > g->hi) g->hi = v;
+    }
+    g->gpu = 1;
+    return TEXLA_OK;
+}
+
 static texla_result grid(texla_ctx *ctx, texla__obj *o, const texla__grid_req *q, texla__grid *g) {
     const banded_part *b = o->part;
     const texla__layout *l = &o->lay;
@@ -227,7 +372,8 @@ static texla_result grid(texla_ctx *ctx, texla__obj *o, const texla__grid_req *q
     int *order = malloc(sizeof *order * texla__at_least_one(nd));
     char *layout = malloc(16 + 12 * (size_t)nd);
     float *tx = malloc((size_t)(l->gx / 2) * (size_t)(l->gy / 2) * 4 * sizeof *tx);
-    if (!order || !layout || !tx) {
+    g->bands = calloc(texla__at_least_one(nd), sizeof *g->bands);
+    if (!order || !layout || !tx || !g->bands) {
         free(order), free(layout), free(tx), texla__grid_free(g);
         return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", q->fn);
     }
@@ -238,15 +384,23 @@ static texla_result grid(texla_ctx *ctx, texla__obj *o, const texla__grid_req *q
     }
     size_t len = (size_t)sprintf(layout, "banded");
     for (int i = 0; i < nd; i++) len += (size_t)sprintf(layout + len, " %d", b->offsets[order[i]]);
+    for (int i = 0; i < nd; i++) { /* one block per diagonal, labelled with its offset */
+        g->bands[i].y0 = i * each, g->bands[i].h = each;
+        snprintf(g->bands[i].label, sizeof g->bands[i].label, "d = %d", b->offsets[order[i]]);
+    }
+    g->nbands = nd;
     g->layout = layout;
     snprintf(g->shape, sizeof g->shape, "banded %d x %d grid %d x %d diagonals %d", l->n, l->n,
              l->nx, ny, nd);
-    int32_t shape[4] = {1, l->n, l->nx, 0};
     texla__gl_enter(&ctx->gl);
     for (int i = 0; i < nd && !r; i++) {
-        const texla__tex *t = &b->diags[order[i]];
+        /* the diagonal's own elements of its texture (the partner's zeroed) */
+        int d = b->offsets[order[i]], k0 = d >= 0 ? 0 : -d, k1 = d >= 0 ? l->n - d : l->n;
+        const texla__tex *t = &b->tex[b->slot[order[i]]];
         r = texla__tex_download(&ctx->gl, t, tx);
-        if (!r && q->range) r = texla__grid_range(ctx, t, shape, g);
+        for (int k = 0; k < l->n && !r; k++)
+            if (k < k0 || k >= k1) tx[texla__texel_index(l, k)] = 0.0f;
+        if (!r && q->range) r = grid_range(ctx, tx, l, g);
         if (!r) texla__grid_vec(g, i * each, tx, l, q->raw);
     }
     texla__gl_leave(&ctx->gl);

@@ -191,8 +191,10 @@ texla_result texla_lcp_project(texla_ctx *ctx, texla_mat v, texla_mat index, tex
 
 typedef enum { NN, TN, NT } product_kind;
 
+/* C (+)= op(A) op(B). The fragment backend: the seed's passes of k MOPs added by blending. The
+ * compute backend: the tiled kernel, or for a K x 1 B the gather matrix-vector kernel. */
 static texla_result product(texla_ctx *ctx, const char *fn, product_kind pk, texla_mat a,
-                            texla_mat b, texla_mat dst) {
+                            texla_mat b, texla_mat dst, int accumulate) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
     texla__operand ops[3] = {M("a", a), M("b", b), M("dst", dst)};
     texla_result r = texla__resolve(ctx, fn, ops, 3);
@@ -213,51 +215,165 @@ static texla_result product(texla_ctx *ctx, const char *fn, product_kind pk, tex
                            C->rows, C->cols);
     static const texla__prog_id progs[] = {TEXLA__P_MATMUL, TEXLA__P_MATMUL_TN, TEXLA__P_MATMUL_NT};
     int iz = pk == TN ? A->cols : ac; /* TN guards A's columns, NN/NT the inner dimension */
-    texla__gl_enter(&ctx->gl);
-    r = texla__multipass(ctx, progs[pk], &A->t, &B->t, &ops[2].o->t, texla__blocks_of(ac), iz);
-    texla__gl_leave(&ctx->gl);
+    texla__gl *g = &ctx->gl;
+    texla__gl_enter(g);
+    if (texla__backend_of(g, progs[pk]) != TEXLA_BACKEND_COMPUTE)
+        r = texla__multipass(ctx, progs[pk], &A->t, &B->t, &ops[2].o->t, texla__blocks_of(ac),
+                             iz, accumulate);
+    else if (pk == NN && bc == 1 && !accumulate)
+        r = texla__gemv(ctx, &A->t, ar, ac, &B->t, 0, NULL, 0, 0.0f, &ops[2].o->t, NULL);
+    else
+        r = texla__gemm(ctx, pk == TN, pk == NT, &A->t, &B->t, &ops[2].o->t, ar, bc, ac,
+                        accumulate);
+    texla__gl_leave(g);
     return r;
 }
 
 texla_result texla_mat_matmul(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst) {
-    return product(ctx, "texla_mat_matmul", NN, a, b, dst);
+    return product(ctx, "texla_mat_matmul", NN, a, b, dst, 0);
 }
 
 texla_result texla_mat_matmul_tn(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst) {
-    return product(ctx, "texla_mat_matmul_tn", TN, a, b, dst);
+    return product(ctx, "texla_mat_matmul_tn", TN, a, b, dst, 0);
 }
 
 texla_result texla_mat_matmul_nt(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat dst) {
-    return product(ctx, "texla_mat_matmul_nt", NT, a, b, dst);
+    return product(ctx, "texla_mat_matmul_nt", NT, a, b, dst, 0);
 }
 
-/* y = A x with x, y 2D vectors: converted to dense n x 1 columns on the GPU around the
- * product. */
-texla_result texla_mat_matvec(texla_ctx *ctx, texla_mat a, texla_vec x, texla_vec y) {
+texla_result texla_mat_matmul_acc(texla_ctx *ctx, texla_mat a, texla_mat b, unsigned flags,
+                                  texla_mat dst) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
-    const char *fn = "texla_mat_matvec";
-    texla__operand ops[3] = {M("a", a), {"x", x.id, TEXLA__KIND_VEC, NULL},
+    const char *fn = "texla_mat_matmul_acc";
+    if (flags > TEXLA_MATMUL_TB)
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: flags is 0x%x; it must be 0 (A B), TEXLA_MATMUL_TA (A' B) or "
+                           "TEXLA_MATMUL_TB (A B')", fn, flags);
+    return product(ctx, fn, flags == TEXLA_MATMUL_TA ? TN : flags == TEXLA_MATMUL_TB ? NT : NN, a,
+                   b, dst, 1);
+}
+
+/* y = A x (+ s b) with x, b, y 2D vectors. Compute: the gather kernel into a dense n x 1
+ * temporary (s b added there), then into y's layout. Fragment: x converted to n x 1, the
+ * multi-pass product, converted back (and s b added). */
+static texla_result matvec(texla_ctx *ctx, const char *fn, texla_mat a, texla_vec x, float s,
+                           const texla_vec *b, texla_vec y) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    if (b && texla__finite(ctx, fn, "s", s)) return TEXLA_ERR_ARGUMENT;
+    texla__operand ops[4] = {M("a", a), {"x", x.id, TEXLA__KIND_VEC, NULL},
+                             {"b", b ? b->id : x.id, TEXLA__KIND_VEC, NULL},
                              {"y", y.id, TEXLA__KIND_VEC, NULL}};
-    texla_result r = texla__resolve(ctx, fn, ops, 3);
+    texla_result r = texla__resolve(ctx, fn, ops, 4);
     if (r) return r;
-    const texla__obj *A = ops[0].o, *X = ops[1].o;
-    texla__obj *Y = ops[2].o;
+    const texla__obj *A = ops[0].o, *X = ops[1].o, *Bv = ops[2].o;
+    texla__obj *Y = ops[3].o;
     if (A->cols != X->lay.n || A->rows != Y->lay.n)
         return texla__fail(ctx, TEXLA_ERR_SHAPE,
                            "%s: a is %d x %d, so x needs %d elements and y %d; they have %d and %d",
                            fn, A->rows, A->cols, A->cols, A->rows, X->lay.n, Y->lay.n);
+    if (b && !texla__same_layout(&Bv->lay, &Y->lay)) {
+        char b1[96], b2[96];
+        return texla__fail(ctx, TEXLA_ERR_SHAPE, "%s: b is %s but y is %s", fn,
+                           texla__describe(Bv, b1, sizeof b1), texla__describe(Y, b2, sizeof b2));
+    }
     texla__gl *g = &ctx->gl;
     texla__gl_enter(g);
-    texla__tex tx = {0}, ty = {0};
-    r = texla__pool_take(g, 1, texla__blocks_of(A->cols), &tx);
-    if (!r) r = texla__pool_take(g, 1, texla__blocks_of(A->rows), &ty);
-    if (!r) r = texla__vec_to_dense(ctx, X, &tx);
-    if (!r)
-        r = texla__multipass(ctx, TEXLA__P_MATMUL, &A->t, &tx, &ty, texla__blocks_of(A->cols),
-                             A->cols);
-    if (!r) r = texla__dense_to_vec(ctx, &ty, Y);
+    texla__tex tx = {0}, ty = {0}, tv = {0};
+    r = texla__pool_take(g, 1, texla__blocks_of(A->rows), &ty);
+    if (!r && texla__backend_of(g, TEXLA__P_MATMUL) == TEXLA_BACKEND_COMPUTE) {
+        r = texla__gemv(ctx, &A->t, A->rows, A->cols, &X->t, X->lay.nx, b ? &Bv->t : NULL,
+                        Bv->lay.nx, s, &ty, NULL);
+        if (!r) r = texla__dense_to_vec(ctx, &ty, Y);
+    } else if (!r) {
+        r = texla__pool_take(g, 1, texla__blocks_of(A->cols), &tx);
+        if (!r) r = texla__vec_to_dense(ctx, X, &tx);
+        if (!r)
+            r = texla__multipass(ctx, TEXLA__P_MATMUL, &A->t, &tx, &ty,
+                                 texla__blocks_of(A->cols), A->cols, 0);
+        if (!r && !b) r = texla__dense_to_vec(ctx, &ty, Y);
+        if (!r && b) { /* into a temporary of y's layout, then y = that + s b */
+            texla__obj tmp = *Y;
+            r = texla__pool_take(g, Y->t.w, Y->t.h, &tv);
+            tmp.t = tv;
+            if (!r) r = texla__dense_to_vec(ctx, &ty, &tmp);
+            texla__pass p = {.prog = TEXLA__P_AXPBY, .dst = &Y->t, .src = {&tv, &Bv->t},
+                             .f0 = {1.0f, s, 0.0f, 0.0f}};
+            texla__shape_of(Y, p.shape);
+            if (!r) r = texla__run(g, &p);
+        }
+    }
     texla__pool_give(g, &tx);
     texla__pool_give(g, &ty);
+    texla__pool_give(g, &tv);
+    texla__gl_leave(g);
+    return r;
+}
+
+texla_result texla_mat_matvec(texla_ctx *ctx, texla_mat a, texla_vec x, texla_vec y) {
+    return matvec(ctx, "texla_mat_matvec", a, x, 0.0f, NULL, y);
+}
+
+texla_result texla_mat_matvec_add(texla_ctx *ctx, texla_mat a, texla_vec x, float s, texla_vec b,
+                                  texla_vec y) {
+    return matvec(ctx, "texla_mat_matvec_add", a, x, s, &b, y);
+}
+
+/* q = A p and pq = p'q for square dense A (ops/fused.c checks the operands): the gather kernel
+ * with the dot folded in, into a dense temporary, then into q's layout. */
+texla_result texla__dense_matvec_dot(texla_ctx *ctx, const texla__obj *A, const texla__obj *P,
+                                     texla__obj *Q, texla__obj *PQ) {
+    texla__gl *g = &ctx->gl;
+    texla__tex ty = {0};
+    texla_result r = texla__pool_take(g, 1, texla__blocks_of(A->rows), &ty);
+    if (!r)
+        r = texla__gemv(ctx, &A->t, A->rows, A->cols, &P->t, P->lay.nx, NULL, 0, 0.0f, &ty,
+                        &PQ->t);
+    if (!r) r = texla__dense_to_vec(ctx, &ty, Q);
+    texla__pool_give(g, &ty);
+    return r;
+}
+
+texla_result texla_lcp_step(texla_ctx *ctx, texla_mat a, texla_mat b, texla_mat e, texla_mat x,
+                            texla_mat index, texla_mat mu, texla_mat dst) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_lcp_step";
+    int bounded = index.id != 0 || mu.id != 0;
+    texla__operand ops[7] = {M("a", a), M("b", b), M("e", e), M("x", x)};
+    int n = 4;
+    if (bounded) ops[n++] = (texla__operand)M("index", index), ops[n++] = (texla__operand)M("mu", mu);
+    ops[n++] = (texla__operand)M("dst", dst);
+    texla_result r = texla__resolve(ctx, fn, ops, n);
+    if (!r) r = texla__same_shape(ctx, fn, ops + 1, n - 1);
+    if (r) return r;
+    const texla__obj *A = ops[0].o, *X = ops[3].o;
+    if (A->rows != A->cols || X->cols != 1 || X->rows != A->rows)
+        return texla__fail(ctx, TEXLA_ERR_SHAPE,
+                           "%s: a must be n x n and b, e, x%s, dst n x 1; a is %d x %d, x %d x %d",
+                           fn, bounded ? ", index, mu" : "", A->rows, A->cols, X->rows, X->cols);
+    int N = A->rows;
+    const texla__tex *tb = &ops[1].o->t, *te = &ops[2].o->t, *tx = &X->t;
+    const texla__tex *ti = bounded ? &ops[4].o->t : NULL, *tm = bounded ? &ops[5].o->t : NULL;
+    texla__tex *td = &ops[n - 1].o->t;
+    texla__gl *g = &ctx->gl;
+    texla__gl_enter(g);
+    if (texla__backend_of(g, TEXLA__P_MATMUL) == TEXLA_BACKEND_COMPUTE) {
+        r = texla__gemv_lcp(ctx, &A->t, N, tx, tb, te, ti, tm, td);
+    } else { /* the classic passes: a product, the seed's madad, a projection */
+        texla__tex w = {0}, v = {0};
+        r = texla__pool_take(g, 1, texla__blocks_of(N), &w);
+        if (!r) r = texla__pool_take(g, 1, texla__blocks_of(N), &v);
+        if (!r) r = texla__multipass(ctx, TEXLA__P_MATMUL, &A->t, tx, &w, texla__blocks_of(N), N, 0);
+        texla__pass p = {.prog = TEXLA__P_MADAD, .dst = &v, .src = {tx, &w, tb, te}};
+        texla__shape_of(X, p.shape);
+        if (!r) r = texla__run(g, &p);
+        texla__pass q = {.prog = bounded ? TEXLA__P_LCP_PROJECT : TEXLA__P_CLAMP_MIN, .dst = td,
+                         .src = {&v, ti, tm}};
+        texla__shape_of(X, q.shape);
+        q.i0[0] = N;
+        if (!r) r = texla__run(g, &q);
+        texla__pool_give(g, &w);
+        texla__pool_give(g, &v);
+    }
     texla__gl_leave(g);
     return r;
 }

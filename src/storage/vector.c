@@ -243,3 +243,33 @@ static texla_result grid(texla_ctx *ctx, texla__obj *v, const texla__grid_req *q
     if (r) texla__grid_free(g);
     return r;
 }
+
+/* ---- vectors of compound entries (sparse products): K floats per entry, interleaved, on a
+ * grid whose rows are a multiple of 4 elements wide, so a complex entry never straddles a texel
+ * and a quaternion is the same halves of two neighbouring texels ---- */
+
+texla_result texla_vec_make_entries(texla_ctx *ctx, int n, texla_entry entry, const float *data,
+                                    texla_vec *out) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_vec_make_entries";
+    if (out) out->id = 0;
+    int k = entry == TEXLA_ENTRY_REAL ? 1 : entry == TEXLA_ENTRY_COMPLEX ? 2
+            : entry == TEXLA_ENTRY_QUAT ? 4 : entry == TEXLA_ENTRY_BLOCK3 ? 3 : 0;
+    if (!k)
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: entry is %d; it must be "
+                           "TEXLA_ENTRY_REAL, _COMPLEX, _QUAT or _BLOCK3", fn, (int)entry);
+    if (n < 1 || (long long)n * k > 0x7fffffffLL)
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: n is %d; it must be >= 1 and %d n must "
+                           "fit an int", fn, n, k);
+    long long len = (long long)n * k, texels = (len + 3) / 4;
+    long long w = (long long)ceil(sqrt((double)texels)), max = ctx->gl.info.max_texture_size;
+    w += w & 1; /* rows of 2w elements: a multiple of 4 */
+    if (w > max) w = max & ~1LL;
+    long long h = (texels + w - 1) / w;
+    if (h > max)
+        return texla__fail(ctx, TEXLA_ERR_LIMIT,
+                           "%s: %d entries of %d floats need %lld texels; this GL allows at most "
+                           "%lld x %lld (GL_MAX_TEXTURE_SIZE)", fn, n, k, texels, max, max);
+    texla__layout lay = {(int)len, (int)(2 * w), (int)(2 * w), (int)(2 * h)};
+    return make_vec(ctx, fn, lay, data, out);
+}

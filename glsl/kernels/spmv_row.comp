@@ -1,0 +1,410 @@
+// y = A x (+ beta y) for the row formats of the sparse engine: CSR, ELLPACK-R and SELL-C-sigma,
+// with real, complex or quaternion entries, and long rows split into chunks (the hybrid form).
+//
+// Rows are stored in texel order: storage row p belongs to output group p / G, and the G rows
+// of a group fill whole texels of y (K = 1: the 4 rows of one texel; K = 2: two complex rows,
+// .xy and .zw of one texel; K = 4: two quaternion rows, the .xy / .zw halves of a texel pair),
+// so y is written whole texels at a time with imageStore: no blending, no atomics, the same
+// result run to run. SELL sorts groups within windows; perm[sorted group] is the group's place.
+//
+// Variant (defines, compiled each): K entry floats (1, 2, 4); G rows per group (4 / K, 2 for
+// K = 4); FMT 0 CSR, 1 ELL (column-major, stride RS), 2 SELL (slices of 2^u_i2.w rows); MODE 0
+// L lanes per row (L = 1: one invocation per row; reduced with subgroup shuffles or in shared
+// memory), MODE 1 one invocation per group (ELL/SELL: 16-byte loads of a group's entries); WG
+// invocations per workgroup; SOA 1: entry components in planes of NE floats.
+// Switches (uniform branches, outside the inner loops, so one program serves them all):
+// u_i3.x the grid: 0 one workgroup per unit, 1 a fixed grid striding over the units, 2 a fixed
+// grid taking units from an atomic counter; u_i3.z: groups are written at perm[g] (SELL
+// sorting); u_i3.w: ELL rows stop at their own length; u_i2.z: y = A x + u_f0.x y.
+// LONG 1 (a define: its workgroup reductions are costly to compile where they are not used):
+// the first u_i0.w units are chunks of long rows, each summed by one workgroup into part[], and
+// the last workgroup to finish adds them into their groups' texels.
+// Padding entries (ELL, SELL) have column PAD and contribute exactly 0 (NaN in x stays out).
+//
+// Uniforms: u_i0 = (groups, units, texels (K = 4: texel pairs) per row of y, chunks),
+// u_i1 = (RS storage rows, ELL width, NE, affected groups), u_i2 = (long-row table offset,
+// affected-group table offset, beta on, log2 of the SELL slice), u_i3 as above, u_f0.x = beta. x is u_src0 (texla's RGBA32F vector texture, read with
+// texelFetch at each column's precomputed texel and channel), y the image at unit 0.
+layout(local_size_x = WG) in;
+layout(rgba32f, binding = 0) uniform coherent image2D u_dst;
+uniform sampler2D u_src0;
+
+#if K == 1
+#define VT float
+#define VZERO 0.0
+#elif K == 2
+#define VT vec2
+#define VZERO vec2(0.0)
+#else
+#define VT vec4
+#define VZERO vec4(0.0)
+#endif
+#define PAD 0xFFFFFFFFu
+
+layout(std430, binding = 0) readonly buffer Ptr { uint ptr[]; };
+layout(std430, binding = 1) readonly buffer Col { uint col[]; };
+#if MODE == 1 && K == 1
+layout(std430, binding = 1) readonly buffer Col4 { uvec4 col4[]; };
+#elif MODE == 1
+layout(std430, binding = 1) readonly buffer Col2 { uvec2 col2[]; };
+#endif
+#if SOA
+layout(std430, binding = 2) readonly buffer Val { float valf[]; };
+#else
+layout(std430, binding = 2) readonly buffer Val { VT val[]; };
+#if MODE == 1 && K < 4
+layout(std430, binding = 2) readonly buffer Val4 { vec4 val4[]; };
+#endif
+#endif
+layout(std430, binding = 3) readonly buffer Lens { uint lens[]; };
+layout(std430, binding = 4) readonly buffer Perm { uint perm[]; };
+layout(std430, binding = 5) coherent buffer State {
+    uint next;
+    uint done;
+    uint pad0, pad1;
+    float part[];
+};
+layout(std430, binding = 6) readonly buffer Long { uint lt[]; };
+uniform ivec4 u_i3;
+
+shared VT sh_red[WG];
+#if MODE == 0
+shared VT sh_row[WG / L];
+#endif
+shared uint sh_next;
+shared bool sh_last;
+
+VT entry(uint e) {
+#if SOA
+    uint ne = uint(u_i1.z);
+#if K == 1
+    return valf[e];
+#elif K == 2
+    return vec2(valf[e], valf[ne + e]);
+#else
+    return vec4(valf[e], valf[ne + e], valf[2u * ne + e], valf[3u * ne + e]);
+#endif
+#else
+    return val[e];
+#endif
+}
+
+// a x, the entry on the left (complex product; Hamilton product of quaternions (w, x, y, z))
+VT emul(VT a, VT x) {
+#if K == 1
+    return a * x;
+#elif K == 2
+    return vec2(a.x * x.x - a.y * x.y, a.x * x.y + a.y * x.x);
+#else
+    return vec4(a.x * x.x - a.y * x.y - a.z * x.z - a.w * x.w,
+                a.x * x.y + a.y * x.x + a.z * x.w - a.w * x.z,
+                a.x * x.z - a.y * x.w + a.z * x.x + a.w * x.y,
+                a.x * x.w + a.y * x.z - a.z * x.y + a.w * x.x);
+#endif
+}
+
+// x at a packed column: texel (c & 0x7fff, (c >> 15) & 0x7fff), channel c >> 30
+VT xat(uint c) {
+    ivec2 t = ivec2(int(c & 0x7FFFu), int((c >> 15) & 0x7FFFu));
+    uint ch = c >> 30;
+#if K == 1
+    return texelFetch(u_src0, t, 0)[ch];
+#elif K == 2
+    vec4 v = texelFetch(u_src0, t, 0);
+    return ch == 0u ? v.xy : v.zw;
+#else
+    vec4 a = texelFetch(u_src0, t, 0), b = texelFetch(u_src0, t + ivec2(1, 0), 0);
+    return ch == 0u ? vec4(a.xy, b.xy) : vec4(a.zw, b.zw);
+#endif
+}
+
+// entry value a times x at column c; exactly 0 for a padding entry
+VT term(uint c, VT a) {
+    bool ok = c != PAD;
+    VT p = emul(a, xat(ok ? c : 0u));
+    return ok ? p : VZERO;
+}
+
+// where storage row p's entries are: e0 + j * stride for j < n
+void row_span(uint p, out uint e0, out uint n, out uint stride) {
+#if FMT == 0
+    e0 = ptr[p];
+    n = ptr[p + 1u] - e0;
+    stride = 1u;
+#elif FMT == 1
+    e0 = p;
+    stride = uint(u_i1.x);
+    n = u_i3.w != 0 ? lens[p] : uint(u_i1.y);
+#else
+    uint sh = uint(u_i2.w), s = p >> sh, base = ptr[s];
+    e0 = base + (p & ((1u << sh) - 1u));
+    n = (ptr[s + 1u] - base) >> sh;
+    stride = 1u << sh;
+#endif
+}
+
+uint out_group(uint g) {
+    return u_i3.z != 0 ? perm[g] : g;
+}
+
+// writes the G rows of group g (after the permutation) as whole texels
+void store_group(uint g, VT r0, VT r1, VT r2, VT r3) {
+    uint w = uint(u_i0.z);
+#if K == 4
+    ivec2 pos = ivec2(int(2u * (g % w)), int(g / w));
+    vec4 t0 = vec4(r0.xy, r1.xy), t1 = vec4(r0.zw, r1.zw);
+    if (u_i2.z != 0) {
+        t0 += u_f0.x * imageLoad(u_dst, pos);
+        t1 += u_f0.x * imageLoad(u_dst, pos + ivec2(1, 0));
+    }
+    imageStore(u_dst, pos, t0);
+    imageStore(u_dst, pos + ivec2(1, 0), t1);
+#else
+    ivec2 pos = ivec2(int(g % w), int(g / w));
+#if K == 1
+    vec4 t = vec4(r0, r1, r2, r3);
+#else
+    vec4 t = vec4(r0, r1);
+#endif
+    if (u_i2.z != 0) t += u_f0.x * imageLoad(u_dst, pos);
+    imageStore(u_dst, pos, t);
+#endif
+}
+
+// the sum over the workgroup, valid in invocation 0
+VT wg_sum(VT v, uint lid) {
+#if defined(TEXLA_SUBGROUP)
+    v = subgroupAdd(v);
+    if (subgroupElect()) sh_red[gl_SubgroupID] = v;
+    barrier();
+    if (lid == 0u)
+        for (uint i = 1u; i < gl_NumSubgroups; ++i) v += sh_red[i];
+    barrier();
+    return v;
+#else
+    sh_red[lid] = v;
+    barrier();
+    for (uint s = uint(WG) / 2u; s > 0u; s >>= 1u) {
+        if (lid < s) sh_red[lid] += sh_red[lid + s];
+        barrier();
+    }
+    VT r = sh_red[0];
+    barrier();
+    return r;
+#endif
+}
+
+#if LONG
+// one chunk of a long row: its entries summed by the whole workgroup into part[c]
+void unit_chunk(uint c, uint lid) {
+    uint s = lt[2u * c], n = lt[2u * c + 1u];
+    VT acc = VZERO;
+    for (uint j = lid; j < n; j += uint(WG)) acc += term(col[s + j], entry(s + j));
+    acc = wg_sum(acc, lid);
+    if (lid == 0u) {
+#if K == 1
+        part[c] = acc;
+#else
+        for (uint i = 0u; i < uint(K); ++i) part[c * uint(K) + i] = acc[i];
+#endif
+    }
+}
+
+VT part_at(uint c) {
+#if K == 1
+    return part[c];
+#elif K == 2
+    return vec2(part[2u * c], part[2u * c + 1u]);
+#else
+    return vec4(part[4u * c], part[4u * c + 1u], part[4u * c + 2u], part[4u * c + 3u]);
+#endif
+}
+
+// the last workgroup: each affected group's long rows (their chunks in order) into its texels
+void finish_long(uint lid) {
+    uint lr = uint(u_i2.x), ag = uint(u_i2.y);
+    for (uint a = lid; a < uint(u_i1.w); a += uint(WG)) {
+        uint g = lt[ag + 2u * a], f = lt[ag + 2u * a + 1u], fe = lt[ag + 2u * a + 3u];
+        VT add[4] = VT[4](VZERO, VZERO, VZERO, VZERO);
+        for (uint i = f; i < fe; ++i) {
+            uint c = lt[lr + 3u * i], c0 = lt[lr + 3u * i + 1u], cn = lt[lr + 3u * i + 2u];
+            VT s = VZERO;
+            for (uint q = 0u; q < cn; ++q) s += part_at(c0 + q);
+            add[c] += s;
+        }
+        uint w = uint(u_i0.z);
+#if K == 4
+        ivec2 pos = ivec2(int(2u * (g % w)), int(g / w));
+        imageStore(u_dst, pos, imageLoad(u_dst, pos) + vec4(add[0].xy, add[1].xy));
+        pos.x += 1;
+        imageStore(u_dst, pos, imageLoad(u_dst, pos) + vec4(add[0].zw, add[1].zw));
+#else
+        ivec2 pos = ivec2(int(g % w), int(g / w));
+#if K == 1
+        vec4 t = vec4(add[0], add[1], add[2], add[3]);
+#else
+        vec4 t = vec4(add[0], add[1]);
+#endif
+        imageStore(u_dst, pos, imageLoad(u_dst, pos) + t);
+#endif
+    }
+}
+#endif
+
+#if MODE == 0
+// the sum over the L lanes of a row, valid in lane 0
+VT lanes_sum(VT v, uint lid, uint lane) {
+#if L == 1
+    return v;
+#elif defined(TEXLA_SUBGROUP) && L <= TEXLA_SUBGROUP_SIZE
+    for (uint o = uint(L) / 2u; o > 0u; o >>= 1u) v += subgroupShuffleXor(v, o);
+    return v;
+#else
+    sh_red[lid] = v;
+    barrier();
+    for (uint s = uint(L) / 2u; s > 0u; s >>= 1u) {
+        if (lane < s) sh_red[lid] += sh_red[lid + s];
+        barrier();
+    }
+    return sh_red[lid];
+#endif
+}
+
+// WG / L rows: L lanes each, then the groups' texels from shared memory
+void unit_rows(uint u, uint lid) {
+    uint r = lid / uint(L), lane = lid % uint(L);
+    uint p = u * uint(WG / L) + r;
+    VT acc = VZERO;
+    if (p < uint(u_i0.x) * uint(G)) {
+        uint e0, n, st;
+        row_span(p, e0, n, st);
+        for (uint j = lane; j < n; j += uint(L)) {
+            uint e = e0 + j * st;
+            acc += term(col[e], entry(e));
+        }
+    }
+    acc = lanes_sum(acc, lid, lane);
+    if (lane == 0u) sh_row[r] = acc;
+    barrier();
+    uint gpu = uint(WG / L / G);
+    if (lid < gpu) {
+        uint g = u * gpu + lid;
+        if (g < uint(u_i0.x)) {
+            uint b = lid * uint(G);
+#if G == 4
+            store_group(out_group(g), sh_row[b], sh_row[b + 1u], sh_row[b + 2u], sh_row[b + 3u]);
+#else
+            store_group(out_group(g), sh_row[b], sh_row[b + 1u], VZERO, VZERO);
+#endif
+        }
+    }
+    barrier();
+}
+#else
+// the G rows of group g, written as whole texels
+void group_rows(uint g) {
+    uint p0 = g * uint(G);
+    VT a0 = VZERO, a1 = VZERO, a2 = VZERO, a3 = VZERO;
+#if FMT == 0
+    for (uint c = 0u; c < uint(G); ++c) {
+        uint e0 = ptr[p0 + c], e1 = ptr[p0 + c + 1u];
+        VT acc = VZERO;
+        for (uint e = e0; e < e1; ++e) acc += term(col[e], entry(e));
+        if (c == 0u) a0 = acc;
+        else if (c == 1u) a1 = acc;
+        else if (c == 2u) a2 = acc;
+        else a3 = acc;
+    }
+#else
+    uint e0, n, st;
+    row_span(p0, e0, n, st);
+    if (u_i3.w != 0)
+        for (uint c = 1u; c < uint(G); ++c) n = max(n, lens[p0 + c]);
+    for (uint j = 0u; j < n; ++j) {
+        uint e = e0 + j * st;
+#if K == 1
+        uvec4 cc = col4[e >> 2];
+#if SOA
+        vec4 vv = vec4(valf[e], valf[e + 1u], valf[e + 2u], valf[e + 3u]);
+#else
+        vec4 vv = val4[e >> 2];
+#endif
+        a0 += term(cc.x, vv.x);
+        a1 += term(cc.y, vv.y);
+        a2 += term(cc.z, vv.z);
+        a3 += term(cc.w, vv.w);
+#else
+        uvec2 cc = col2[e >> 1];
+#if K == 2 && !SOA
+        vec4 vv = val4[e >> 1];
+        a0 += term(cc.x, vv.xy);
+        a1 += term(cc.y, vv.zw);
+#else
+        a0 += term(cc.x, entry(e));
+        a1 += term(cc.y, entry(e + 1u));
+#endif
+#endif
+    }
+#endif
+    store_group(out_group(g), a0, a1, a2, a3);
+}
+
+// WG groups: one invocation each
+void unit_groups(uint u, uint lid) {
+    uint g = u * uint(WG) + lid;
+    if (g < uint(u_i0.x)) group_rows(g);
+}
+#endif
+
+void do_unit(uint u, uint lid) {
+#if LONG
+    if (u < uint(u_i0.w)) {
+        unit_chunk(u, lid);
+        return;
+    }
+    u -= uint(u_i0.w);
+#endif
+#if MODE == 0
+    unit_rows(u, lid);
+#else
+    unit_groups(u, lid);
+#endif
+}
+
+void main() {
+    uint lid = gl_LocalInvocationID.x;
+    uint nwg = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+    uint wgid = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    uint total = uint(u_i0.y) + uint(u_i0.w);
+    // one call site for every grid (a smaller program: llvmpipe compiles barriers slowly); the
+    // barriers inline (llvmpipe mis-ran them inside a function called from a ?: here)
+    int dist = u_i3.x;
+    for (uint u = wgid;; u += nwg) {
+        if (dist == 2) { // the next unit from the atomic counter, the same for the workgroup
+            if (lid == 0u) sh_next = atomicAdd(next, 1u);
+            barrier();
+            u = sh_next;
+            barrier();
+        }
+        if (u >= total) break;
+        do_unit(u, lid);
+        if (dist == 0) break;
+    }
+    if (LONG != 0 || dist == 2) {
+        // the last workgroup to finish adds the long rows and leaves the counters at zero
+        memoryBarrier();
+        barrier();
+        if (lid == 0u) sh_last = atomicAdd(done, 1u) == nwg - 1u;
+        barrier();
+        if (sh_last) {
+            memoryBarrier();
+#if LONG
+            finish_long(lid);
+#endif
+            if (lid == 0u) {
+                next = 0u;
+                done = 0u;
+            }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+/* sparse.h - what the sparse storage kind's files share (storage/sparse.c the object and public
+ * API, spformats.c the host arrays and GPU formats, spkern.c the passes, sptune.c the tuner,
+ * points.c the fragment backend's forms). Calls go one way: sparse.c -> sptune.c -> spkern.c
+ * -> spformats.c, and sparse.c, spkern.c -> points.c -> spformats.c.
+ *
+ * Two orientations ("planes") of a matrix A can be stored: plane 0 holds A's rows (y = A x by
+ * gathering, y = A' x by scattering them), plane 1 a transposed copy, A' (y = A' x by
+ * gathering, y = A x by scattering: the CSC form). Rows are stored in texel order of the
+ * output vector: storage row p is row (p mod G) of group p / G, and a group's G rows fill
+ * whole texels of y (see glsl/kernels/spmv_row.comp). Columns are stored packed: the texel
+ * (15 + 15 bits) and channel (2 bits) of the column's first element in x's texture. */
+#ifndef TEXLA_SPARSE_H
+#define TEXLA_SPARSE_H
+
+#include "core/core.h"
+
+#define SP_PAD 0xFFFFFFFFu   /* the column of a padding entry */
+#define SP_CHUNK 4096        /* default entries per chunk of a long row */
+#define SP_NBUF 7
+
+/* A canonical CSR on the host: rows in natural order, columns sorted and unique, k floats per
+ * entry (1 real, 2 complex, 4 quaternion; BLOCK3 matrices are stored expanded, k = 1). */
+typedef struct sp_csr {
+    int rows, cols, k;
+    long long nnz;
+    int *ptr; /* rows + 1 */
+    int *col;
+    float *val; /* nnz * k */
+} sp_csr;
+
+/* Row statistics (and the block fill of a real matrix). */
+typedef struct sp_stats {
+    int rows, cols;
+    long long nnz;
+    int lmin, lmax, empty;
+    double mean, sd;
+    double fill[5];        /* [b], b = 2..4 */
+    long long nblocks[5];  /* b x b blocks touched */
+    int cmax, cempty;      /* columns: the longest, and the empty ones */
+    double cmean, csd;
+} sp_stats;
+
+/* One orientation of the matrix and the layouts of its product. */
+typedef struct sp_plane {
+    const sp_csr *m;
+    const sp_stats *st;
+    texla__layout out, in; /* y (m's rows) and x (m's columns), real elements */
+    int k;
+} sp_plane;
+
+/* The texel order of an output vector's rows. */
+typedef struct sp_rows {
+    int G;       /* rows per group */
+    int ngroups; /* texels (k = 4: texel pairs) of y */
+    int w;       /* groups per texture row */
+    int *nat;    /* ngroups * G entries: the natural row, or -1 for a padding row */
+} sp_rows;
+
+/* A stored form of one plane on the GPU. */
+typedef struct sp_form {
+    int refs;
+    int plane;
+    texla_sparse_variant fv; /* the format fields (normalized, see sp_format_of) */
+    int k, G, ngroups, w, rs, width;
+    long long ne;            /* stored entries, padding and long-row chunks included */
+    int perm, lens;
+    int nchunks, nag, lt_lr, lt_ag; /* long rows */
+    int nbr;                 /* BSR: block rows; its ne counts blocks */
+    texla__buf buf[SP_NBUF]; /* 0 ptr, 1 col, 2 val, 3 lens / orow, 4 perm, 5 state, 6 long */
+    /* fragment forms */
+    GLuint vao, vbo;
+    int nverts;
+    texla__tex tex[2];       /* gather: row info, entries */
+    int gshift;
+    double bytes, padding;
+} sp_form;
+
+/* ---- spformats.c ---- */
+void sp_csr_free(sp_csr *m);
+/* The canonical CSR of COO (rptr NULL) or CSR (ridx NULL) input of k floats per entry
+ * (BLOCK3: k = 9, then rows/cols are block rows/columns and the result is real, 3x bigger).
+ * Indices are checked (TEXLA_ERR_ARGUMENT with the entry); values may be anything. */
+texla_result sp_csr_make(texla_ctx *ctx, const char *fn, int rows, int cols, int kin,
+                         long long nnz, const int *rptr, const int *ridx, const int *cidx,
+                         const float *val, sp_csr *out);
+/* the transpose of the real matrix the entries stand for (conjugated entries) */
+texla_result sp_csr_adjoint(texla_ctx *ctx, const char *fn, const sp_csr *a, sp_csr *out);
+/* the real matrix of compound entries (2x2 / 4x4 blocks); k = 1 is a copy */
+texla_result sp_csr_real(texla_ctx *ctx, const char *fn, const sp_csr *a, sp_csr *out);
+void sp_stats_of(const sp_csr *m, sp_stats *st);
+size_t sp_csr_bytes(const sp_csr *m);
+/* packed texel and channel of element i of layout l */
+uint32_t sp_loc(const texla__layout *l, long long i);
+/* the texel order of the rows of a k-entry vector of layout l */
+texla_result sp_rows_make(texla_ctx *ctx, const char *fn, const texla__layout *l, int k,
+                          sp_rows *out);
+void sp_rows_free(sp_rows *r);
+/* the variant with the fields that shape the storage only, and which plane it reads, for
+ * product op (0 A x, 1 A' x) */
+texla_sparse_variant sp_format_of(const texla_sparse_variant *v, int op, int *plane);
+int sp_format_same(const texla_sparse_variant *a, const texla_sparse_variant *b);
+/* bytes and padding of a compute form without making it (-1: the format does not apply) */
+void sp_form_cost(const sp_plane *p, const texla_sparse_variant *fv, double *bytes,
+                  double *padding);
+/* builds and uploads the compute form fv of plane p */
+texla_result sp_form_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
+                          const texla_sparse_variant *fv, sp_form *f);
+void sp_form_free(texla_ctx *ctx, sp_form *f);
+
+/* ---- points.c: the fragment backend's forms (the plane's real expansion) ---- */
+texla_result sp_points_make(texla_ctx *ctx, const char *fn, const sp_plane *p, sp_form *f);
+texla_result sp_gather_make(texla_ctx *ctx, const char *fn, const sp_plane *p, sp_form *f);
+/* y = A x (+ beta y) by points or the gather program (inside the guard) */
+texla_result sp_fragment_run(texla_ctx *ctx, const sp_form *f, const texla__obj *x,
+                             texla__obj *y, float beta, int add);
+
+/* ---- spkern.c ---- */
+/* can v run for op here (compute, atomics, entry type)? 0 yes; else an error code and why */
+texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int k, int op,
+                              const char **why);
+/* fills defaults of a variant (wg, slice, block, ...) */
+void sp_variant_norm(texla_sparse_variant *v);
+/* y = A x (+ beta y) with variant v on form f, x and y vectors of the form's layouts (inside
+ * the guard); ylin: the scatter forms' buffer of y's texels (made on first use, left zero) */
+texla_result sp_run(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
+                    const texla__obj *x, texla__obj *y, float beta, int add, texla__buf *ylin);
+/* the SM count the fixed grids are sized by */
+int sp_sm_count(const texla_ctx *ctx);
+
+/* ---- sptune.c: the rule, the tuner, the cache ---- */
+/* the cache key of product op of a matrix with statistics st on the compute (or fragment)
+ * backend */
+void sp_tune_key(const sp_stats *st, int entry, int op, int compute, char *key, size_t n);
+/* 1 and the cached variant (checked: a value that cannot be used is dropped with a warning) */
+int sp_tune_cached(texla_ctx *ctx, const char *key, int k, int op, texla_sparse_variant *v,
+                   double *us);
+void sp_tune_store(texla_ctx *ctx, const char *key, const texla_sparse_variant *v, double us);
+/* the variant the row statistics suggest, untimed */
+texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, int entry, int op,
+                             int compute);
+typedef struct sp_tune_req {
+    const sp_plane *pl[2]; /* plane 0 (A) and 1 (A'; may have m NULL: then no candidate uses it) */
+    int entry, k, op, compute, scatter, block, all;
+    const texla__layout *xl, *yl;
+    texla_sparse_trial *trials;
+    int max_trials, ntrials;
+} sp_tune_req;
+/* times the candidates of q->op and returns the fastest correct one, with its form (made) */
+texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_sparse_variant *best,
+                     double *us, sp_form *form);
+
+#endif

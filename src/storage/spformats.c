@@ -1,0 +1,889 @@
+/* spformats.c - the sparse engine's host side: the canonical CSR (made from COO or CSR input,
+ * duplicates summed), its transpose and real expansion, row statistics, the texel order of
+ * rows, and the compute formats (CSR, ELLPACK-R, SELL-C-sigma, long-row chunks, COO, BSR)
+ * built on the host and uploaded into storage buffers. No GL here. */
+#include "storage/sparse.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define one texla__at_least_one
+
+void sp_csr_free(sp_csr *m) {
+    free(m->ptr);
+    free(m->col);
+    free(m->val);
+    memset(m, 0, sizeof *m);
+}
+
+size_t sp_csr_bytes(const sp_csr *m) {
+    return ((size_t)m->rows + 1) * 4 + (size_t)m->nnz * (4 + 4 * (size_t)m->k);
+}
+
+static texla_result oom(texla_ctx *ctx, const char *fn, const char *what, double bytes) {
+    if (!ctx) return TEXLA_ERR_MEMORY; /* a cost estimate: no message */
+    return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory for %s (%.1f MB)", fn, what,
+                       bytes / 1e6);
+}
+
+/* Sorts the indices a[0..n) by key[a[i]] (descending when desc), stably: equal keys keep their
+ * order (duplicates are summed in input order; sorting is the same run to run). tmp: n ints. */
+static void sort_by(int *a, int *tmp, int n, const int *key, int desc) {
+#define BEFORE(x, y) (desc ? key[x] > key[y] : key[x] < key[y])
+    for (int i0 = 0; i0 < n; i0 += 16) { /* runs of 16 by insertion */
+        int i1 = i0 + 16 < n ? i0 + 16 : n;
+        for (int i = i0 + 1; i < i1; i++) {
+            int v = a[i], j = i;
+            for (; j > i0 && BEFORE(v, a[j - 1]); j--) a[j] = a[j - 1];
+            a[j] = v;
+        }
+    }
+    for (int run = 16; run < n; run *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * run) {
+            int mid = lo + run < n ? lo + run : n, hi = lo + 2 * run < n ? lo + 2 * run : n;
+            int i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) tmp[o++] = BEFORE(a[j], a[i]) ? a[j++] : a[i++];
+            while (i < mid) tmp[o++] = a[i++];
+            while (j < hi) tmp[o++] = a[j++];
+        }
+        memcpy(a, tmp, sizeof *a * (size_t)n);
+    }
+#undef BEFORE
+}
+
+texla_result sp_csr_make(texla_ctx *ctx, const char *fn, int rows, int cols, int kin,
+                         long long nnz, const int *rptr, const int *ridx, const int *cidx,
+                         const float *val, sp_csr *out) {
+    memset(out, 0, sizeof *out);
+    for (long long e = 0; e < nnz; e++) {
+        int i = ridx ? ridx[e] : 0, j = cidx[e];
+        if ((ridx && (i < 0 || i >= rows)) || j < 0 || j >= cols)
+            return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                               "%s: entry %lld is at (%d, %d), outside the %d x %d matrix", fn, e,
+                               ridx ? i : -1, j, rows, cols);
+    }
+    /* CSR input whose rows are already strictly increasing: a copy */
+    if (rptr && kin != 9) {
+        int clean = 1;
+        for (int i = 0; i < rows && clean; i++)
+            for (int q = rptr[i] + 1; q < rptr[i + 1]; q++)
+                if (cidx[q - 1] >= cidx[q]) {
+                    clean = 0;
+                    break;
+                }
+        if (clean) {
+            out->rows = rows, out->cols = cols, out->k = kin, out->nnz = nnz;
+            out->ptr = malloc(sizeof *out->ptr * ((size_t)rows + 1));
+            out->col = malloc(sizeof *out->col * one(nnz));
+            out->val = malloc(sizeof *out->val * one(nnz * kin));
+            if (!out->ptr || !out->col || !out->val) {
+                sp_csr_free(out);
+                return oom(ctx, fn, "the canonical CSR", (double)nnz * (4 + 4 * kin));
+            }
+            memcpy(out->ptr, rptr, sizeof *out->ptr * ((size_t)rows + 1));
+            memcpy(out->col, cidx, sizeof *out->col * (size_t)nnz);
+            memcpy(out->val, val, sizeof *out->val * (size_t)(nnz * kin));
+            return TEXLA_OK;
+        }
+    }
+    /* entries grouped by row, in input order within a row */
+    int *ptr = calloc((size_t)rows + 1, sizeof *ptr);
+    int *order = malloc(sizeof *order * one(nnz));
+    if (!ptr || !order) {
+        free(ptr), free(order);
+        return oom(ctx, fn, "the entries", (double)nnz * 8);
+    }
+    if (rptr) {
+        memcpy(ptr, rptr, sizeof *ptr * ((size_t)rows + 1));
+        for (long long e = 0; e < nnz; e++) order[e] = (int)e;
+    } else {
+        for (long long e = 0; e < nnz; e++) ptr[ridx[e] + 1]++;
+        for (int i = 0; i < rows; i++) ptr[i + 1] += ptr[i];
+        int *fill = malloc(sizeof *fill * one(rows));
+        if (!fill) {
+            free(ptr), free(order);
+            return oom(ctx, fn, "the rows", (double)rows * 4);
+        }
+        memcpy(fill, ptr, sizeof *fill * (size_t)rows);
+        for (long long e = 0; e < nnz; e++) order[fill[ridx[e]]++] = (int)e;
+        free(fill);
+    }
+    /* columns sorted within rows, duplicates counted */
+    long long uniq = 0;
+    int *tmp = NULL, tmpn = 0; /* a row's keys, positions, merge space and new order */
+    for (int i = 0; i < rows; i++) {
+        int *o = order + ptr[i], n = ptr[i + 1] - ptr[i], sorted = 1;
+        for (int q = 1; q < n && sorted; q++) sorted = cidx[o[q - 1]] < cidx[o[q]];
+        if (!sorted) {
+            if (n > tmpn) {
+                free(tmp);
+                tmpn = n;
+                tmp = malloc(sizeof *tmp * 4 * (size_t)n);
+                if (!tmp) {
+                    free(ptr), free(order);
+                    return oom(ctx, fn, "sorting a row", (double)n * 16);
+                }
+            }
+            int *key = tmp, *pos = tmp + n, *mrg = tmp + 2 * n, *no = tmp + 3 * n;
+            for (int q = 0; q < n; q++) key[q] = cidx[o[q]], pos[q] = q;
+            sort_by(pos, mrg, n, key, 0); /* local keys: the sort stays in cache */
+            for (int q = 0; q < n; q++) no[q] = o[pos[q]];
+            memcpy(o, no, sizeof *o * (size_t)n);
+        }
+        for (int q = 0; q < n; q++) uniq += q == 0 || cidx[o[q]] != cidx[o[q - 1]];
+    }
+    free(tmp);
+    int block = kin == 9, k = block ? 1 : kin, b = block ? 3 : 1;
+    int orows = rows * b, ocols = cols * b;
+    long long onnz = uniq * (long long)(block ? 9 : 1);
+    if (onnz > 0x7fffffffLL) {
+        free(ptr), free(order);
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: %lld nonzeros after expanding the 3x3 blocks; at most %d", fn,
+                           onnz, 0x7fffffff);
+    }
+    out->rows = orows;
+    out->cols = ocols;
+    out->k = k;
+    out->nnz = onnz;
+    out->ptr = malloc(sizeof *out->ptr * ((size_t)orows + 1));
+    out->col = malloc(sizeof *out->col * one(onnz));
+    out->val = malloc(sizeof *out->val * one(onnz * k));
+    if (!out->ptr || !out->col || !out->val) {
+        free(ptr), free(order), sp_csr_free(out);
+        return oom(ctx, fn, "the canonical CSR", (double)onnz * (4 + 4 * k));
+    }
+    long long w = 0;
+    out->ptr[0] = 0;
+    for (int i = 0; i < rows; i++) {
+        const int *o = order + ptr[i];
+        int n = ptr[i + 1] - ptr[i];
+        if (!block) {
+            for (int q = 0; q < n; q++) {
+                const float *v = val + (size_t)o[q] * (size_t)kin;
+                if (q == 0 || cidx[o[q]] != cidx[o[q - 1]]) {
+                    out->col[w] = cidx[o[q]];
+                    for (int c = 0; c < k; c++) out->val[w * k + c] = v[c];
+                    w++;
+                } else {
+                    for (int c = 0; c < k; c++) out->val[(w - 1) * k + c] += v[c];
+                }
+            }
+            out->ptr[i + 1] = (int)w;
+            continue;
+        }
+        /* block row i: its nb distinct blocks side by side in scalar rows 3i, 3i+1, 3i+2 */
+        long long nb = 0;
+        for (int q = 0; q < n; q++) nb += q == 0 || cidx[o[q]] != cidx[o[q - 1]];
+        for (int r = 0; r < 3; r++) out->ptr[3 * i + r + 1] = (int)(w + (r + 1) * nb * 3);
+        long long bi = -1;
+        for (int q = 0; q < n; q++) {
+            int dup = q > 0 && cidx[o[q]] == cidx[o[q - 1]];
+            if (!dup) bi++;
+            const float *v = val + (size_t)o[q] * 9;
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++) {
+                    long long at = w + r * nb * 3 + bi * 3 + c;
+                    out->col[at] = 3 * cidx[o[q]] + c;
+                    out->val[at] = dup ? out->val[at] + v[r * 3 + c] : v[r * 3 + c];
+                }
+        }
+        w += 9 * nb;
+    }
+    free(ptr), free(order);
+    return TEXLA_OK;
+}
+
+texla_result sp_csr_adjoint(texla_ctx *ctx, const char *fn, const sp_csr *a, sp_csr *out) {
+    memset(out, 0, sizeof *out);
+    int k = a->k;
+    out->rows = a->cols;
+    out->cols = a->rows;
+    out->k = k;
+    out->nnz = a->nnz;
+    out->ptr = calloc((size_t)a->cols + 1, sizeof *out->ptr);
+    out->col = malloc(sizeof *out->col * one(a->nnz));
+    out->val = malloc(sizeof *out->val * one(a->nnz * k));
+    int *fill = malloc(sizeof *fill * one(a->cols));
+    if (!out->ptr || !out->col || !out->val || !fill) {
+        free(fill), sp_csr_free(out);
+        return oom(ctx, fn, "the transposed copy", (double)sp_csr_bytes(a));
+    }
+    for (long long e = 0; e < a->nnz; e++) out->ptr[a->col[e] + 1]++;
+    for (int j = 0; j < a->cols; j++) out->ptr[j + 1] += out->ptr[j];
+    memcpy(fill, out->ptr, sizeof *fill * (size_t)a->cols);
+    for (int i = 0; i < a->rows; i++)
+        for (int e = a->ptr[i]; e < a->ptr[i + 1]; e++) {
+            int d = fill[a->col[e]]++;
+            out->col[d] = i;
+            for (int c = 0; c < k; c++)
+                out->val[(size_t)d * k + c] = c ? -a->val[(size_t)e * k + c] : a->val[(size_t)e * k];
+        }
+    free(fill);
+    return TEXLA_OK;
+}
+
+texla_result sp_csr_real(texla_ctx *ctx, const char *fn, const sp_csr *a, sp_csr *out) {
+    memset(out, 0, sizeof *out);
+    int k = a->k;
+    long long nnz = a->nnz * k * k;
+    if (nnz > 0x7fffffffLL)
+        return texla__fail(ctx, TEXLA_ERR_LIMIT,
+                           "%s: the real expansion of %lld entries has %lld nonzeros; at most %d",
+                           fn, a->nnz, nnz, 0x7fffffff);
+    out->rows = a->rows * k;
+    out->cols = a->cols * k;
+    out->k = 1;
+    out->nnz = nnz;
+    out->ptr = malloc(sizeof *out->ptr * ((size_t)out->rows + 1));
+    out->col = malloc(sizeof *out->col * one(nnz));
+    out->val = malloc(sizeof *out->val * one(nnz));
+    if (!out->ptr || !out->col || !out->val) {
+        sp_csr_free(out);
+        return oom(ctx, fn, "the real expansion", (double)nnz * 8);
+    }
+    long long w = 0;
+    out->ptr[0] = 0;
+    for (int i = 0; i < a->rows; i++)
+        for (int r = 0; r < k; r++) {
+            for (int e = a->ptr[i]; e < a->ptr[i + 1]; e++) {
+                const float *q = a->val + (size_t)e * k;
+                for (int c = 0; c < k; c++) {
+                    float v;
+                    if (k == 1) {
+                        v = q[0];
+                    } else if (k == 2) { /* [re -im; im re] */
+                        v = r == c ? q[0] : r == 0 ? -q[1] : q[1];
+                    } else { /* L(q): rows (w -x -y -z) (x w -z y) (y z w -x) (z -y x w) */
+                        static const int idx[4][4] = {{0, 1, 2, 3}, {1, 0, 3, 2}, {2, 3, 0, 1},
+                                                      {3, 2, 1, 0}};
+                        static const float sgn[4][4] = {{1, -1, -1, -1}, {1, 1, -1, 1},
+                                                        {1, 1, 1, -1}, {1, -1, 1, 1}};
+                        v = sgn[r][c] * q[idx[r][c]];
+                    }
+                    out->col[w] = a->col[e] * k + c;
+                    out->val[w] = v;
+                    w++;
+                }
+            }
+            out->ptr[i * k + r + 1] = (int)w;
+        }
+    return TEXLA_OK;
+}
+
+void sp_stats_of(const sp_csr *m, sp_stats *st) {
+    memset(st, 0, sizeof *st);
+    st->rows = m->rows;
+    st->cols = m->cols;
+    st->nnz = m->nnz;
+    st->lmin = m->rows ? 0x7fffffff : 0;
+    double s = 0, s2 = 0;
+    for (int i = 0; i < m->rows; i++) {
+        int n = m->ptr[i + 1] - m->ptr[i];
+        if (n < st->lmin) st->lmin = n;
+        if (n > st->lmax) st->lmax = n;
+        st->empty += n == 0;
+        s += n;
+        s2 += (double)n * n;
+    }
+    if (m->rows) {
+        st->mean = s / m->rows;
+        double var = s2 / m->rows - st->mean * st->mean;
+        st->sd = var > 0 ? sqrt(var) : 0;
+    }
+    int *cl = calloc(texla__at_least_one(m->cols), sizeof *cl);
+    if (cl) {
+        for (long long e = 0; e < m->nnz; e++) cl[m->col[e]]++;
+        double c1 = 0, c2 = 0;
+        for (int j = 0; j < m->cols; j++) {
+            if (cl[j] > st->cmax) st->cmax = cl[j];
+            st->cempty += cl[j] == 0;
+            c1 += cl[j];
+            c2 += (double)cl[j] * cl[j];
+        }
+        if (m->cols) {
+            st->cmean = c1 / m->cols;
+            double var = c2 / m->cols - st->cmean * st->cmean;
+            st->csd = var > 0 ? sqrt(var) : 0;
+        }
+        free(cl);
+    }
+    if (m->k > 2) return;
+    /* the fill of b x b blocks, b = 2, 3, 4: on every block row of smaller matrices, on 2^16
+     * block rows spread evenly over bigger ones (an estimate for the rule and the tuner's
+     * pruning; the same every time) */
+    for (int b = 2; b <= 4; b++) {
+        int nbr = (m->rows + b - 1) / b, nbc = (m->cols + b - 1) / b;
+        int step = nbr > 65536 ? nbr / 65536 : 1;
+        int *stamp = malloc(sizeof *stamp * one(nbc));
+        if (!stamp) continue;
+        for (int j = 0; j < nbc; j++) stamp[j] = -1;
+        long long nb = 0, nz = 0;
+        for (int I = 0; I < nbr; I += step)
+            for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
+                for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
+                    int J = m->col[e] / b;
+                    nz++;
+                    if (stamp[J] != I) stamp[J] = I, nb++;
+                }
+        free(stamp);
+        st->nblocks[b] = step == 1 ? nb : (long long)((double)nb * nbr / ((nbr + step - 1) / step));
+        st->fill[b] = nb ? (double)nz / ((double)nb * b * b) : 0;
+    }
+}
+
+uint32_t sp_loc(const texla__layout *l, long long i) {
+    long long cy = i / l->nx, cx = i - cy * l->nx;
+    return (uint32_t)(cx >> 1) | (uint32_t)(cy >> 1) << 15 |
+           (uint32_t)((cx & 1) + 2 * (cy & 1)) << 30;
+}
+
+texla_result sp_rows_make(texla_ctx *ctx, const char *fn, const texla__layout *l, int k,
+                          sp_rows *out) {
+    memset(out, 0, sizeof *out);
+    int W = l->gx / 2, H = l->gy / 2;
+    out->G = k == 1 ? 4 : 2;
+    out->w = k == 4 ? W / 2 : W;
+    out->ngroups = out->w * H;
+    size_t n = (size_t)out->ngroups * (size_t)out->G;
+    out->nat = malloc(sizeof *out->nat * one((long long)n));
+    if (!out->nat) return oom(ctx, fn, "the row order", (double)n * 4);
+    for (int g = 0; g < out->ngroups; g++) {
+        int ty = g / out->w, gx = g % out->w;
+        for (int c = 0; c < out->G; c++) {
+            long long cx, cy;
+            if (k == 1) cx = 2 * gx + (c & 1), cy = 2 * ty + (c >> 1);
+            else if (k == 2) cx = 2 * gx, cy = 2 * ty + c;
+            else cx = 4 * gx, cy = 2 * ty + c;
+            long long e = cy * l->nx + cx;
+            int live = cx < l->nx && e < l->n;
+            out->nat[(size_t)g * out->G + c] = live ? (int)(e / k) : -1;
+        }
+    }
+    return TEXLA_OK;
+}
+
+void sp_rows_free(sp_rows *r) {
+    free(r->nat);
+    r->nat = NULL;
+}
+
+/* ---- variants: the fields that shape the storage ---- */
+
+texla_sparse_variant sp_format_of(const texla_sparse_variant *v, int op, int *plane) {
+    texla_sparse_variant f = {0};
+    f.format = v->format;
+    *plane = op;
+    switch (v->format) {
+    case TEXLA_SPARSE_CSC:
+        f.format = TEXLA_SPARSE_CSR; /* the other plane's rows, as CSR */
+        f.soa = v->soa;
+        *plane = !op;
+        break;
+    case TEXLA_SPARSE_SELL:
+        f.slice = v->slice;
+        f.sigma = v->sigma > 1 ? v->sigma : 0;
+        /* fall through */
+    case TEXLA_SPARSE_CSR:
+    case TEXLA_SPARSE_ELL:
+        f.soa = v->soa;
+        f.long_rows = v->sched == TEXLA_SCHED_ATOMIC ? 0 : v->long_rows;
+        f.long_chunk = f.long_rows ? v->long_chunk : 0;
+        break;
+    case TEXLA_SPARSE_BSR:
+        f.block = v->block;
+        f.bell = v->bell;
+        f.soa = v->soa;
+        break;
+    case TEXLA_SPARSE_COO:
+        f.soa = v->soa;
+        break;
+    default: break;
+    }
+    return f;
+}
+
+int sp_format_same(const texla_sparse_variant *a, const texla_sparse_variant *b) {
+    return a->format == b->format && a->slice == b->slice && a->sigma == b->sigma &&
+           a->block == b->block && a->bell == b->bell && a->soa == b->soa &&
+           a->long_rows == b->long_rows && a->long_chunk == b->long_chunk;
+}
+
+/* ---- the plan of a row format: sizes first (cost), then the arrays (make) ---- */
+
+typedef struct plan {
+    sp_rows rows;
+    int *len;         /* storage row -> entries in the main part (long rows: 0) */
+    int *sorted;      /* SELL: sorted group -> group (perm) */
+    int rs;           /* storage rows, padded */
+    int width;        /* ELL */
+    int nslices;
+    long long ne_main, ne, nlong_entries;
+    int nlong, nchunks, nag;
+    long long stored; /* entries stored in the main part (padding included) */
+} plan;
+
+static void plan_free(plan *pl) {
+    sp_rows_free(&pl->rows);
+    free(pl->len);
+    free(pl->sorted);
+}
+
+static int round_up(int n, int m) { return (n + m - 1) / m * m; }
+
+static texla_result plan_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
+                              const texla_sparse_variant *fv, plan *pl) {
+    memset(pl, 0, sizeof *pl);
+    texla_result r = sp_rows_make(ctx, fn, &p->out, p->k, &pl->rows);
+    if (r) return r;
+    int G = pl->rows.G, ng = pl->rows.ngroups, n = ng * G;
+    int C = fv->format == TEXLA_SPARSE_SELL ? fv->slice : 4;
+    pl->rs = round_up(n, C > 4 ? C : 4);
+    pl->len = calloc((size_t)pl->rs, sizeof *pl->len);
+    if (!pl->len) return plan_free(pl), oom(ctx, fn, "row lengths", (double)pl->rs * 4);
+    const sp_csr *m = p->m;
+    int T = fv->long_rows > 0 ? fv->long_rows : 0x7fffffff;
+    int CH = fv->long_chunk > 0 ? fv->long_chunk : SP_CHUNK;
+    int last_g = -1;
+    for (int q = 0; q < n; q++) {
+        int i = pl->rows.nat[q];
+        int len = i < 0 ? 0 : m->ptr[i + 1] - m->ptr[i];
+        if (len > T) {
+            pl->nlong++;
+            pl->nchunks += (len + CH - 1) / CH;
+            pl->nlong_entries += len;
+            if (q / G != last_g) pl->nag++, last_g = q / G;
+            len = 0;
+        }
+        pl->len[q] = len;
+    }
+    long long main_nnz = m->nnz - pl->nlong_entries;
+    if (fv->format == TEXLA_SPARSE_CSR || fv->format == TEXLA_SPARSE_COO) {
+        pl->stored = main_nnz;
+    } else if (fv->format == TEXLA_SPARSE_ELL) {
+        for (int q = 0; q < n; q++)
+            if (pl->len[q] > pl->width) pl->width = pl->len[q];
+        pl->stored = (long long)pl->width * pl->rs;
+    } else { /* SELL: groups sorted by their longest row within windows of sigma rows */
+        pl->sorted = malloc(sizeof *pl->sorted * one(ng));
+        int *key = malloc(sizeof *key * one(ng));
+        if (!pl->sorted || !key) {
+            free(key);
+            plan_free(pl);
+            return oom(ctx, fn, "the SELL order", (double)ng * 8);
+        }
+        for (int g = 0; g < ng; g++) {
+            pl->sorted[g] = g;
+            key[g] = 0;
+            for (int c = 0; c < G; c++) key[g] = pl->len[g * G + c] > key[g] ? pl->len[g * G + c] : key[g];
+        }
+        int win = fv->sigma > 1 ? (fv->sigma + G - 1) / G : 1;
+        if (win > 1) {
+            int *tmp = malloc(sizeof *tmp * (size_t)(win < ng ? win : ng));
+            if (!tmp) {
+                free(key);
+                plan_free(pl);
+                return oom(ctx, fn, "the SELL order", (double)win * 4);
+            }
+            for (int g0 = 0; g0 < ng; g0 += win)
+                sort_by(pl->sorted + g0, tmp, ng - g0 < win ? ng - g0 : win, key, 1);
+            free(tmp);
+        }
+        /* lengths in sorted order */
+        int *sl = calloc((size_t)pl->rs, sizeof *sl);
+        if (!sl) {
+            free(key);
+            plan_free(pl);
+            return oom(ctx, fn, "row lengths", (double)pl->rs * 4);
+        }
+        for (int q = 0; q < ng; q++)
+            for (int c = 0; c < G; c++) sl[q * G + c] = pl->len[pl->sorted[q] * G + c];
+        free(pl->len);
+        pl->len = sl;
+        free(key);
+        pl->nslices = pl->rs / C;
+        for (int s = 0; s < pl->nslices; s++) {
+            int wmax = 0;
+            for (int c = 0; c < C; c++) wmax = sl[s * C + c] > wmax ? sl[s * C + c] : wmax;
+            pl->stored += (long long)wmax * C;
+        }
+    }
+    pl->ne_main = pl->stored;
+    pl->ne = pl->stored + pl->nlong_entries;
+    return TEXLA_OK;
+}
+
+static void row_cost(const sp_plane *p, const plan *pl, const texla_sparse_variant *fv,
+                     double *bytes) {
+    double ent = 4.0 + 4.0 * p->k, b = (double)pl->ne * ent;
+    switch (fv->format) {
+    case TEXLA_SPARSE_CSR: b += ((double)pl->rs + 1) * 4; break;
+    case TEXLA_SPARSE_ELL: b += (double)pl->rs * 4; break;
+    case TEXLA_SPARSE_SELL: b += ((double)pl->nslices + 1) * 4 + (double)pl->rows.ngroups * 4; break;
+    case TEXLA_SPARSE_COO: b += (double)pl->ne * 4; break; /* the output index of each entry */
+    default: break;
+    }
+    if (pl->nlong) b += (double)pl->nchunks * (8 + 4 * p->k) + (double)pl->nlong * 12 + pl->nag * 8.0;
+    *bytes = b;
+}
+
+/* ---- BSR ---- */
+
+typedef struct bplan {
+    int b, nbr, nbc, width;
+    long long nb;
+    int *bptr; /* nbr + 1: blocks before each block row */
+} bplan;
+
+static texla_result bplan_make(texla_ctx *ctx, const char *fn, const sp_csr *m, int b,
+                               bplan *bp) {
+    memset(bp, 0, sizeof *bp);
+    bp->b = b;
+    bp->nbr = (m->rows + b - 1) / b;
+    bp->nbc = (m->cols + b - 1) / b;
+    bp->bptr = calloc((size_t)bp->nbr + 1, sizeof *bp->bptr);
+    int *stamp = malloc(sizeof *stamp * one(bp->nbc));
+    if (!bp->bptr || !stamp) {
+        free(stamp), free(bp->bptr);
+        return oom(ctx, fn, "the block rows", (double)bp->nbr * 4);
+    }
+    for (int j = 0; j < bp->nbc; j++) stamp[j] = -1;
+    for (int I = 0; I < bp->nbr; I++) {
+        int cnt = 0;
+        for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
+            for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
+                int J = m->col[e] / b;
+                if (stamp[J] != I) stamp[J] = I, cnt++;
+            }
+        bp->bptr[I + 1] = bp->bptr[I] + cnt;
+        if (cnt > bp->width) bp->width = cnt;
+    }
+    free(stamp);
+    bp->nb = bp->bptr[bp->nbr];
+    return TEXLA_OK;
+}
+
+void sp_form_cost(const sp_plane *p, const texla_sparse_variant *fv, double *bytes,
+                  double *padding) {
+    *bytes = -1;
+    *padding = 0;
+    double nnz = p->m->nnz ? (double)p->m->nnz : 1;
+    if (fv->format == TEXLA_SPARSE_BSR) {
+        if (p->k > 2) return;
+        bplan bp;
+        int b = fv->block ? fv->block : 3;
+        if (bplan_make(NULL, "", p->m, b, &bp)) return;
+        long long stored = fv->bell ? (long long)bp.width * bp.nbr : bp.nb;
+        *bytes = (double)stored * (4.0 * b * b * p->k + 4) + ((double)bp.nbr + 1) * 4;
+        *padding = ((double)stored * b * b - (double)p->m->nnz) / nnz;
+        free(bp.bptr);
+        return;
+    }
+    if (fv->format != TEXLA_SPARSE_CSR && fv->format != TEXLA_SPARSE_ELL &&
+        fv->format != TEXLA_SPARSE_SELL && fv->format != TEXLA_SPARSE_COO)
+        return;
+    plan pl;
+    if (plan_make(NULL, "", p, fv, &pl)) return;
+    row_cost(p, &pl, fv, bytes);
+    *padding = ((double)pl.ne - (double)p->m->nnz) / nnz;
+    plan_free(&pl);
+}
+
+/* ---- making the forms ---- */
+
+static texla_result limit_check(texla_ctx *ctx, const char *fn, const char *what, double bytes,
+                                double entries) {
+    long long max = ctx->gl.caps.ssbo_max;
+    if (entries >= 4294967295.0)
+        return texla__fail(ctx, TEXLA_ERR_LIMIT,
+                           "%s: %s would store %.0f entries; the kernels index at most 2^32 - 1",
+                           fn, what, entries);
+    if (max > 0 && bytes > (double)max)
+        return texla__fail(ctx, TEXLA_ERR_LIMIT,
+                           "%s: %s needs a storage buffer of %.0f bytes; this GL allows at most "
+                           "%lld (GL_MAX_SHADER_STORAGE_BLOCK_SIZE)", fn, what, bytes, max);
+    return TEXLA_OK;
+}
+
+static texla_result upload(texla_ctx *ctx, sp_form *f, int i, const void *data, size_t bytes) {
+    texla_result r = texla__buf_make(&ctx->gl, bytes ? bytes : 4, data, &f->buf[i]);
+    if (!r) f->bytes += (double)(bytes ? bytes : 4);
+    return r;
+}
+
+/* value c of entry e (canonical AoS) into the stored values at slot d */
+static inline void put_val(float *dst, int soa, int k, long long ne, long long d, const float *src) {
+    for (int c = 0; c < k; c++) dst[soa ? c * ne + d : d * k + c] = src[c];
+}
+
+static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
+                              const texla_sparse_variant *fv, sp_form *f) {
+    plan pl;
+    texla_result r = plan_make(ctx, fn, p, fv, &pl);
+    if (r) return r;
+    const sp_csr *m = p->m;
+    int k = p->k, G = pl.rows.G, soa = fv->soa && k > 1;
+    int C = fv->format == TEXLA_SPARSE_SELL ? fv->slice : 0;
+    int CH = fv->long_chunk > 0 ? fv->long_chunk : SP_CHUNK;
+    int n = pl.rows.ngroups * G;
+    const char *what = fv->format == TEXLA_SPARSE_CSR ? "the CSR form"
+                       : fv->format == TEXLA_SPARSE_ELL ? "the ELLPACK-R form"
+                       : fv->format == TEXLA_SPARSE_SELL ? "the SELL form" : "the COO form";
+    r = limit_check(ctx, fn, what, (double)pl.ne * 4 * k, (double)pl.ne * k);
+    if (r) return plan_free(&pl), r;
+    if (p->in.gx / 2 > 32768 || p->in.gy / 2 > 32768) {
+        plan_free(&pl);
+        return texla__fail(ctx, TEXLA_ERR_LIMIT, "%s: x's texture is %d x %d texels; the packed "
+                           "columns address at most 32768 x 32768", fn, p->in.gx / 2, p->in.gy / 2);
+    }
+    long long ne = pl.ne;
+    uint32_t *col = malloc(sizeof *col * one(ne));
+    float *val = malloc(sizeof *val * one(ne * k));
+    uint32_t *ptr = NULL, *aux = NULL, *lt = NULL;
+    /* every column's packed texel and channel, once */
+    uint32_t *cloc = malloc(sizeof *cloc * one(m->cols));
+    if (!col || !val || !cloc) {
+        r = oom(ctx, fn, what, (double)ne * (4 + 4 * k));
+        goto done;
+    }
+    for (int j = 0; j < m->cols; j++) cloc[j] = sp_loc(&p->in, (long long)j * k);
+    f->k = k;
+    f->G = G;
+    f->ngroups = pl.rows.ngroups;
+    f->w = pl.rows.w;
+    f->rs = pl.rs;
+    f->width = pl.width;
+    f->ne = ne;
+    /* storage row q -> canonical row (SELL: q in sorted order) */
+#define NAT(q) (pl.sorted ? pl.rows.nat[(size_t)pl.sorted[(q) / G] * G + (q) % G] : pl.rows.nat[q])
+    if (fv->format == TEXLA_SPARSE_CSR || fv->format == TEXLA_SPARSE_COO) {
+        int coo = fv->format == TEXLA_SPARSE_COO;
+        ptr = malloc(sizeof *ptr * ((size_t)(coo ? one(ne) : (size_t)pl.rs + 1)));
+        if (!ptr) {
+            r = oom(ctx, fn, what, (double)pl.rs * 4);
+            goto done;
+        }
+        long long w = 0;
+        if (!coo) ptr[0] = 0;
+        for (int q = 0; q < pl.rs; q++) {
+            int i = q < n ? NAT(q) : -1;
+            if (i >= 0 && pl.len[q] > 0)
+                for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++, w++) {
+                    col[w] = cloc[m->col[e]];
+                    put_val(val, soa, k, ne, w, m->val + (size_t)e * k);
+                    if (coo) {
+                        int g = q / G, c = q % G;
+                        ptr[w] = k == 1 ? (uint32_t)(4 * g + c)
+                                 : k == 2 ? (uint32_t)(4 * g + 2 * c) : (uint32_t)(8 * g + 2 * c);
+                    }
+                }
+            if (!coo) ptr[q + 1] = (uint32_t)w;
+        }
+        if (coo) {
+            aux = ptr; /* the output index of each entry goes to binding 3 */
+            ptr = NULL;
+        }
+    } else {
+        for (long long d = 0; d < pl.ne_main; d++) col[d] = SP_PAD;
+        if (soa)
+            memset(val, 0, sizeof *val * (size_t)(ne * k));
+        else
+            memset(val, 0, sizeof *val * (size_t)(pl.ne_main * k));
+        if (fv->format == TEXLA_SPARSE_ELL) {
+            aux = malloc(sizeof *aux * (size_t)pl.rs); /* lengths */
+            if (!aux) {
+                r = oom(ctx, fn, what, (double)pl.rs * 4);
+                goto done;
+            }
+            for (int q = 0; q < pl.rs; q++) {
+                aux[q] = (uint32_t)pl.len[q];
+                int i = q < n ? NAT(q) : -1;
+                if (i < 0 || !pl.len[q]) continue;
+                for (int j = 0, e = m->ptr[i]; e < m->ptr[i + 1]; e++, j++) {
+                    long long d = (long long)j * pl.rs + q;
+                    col[d] = cloc[m->col[e]];
+                    put_val(val, soa, k, ne, d, m->val + (size_t)e * k);
+                }
+            }
+            f->lens = 1;
+        } else { /* SELL */
+            ptr = malloc(sizeof *ptr * ((size_t)pl.nslices + 1));
+            aux = malloc(sizeof *aux * one(pl.rows.ngroups)); /* perm */
+            if (!ptr || !aux) {
+                r = oom(ctx, fn, what, (double)pl.nslices * 4);
+                goto done;
+            }
+            ptr[0] = 0;
+            for (int s = 0; s < pl.nslices; s++) {
+                int wmax = 0;
+                for (int c = 0; c < C; c++) wmax = pl.len[s * C + c] > wmax ? pl.len[s * C + c] : wmax;
+                ptr[s + 1] = ptr[s] + (uint32_t)(wmax * C);
+                for (int c = 0; c < C; c++) {
+                    int q = s * C + c, i = q < n ? NAT(q) : -1;
+                    if (i < 0 || !pl.len[q]) continue;
+                    for (int j = 0, e = m->ptr[i]; e < m->ptr[i + 1]; e++, j++) {
+                        long long d = ptr[s] + (long long)j * C + c;
+                        col[d] = cloc[m->col[e]];
+                        put_val(val, soa, k, ne, d, m->val + (size_t)e * k);
+                    }
+                }
+            }
+            for (int g = 0; g < pl.rows.ngroups; g++) aux[g] = (uint32_t)pl.sorted[g];
+            f->perm = 1;
+            f->lens = 0;
+        }
+    }
+    /* long rows: their entries after the main part, in chunks; the tables the kernel reads */
+    f->nchunks = pl.nchunks;
+    f->nag = pl.nag;
+    if (pl.nlong) {
+        size_t ltn = 2 * (size_t)pl.nchunks + 3 * (size_t)pl.nlong + 2 * ((size_t)pl.nag + 1);
+        lt = malloc(sizeof *lt * ltn);
+        if (!lt) {
+            r = oom(ctx, fn, "the long rows", (double)ltn * 4);
+            goto done;
+        }
+        f->lt_lr = 2 * pl.nchunks;
+        f->lt_ag = f->lt_lr + 3 * pl.nlong;
+        long long w = pl.ne_main;
+        int chunk = 0, lr = 0, ag = 0, last_g = -1;
+        int T = fv->long_rows;
+        /* in the original group order, so each affected group's long rows are together */
+        for (int q = 0; q < n; q++) {
+            int i = pl.rows.nat[q];
+            int len = i < 0 ? 0 : m->ptr[i + 1] - m->ptr[i];
+            if (len <= T) continue;
+            int g = q / G;
+            if (g != last_g) {
+                lt[f->lt_ag + 2 * ag] = (uint32_t)g;
+                lt[f->lt_ag + 2 * ag + 1] = (uint32_t)lr;
+                ag++;
+                last_g = g;
+            }
+            int nch = (len + CH - 1) / CH;
+            lt[f->lt_lr + 3 * lr] = (uint32_t)(q % G);
+            lt[f->lt_lr + 3 * lr + 1] = (uint32_t)chunk;
+            lt[f->lt_lr + 3 * lr + 2] = (uint32_t)nch;
+            lr++;
+            for (int c = 0; c < nch; c++, chunk++) {
+                int n0 = c * CH, cnt = len - n0 < CH ? len - n0 : CH;
+                lt[2 * chunk] = (uint32_t)(w);
+                lt[2 * chunk + 1] = (uint32_t)cnt;
+                for (int e = m->ptr[i] + n0; e < m->ptr[i] + n0 + cnt; e++, w++) {
+                    col[w] = cloc[m->col[e]];
+                    put_val(val, soa, k, ne, w, m->val + (size_t)e * k);
+                }
+            }
+        }
+        lt[f->lt_ag + 2 * ag] = 0;
+        lt[f->lt_ag + 2 * ag + 1] = (uint32_t)lr; /* the end of the last group's long rows */
+        r = upload(ctx, f, 6, lt, sizeof *lt * ltn);
+        if (r) goto done;
+    }
+#undef NAT
+    if (ptr) r = upload(ctx, f, 0, ptr, sizeof *ptr * (fv->format == TEXLA_SPARSE_SELL
+                                                           ? (size_t)pl.nslices + 1
+                                                           : (size_t)pl.rs + 1));
+    if (!r) r = upload(ctx, f, 1, col, sizeof *col * (size_t)ne);
+    if (!r) r = upload(ctx, f, 2, val, sizeof *val * (size_t)(ne * k));
+    if (!r && aux)
+        r = upload(ctx, f, fv->format == TEXLA_SPARSE_SELL ? 4 : 3, aux,
+                   sizeof *aux * (fv->format == TEXLA_SPARSE_SELL ? (size_t)pl.rows.ngroups
+                                  : fv->format == TEXLA_SPARSE_COO ? (size_t)ne : (size_t)pl.rs));
+    if (!r) r = upload(ctx, f, 5, NULL, 16 + 4 * (size_t)k * (size_t)pl.nchunks);
+    f->padding = m->nnz ? ((double)ne - (double)m->nnz) / (double)m->nnz : 0;
+done:
+    free(col), free(val), free(ptr), free(aux), free(lt), free(cloc);
+    plan_free(&pl);
+    return r;
+}
+
+static texla_result make_bsr(texla_ctx *ctx, const char *fn, const sp_plane *p,
+                             const texla_sparse_variant *fv, sp_form *f) {
+    const sp_csr *m = p->m;
+    int b = fv->block, k = p->k;
+    bplan bp;
+    texla_result r = bplan_make(ctx, fn, m, b, &bp);
+    if (r) return r;
+    long long stored = fv->bell ? (long long)bp.width * bp.nbr : bp.nb;
+    r = limit_check(ctx, fn, "the BSR form", (double)stored * b * b * 4 * k,
+                    (double)stored * b * b * k);
+    if (!r && (p->in.gx / 2 > 32768 || p->in.gy / 2 > 32768))
+        r = texla__fail(ctx, TEXLA_ERR_LIMIT, "%s: x's texture is %d x %d texels; the packed "
+                        "columns address at most 32768 x 32768", fn, p->in.gx / 2, p->in.gy / 2);
+    if (r) return free(bp.bptr), r;
+    uint32_t *ptr = malloc(sizeof *ptr * ((size_t)bp.nbr + 1));
+    uint32_t *col = malloc(sizeof *col * one(stored));
+    float *val = calloc(one(stored) * (size_t)(b * b * k), sizeof *val);
+    int *pos = malloc(sizeof *pos * one(bp.nbc)), *stampJ = malloc(sizeof *stampJ * one(bp.nbc));
+    int *list = malloc(sizeof *list * one(bp.width));
+    if (!ptr || !col || !val || !pos || !stampJ || !list) {
+        r = oom(ctx, fn, "the BSR form", (double)stored * (4 + 4 * b * b));
+        goto done;
+    }
+    for (int J = 0; J < bp.nbc; J++) stampJ[J] = -1;
+    for (long long d = 0; d < stored; d++) col[d] = 0;
+    for (int I = 0; I < bp.nbr; I++) {
+        /* the distinct block columns of block row I, in increasing order */
+        int cnt = 0;
+        for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
+            for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
+                int J = m->col[e] / b;
+                if (stampJ[J] != I) stampJ[J] = I, list[cnt++] = J;
+            }
+        for (int a = 1; a < cnt; a++) { /* insertion sort: nearly sorted lists */
+            int v = list[a], q = a;
+            for (; q > 0 && list[q - 1] > v; q--) list[q] = list[q - 1];
+            list[q] = v;
+        }
+        for (int q = 0; q < cnt; q++) pos[list[q]] = q;
+        ptr[I] = fv->bell ? (uint32_t)cnt : (uint32_t)bp.bptr[I];
+        for (int q = 0; q < cnt; q++) {
+            long long d = fv->bell ? (long long)q * bp.nbr + I : (long long)bp.bptr[I] + q;
+            col[d] = sp_loc(&p->in, (long long)list[q] * b * k);
+        }
+        for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
+            for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
+                int J = m->col[e] / b, q = pos[J], rr = i - I * b, cc = m->col[e] - J * b;
+                long long d = fv->bell ? (long long)q * bp.nbr + I : (long long)bp.bptr[I] + q;
+                size_t qq = (size_t)(rr * b + cc);
+                for (int c = 0; c < k; c++) {
+                    size_t at = fv->soa ? (qq * (size_t)k + (size_t)c) * (size_t)stored + (size_t)d
+                                        : ((size_t)d * b * b + qq) * (size_t)k + (size_t)c;
+                    val[at] = m->val[(size_t)e * k + c];
+                }
+            }
+    }
+    if (!fv->bell) ptr[bp.nbr] = (uint32_t)bp.nb;
+    f->k = k;
+    f->nbr = bp.nbr;
+    f->ne = stored;
+    r = upload(ctx, f, 0, ptr, sizeof *ptr * ((size_t)bp.nbr + 1));
+    if (!r) r = upload(ctx, f, 1, col, sizeof *col * (size_t)stored);
+    if (!r) r = upload(ctx, f, 2, val, sizeof *val * (size_t)stored * (size_t)(b * b * k));
+    if (!r) r = upload(ctx, f, 5, NULL, 16);
+    f->padding = m->nnz ? ((double)stored * b * b - (double)m->nnz) / (double)m->nnz : 0;
+done:
+    free(ptr), free(col), free(val), free(pos), free(stampJ), free(list), free(bp.bptr);
+    return r;
+}
+
+texla_result sp_form_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
+                          const texla_sparse_variant *fv, sp_form *f) {
+    memset(f, 0, sizeof *f);
+    f->fv = *fv;
+    texla_result r;
+    if (fv->format == TEXLA_SPARSE_BSR) r = make_bsr(ctx, fn, p, fv, f);
+    else r = make_rows(ctx, fn, p, fv, f);
+    if (r) sp_form_free(ctx, f);
+    return r;
+}
+
+void sp_form_free(texla_ctx *ctx, sp_form *f) {
+    for (int i = 0; i < SP_NBUF; i++) texla__buf_free(&ctx->gl, &f->buf[i]);
+    texla__points_free(&f->vao, &f->vbo);
+    for (int i = 0; i < 2; i++) texla__tex_free(&ctx->gl, &f->tex[i]);
+    f->bytes = 0;
+}

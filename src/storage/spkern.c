@@ -1,0 +1,300 @@
+/* spkern.c - the sparse product's passes: a variant (format, schedule, parameters) on a stored
+ * form becomes one kernel pass (spmv_row, spmv_bsr), a scatter and a pack pass (COO, CSC), or a
+ * fragment draw (points.c). Each variant is a set of defines: the program cache compiles it
+ * once. No GL here. */
+#include "storage/sparse.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int sp_sm_count(const texla_ctx *ctx) {
+    return ctx->gl.caps.sm_count > 0 ? ctx->gl.caps.sm_count : 16;
+}
+
+static int pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
+
+void sp_variant_norm(texla_sparse_variant *v) {
+    if (v->sched == TEXLA_SCHED_AUTO) {
+        switch (v->format) {
+        case TEXLA_SPARSE_POINTS:
+        case TEXLA_SPARSE_GATHER: v->sched = TEXLA_SCHED_DRAW; break;
+        case TEXLA_SPARSE_COO: v->sched = TEXLA_SCHED_SEGMENT; break;
+        case TEXLA_SPARSE_CSC: v->sched = TEXLA_SCHED_ATOMIC; break;
+        case TEXLA_SPARSE_ELL:
+        case TEXLA_SPARSE_SELL: v->sched = TEXLA_SCHED_GROUP; break;
+        default: v->sched = TEXLA_SCHED_ROW; break;
+        }
+    }
+    int fragment = v->format == TEXLA_SPARSE_POINTS || v->format == TEXLA_SPARSE_GATHER;
+    if (fragment) {
+        texla_sparse_variant d = {v->format, TEXLA_SCHED_DRAW, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        *v = d;
+        return;
+    }
+    if (!v->wg) v->wg = 128;
+    if (v->sched != TEXLA_SCHED_LANES) v->lanes = 0;
+    else if (!v->lanes) v->lanes = 8;
+    if (v->dist == 0) v->bpsm = 0;
+    else if (!v->bpsm) v->bpsm = 4;
+    if (v->format != TEXLA_SPARSE_SELL) v->slice = v->sigma = 0;
+    else {
+        if (!v->slice) v->slice = 32;
+        if (v->sigma <= 1) v->sigma = 0;
+    }
+    if (v->format != TEXLA_SPARSE_BSR) v->block = v->bell = 0;
+    else if (!v->block) v->block = 3;
+    int rowfmt = v->format == TEXLA_SPARSE_CSR || v->format == TEXLA_SPARSE_ELL ||
+                 v->format == TEXLA_SPARSE_SELL;
+    if (!rowfmt || v->sched == TEXLA_SCHED_ATOMIC || v->long_rows <= 0) v->long_rows = v->long_chunk = 0;
+    else if (!v->long_chunk) v->long_chunk = SP_CHUNK;
+    if (v->sched == TEXLA_SCHED_ATOMIC || v->sched == TEXLA_SCHED_SEGMENT) v->dist = v->bpsm = 0;
+}
+
+texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int k, int op,
+                              const char **why) {
+    (void)op;
+    const texla__caps *c = &ctx->gl.caps;
+    texla_sparse_format f = v->format;
+    texla_sparse_sched s = v->sched;
+    *why = NULL;
+    if ((unsigned)f >= TEXLA_SPARSE_NFORMATS || f == TEXLA_SPARSE_AUTO)
+        return *why = "the format is none of texla_sparse_format's", TEXLA_ERR_ARGUMENT;
+    if ((unsigned)s > TEXLA_SCHED_SEGMENT)
+        return *why = "the schedule is none of texla_sparse_sched's", TEXLA_ERR_ARGUMENT;
+    if (f == TEXLA_SPARSE_POINTS || f == TEXLA_SPARSE_GATHER) {
+        if (s != TEXLA_SCHED_DRAW) return *why = "the fragment forms are drawn (TEXLA_SCHED_DRAW)", TEXLA_ERR_ARGUMENT;
+        return TEXLA_OK;
+    }
+    if (!ctx->gl.info.compute)
+        return *why = "the compute formats need OpenGL 4.3 (compute shaders, storage buffers)",
+               TEXLA_ERR_UNSUPPORTED;
+    int rowfmt = f == TEXLA_SPARSE_CSR || f == TEXLA_SPARSE_ELL || f == TEXLA_SPARSE_SELL;
+    switch (s) {
+    case TEXLA_SCHED_ROW:
+        if (!rowfmt && f != TEXLA_SPARSE_BSR) return *why = "ROW runs CSR, ELL, SELL and BSR", TEXLA_ERR_ARGUMENT;
+        break;
+    case TEXLA_SCHED_LANES:
+        if (f != TEXLA_SPARSE_CSR) return *why = "LANES runs CSR", TEXLA_ERR_ARGUMENT;
+        if (!pow2(v->lanes) || v->lanes < 2 || v->lanes > 128)
+            return *why = "lanes must be 2, 4, .. 128", TEXLA_ERR_ARGUMENT;
+        if (v->lanes * (k == 1 ? 4 : 2) > v->wg)
+            return *why = "a workgroup must hold the lanes of a whole texel's rows (wg >= 4 lanes; "
+                          "2 lanes for complex and quaternion entries)", TEXLA_ERR_ARGUMENT;
+        break;
+    case TEXLA_SCHED_GROUP:
+        if (!rowfmt) return *why = "GROUP runs CSR, ELL and SELL", TEXLA_ERR_ARGUMENT;
+        break;
+    case TEXLA_SCHED_ATOMIC:
+        if (f != TEXLA_SPARSE_COO && f != TEXLA_SPARSE_CSC)
+            return *why = "ATOMIC runs COO and CSC", TEXLA_ERR_ARGUMENT;
+        if (!c->atomic_float)
+            return *why = "the atomic scatter forms need float atomics "
+                          "(GL_NV_shader_atomic_float); COO has SEGMENT", TEXLA_ERR_UNSUPPORTED;
+        break;
+    case TEXLA_SCHED_SEGMENT:
+        if (f != TEXLA_SPARSE_COO) return *why = "SEGMENT runs COO", TEXLA_ERR_ARGUMENT;
+        break;
+    default:
+        return *why = "the compute formats run ROW, LANES, GROUP, ATOMIC or SEGMENT",
+               TEXLA_ERR_ARGUMENT;
+    }
+    if (f == TEXLA_SPARSE_COO && s != TEXLA_SCHED_ATOMIC && s != TEXLA_SCHED_SEGMENT)
+        return *why = "COO runs ATOMIC or SEGMENT", TEXLA_ERR_ARGUMENT;
+    if (f == TEXLA_SPARSE_CSC && s != TEXLA_SCHED_ATOMIC)
+        return *why = "CSC is a scatter form (TEXLA_SCHED_ATOMIC)", TEXLA_ERR_ARGUMENT;
+    if (f == TEXLA_SPARSE_BSR && k > 2)
+        return *why = "BSR holds real or complex blocks; quaternion entries use the other formats",
+               TEXLA_ERR_UNSUPPORTED;
+    if (f == TEXLA_SPARSE_BSR && (v->block < 2 || v->block > 4))
+        return *why = "the BSR block is 2, 3 or 4", TEXLA_ERR_ARGUMENT;
+    if (f == TEXLA_SPARSE_SELL && v->slice != 8 && v->slice != 16 && v->slice != 32)
+        return *why = "the SELL slice is 8, 16 or 32 rows", TEXLA_ERR_ARGUMENT;
+    if (!pow2(v->wg) || v->wg < 32 || v->wg > 512 || v->wg > c->wg_invocations)
+        return *why = "wg must be 32, 64, 128, 256 or 512 (and at most "
+                      "GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS)", TEXLA_ERR_ARGUMENT;
+    if (v->dist < 0 || v->dist > 2 || v->bpsm < 0 || v->bpsm > 64)
+        return *why = "dist is 0, 1 or 2 and bpsm 0..64", TEXLA_ERR_ARGUMENT;
+    if (v->long_rows < 0 || v->long_chunk < 0 || (v->long_rows && v->long_chunk < v->wg))
+        return *why = "long_rows >= 0, and long_chunk at least the workgroup", TEXLA_ERR_ARGUMENT;
+    if (v->wg * 4 * 4 * 2 > c->shared_max)
+        return *why = "the workgroup's shared memory exceeds GL_MAX_COMPUTE_SHARED_MEMORY_SIZE",
+               TEXLA_ERR_UNSUPPORTED;
+    return TEXLA_OK;
+}
+
+/* a dispatch of n workgroups as gx x gy (GL_MAX_COMPUTE_WORK_GROUP_COUNT) */
+static texla_result groups_of(texla_ctx *ctx, long long n, texla__pass *p) {
+    long long gmax = ctx->gl.caps.groups_max[0] > 0 ? ctx->gl.caps.groups_max[0] : 65535;
+    long long ymax = ctx->gl.caps.groups_max[1] > 0 ? ctx->gl.caps.groups_max[1] : 65535;
+    if (n < 1) n = 1;
+    long long gx = n < gmax ? n : gmax, gy = (n + gx - 1) / gx;
+    if (gy > ymax)
+        return texla__fail(ctx, TEXLA_ERR_LIMIT,
+                           "a sparse product needs %lld workgroups; this GL dispatches at most %lld "
+                           "x %lld (GL_MAX_COMPUTE_WORK_GROUP_COUNT)", n, gmax, ymax);
+    p->groups[0] = (unsigned)gx;
+    p->groups[1] = (unsigned)gy;
+    p->groups[2] = 1;
+    return TEXLA_OK;
+}
+
+static void bind(texla__pass *p, const sp_form *f, int i, int slot) {
+    if (f->buf[i].buf) p->ssbo[slot].b = &f->buf[i];
+}
+
+static long long grid(const texla_ctx *ctx, const texla_sparse_variant *v, long long total) {
+    if (v->dist == 0) return total;
+    long long g = (long long)sp_sm_count(ctx) * v->bpsm;
+    return g < total ? g : total;
+}
+
+static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
+                             const texla__obj *x, texla__obj *y, float beta, int add) {
+    int group = v->sched == TEXLA_SCHED_GROUP;
+    int L = v->sched == TEXLA_SCHED_LANES ? v->lanes : 1;
+    int wg = v->wg, G = f->G;
+    int fmt = f->fv.format == TEXLA_SPARSE_CSR ? 0 : f->fv.format == TEXLA_SPARSE_ELL ? 1 : 2;
+    long long units;
+    if (group) {
+        units = (f->ngroups + wg - 1) / wg;
+    } else {
+        int gpu = wg / L / G;
+        if (gpu < 1) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "internal: %d lanes in a workgroup of %d", L, wg);
+        units = (f->ngroups + gpu - 1) / gpu;
+    }
+    int beta_on = add && beta != 0.0f, lng = f->nchunks > 0;
+    char defs[512];
+    snprintf(defs, sizeof defs,
+             "#define K %d\n#define G %d\n#define FMT %d\n#define MODE %d\n#define L %d\n"
+             "#define WG %d\n#define SOA %d\n#define LONG %d", f->k, G, fmt, group, L, wg,
+             f->fv.soa && f->k > 1, lng);
+    int sh = 0;
+    while (f->fv.slice && (1 << sh) < f->fv.slice) sh++;
+    texla__pass p = {.prog = TEXLA__P_SPMV_ROW, .defines = defs, .dst = &y->t, .src = {&x->t},
+                     .draw = TEXLA__DRAW_KERNEL};
+    p.i0[0] = f->ngroups;
+    p.i0[1] = (int)units;
+    p.i0[2] = f->w;
+    p.i0[3] = f->nchunks;
+    p.i1[0] = f->rs;
+    p.i1[1] = f->width;
+    p.i1[2] = (int)f->ne;
+    p.i1[3] = f->nag;
+    p.i2[0] = f->lt_lr;
+    p.i2[1] = f->lt_ag;
+    p.i2[2] = beta_on;
+    p.i2[3] = sh;
+    p.i3[0] = v->dist;
+    p.i3[2] = f->perm;
+    p.i3[3] = f->lens;
+    p.f0[0] = beta;
+    for (int i = 0; i < 3; i++) bind(&p, f, i, i);
+    if (f->lens) bind(&p, f, 3, 3);
+    if (f->perm) bind(&p, f, 4, 4);
+    if (lng || v->dist == 2) bind(&p, f, 5, 5);
+    if (lng) bind(&p, f, 6, 6);
+    texla_result r = groups_of(ctx, grid(ctx, v, units + f->nchunks), &p);
+    return r ? r : texla__run(&ctx->gl, &p);
+}
+
+static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
+                            const texla__obj *x, texla__obj *y, float beta, int add) {
+    int wg = v->wg, S = wg * f->k / 4, W = y->t.w;
+    int spr = (W + S - 1) / S;
+    long long units = (long long)spr * y->t.h;
+    char defs[256];
+    snprintf(defs, sizeof defs, "#define K %d\n#define B %d\n#define FMT %d\n#define SOA %d\n"
+             "#define WG %d", f->k, f->fv.block, f->fv.bell, f->fv.soa, wg);
+    texla__pass p = {.prog = TEXLA__P_SPMV_BSR, .defines = defs, .dst = &y->t, .src = {&x->t},
+                     .draw = TEXLA__DRAW_KERNEL};
+    p.i0[0] = W;
+    p.i0[1] = spr;
+    p.i0[2] = (int)units;
+    p.i0[3] = x->lay.nx;
+    p.i1[0] = y->lay.nx;
+    p.i1[1] = y->lay.n;
+    p.i1[2] = (int)f->ne;
+    p.i1[3] = f->nbr;
+    p.i2[0] = x->lay.n;
+    p.i2[2] = add && beta != 0.0f;
+    p.i3[0] = v->dist;
+    p.f0[0] = beta;
+    for (int i = 0; i < 3; i++) bind(&p, f, i, i);
+    if (v->dist == 2) bind(&p, f, 5, 5);
+    texla_result r = groups_of(ctx, grid(ctx, v, units), &p);
+    return r ? r : texla__run(&ctx->gl, &p);
+}
+
+#define SEG_ENT 8 /* entries per invocation of the segmented reduction */
+
+static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
+                                const texla__obj *x, texla__obj *y, float beta, int add,
+                                texla__buf *ylin) {
+    size_t texels = (size_t)y->t.w * (size_t)y->t.h, need = texels * 16;
+    if (ylin->size < need) {
+        texla__buf_free(&ctx->gl, ylin);
+        texla_result r = texla__buf_make(&ctx->gl, need, NULL, ylin); /* zeros */
+        if (r) return r;
+    }
+    int coo = v->format == TEXLA_SPARSE_COO, wg = v->wg, seg = v->sched == TEXLA_SCHED_SEGMENT;
+    long long count = coo ? f->ne : (long long)f->ngroups * f->G;
+    long long ninv = (f->ne + SEG_ENT - 1) / SEG_ENT;
+    if (seg && !f->buf[6].buf && ninv) { /* the carries, made on first use */
+        texla_result r = texla__buf_make(&ctx->gl, (size_t)ninv * 2 * (1 + f->k) * 4, NULL,
+                                         &f->buf[6]);
+        if (r) return r;
+        f->bytes += (double)ninv * 2 * (1 + f->k) * 4;
+    }
+    char defs[256];
+    snprintf(defs, sizeof defs, "#define K %d\n#define MODE %d\n#define FMT 0\n#define SOA %d\n"
+             "#define WG %d\n#define PERM 0\n#define C 4\n#define ENT %d", f->k,
+             seg ? 2 : !coo, f->fv.soa && f->k > 1, wg, SEG_ENT);
+    texla__pass p = {.prog = TEXLA__P_SPMV_SCATTER, .defines = defs, .src = {&x->t},
+                     .draw = TEXLA__DRAW_KERNEL};
+    p.i0[0] = (int)count;
+    p.i0[1] = y->t.w;
+    p.i0[2] = f->rs;
+    p.i0[3] = f->width;
+    p.i1[2] = (int)f->ne;
+    p.i2[0] = f->w;
+    if (!coo) bind(&p, f, 0, 0);
+    bind(&p, f, 1, 1);
+    bind(&p, f, 2, 2);
+    if (coo) bind(&p, f, 3, 3);
+    p.ssbo[5].b = ylin;
+    if (seg) bind(&p, f, 6, 6);
+    long long inv = seg ? ninv : count;
+    texla_result r = groups_of(ctx, (inv + wg - 1) / wg, &p);
+    if (!r && count) r = texla__run(&ctx->gl, &p);
+    if (!r && seg && count) { /* the carries, element by element in order */
+        char d3[256];
+        snprintf(d3, sizeof d3, "#define K %d\n#define MODE 3\n#define FMT 0\n#define SOA 0\n"
+                 "#define WG %d\n#define PERM 0\n#define C 4\n#define ENT %d", f->k, wg, SEG_ENT);
+        texla__pass q = p;
+        q.defines = d3;
+        q.i2[1] = (int)ninv;
+        r = groups_of(ctx, (2 * ninv + wg - 1) / wg, &q);
+        if (!r) r = texla__run(&ctx->gl, &q);
+    }
+    if (r) return r;
+    texla__pass q = {.prog = TEXLA__P_SPMV_PACK, .dst = &y->t, .draw = TEXLA__DRAW_KERNEL};
+    q.i0[0] = (int)texels;
+    q.i0[1] = y->t.w;
+    q.i0[2] = add && beta != 0.0f;
+    q.f0[0] = beta;
+    q.ssbo[5].b = ylin;
+    r = groups_of(ctx, (long long)(texels + 255) / 256, &q);
+    return r ? r : texla__run(&ctx->gl, &q);
+}
+
+texla_result sp_run(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
+                    const texla__obj *x, texla__obj *y, float beta, int add, texla__buf *ylin) {
+    switch (v->format) {
+    case TEXLA_SPARSE_POINTS:
+    case TEXLA_SPARSE_GATHER: return sp_fragment_run(ctx, f, x, y, beta, add);
+    case TEXLA_SPARSE_BSR: return run_bsr(ctx, v, f, x, y, beta, add);
+    case TEXLA_SPARSE_COO:
+    case TEXLA_SPARSE_CSC: return run_scatter(ctx, v, f, x, y, beta, add, ylin);
+    default: return run_rows(ctx, v, f, x, y, beta, add);
+    }
+}

@@ -1,0 +1,560 @@
+/* sptune.c - choosing a sparse product's variant (seed 002's joint layout and schedule
+ * tuning): the rule used when nothing was timed, the candidates the row statistics suggest,
+ * timing them on this device (GPU timer queries; the wall clock around glFinish on software
+ * renderers), the cross-check of every candidate's y against a float64 reference on the host
+ * (only correct variants may win), and the tuning cache's keys and values. No GL here. */
+#include "storage/sparse.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KEY_VERSION 1
+
+static const char *const fmt_names[] = {"auto", "points", "gather", "coo", "csr",
+                                        "csc",  "ell",    "sell",   "bsr"};
+static const char *const sched_names[] = {"auto", "row",  "lanes",  "group",
+                                          "atomic", "draw", "segment"};
+
+/* ---- the cache ---- */
+
+void sp_tune_key(const sp_stats *st, int entry, int op, int compute, char *key, size_t n) {
+    /* the shape statistics: sizes, row and column lengths, block fill; the backend's kind and
+     * whether scatter forms were allowed (bit 1 of compute) */
+    snprintf(key, n,
+             "spmv%d %s %s%s e%d r%d c%d nz%lld rows %d..%d m%.4g sd%.4g em%d cols %d m%.4g "
+             "sd%.4g em%d fill %.3f %.3f %.3f",
+             KEY_VERSION, op ? "T" : "N", compute & 1 ? "compute" : "fragment",
+             compute & 2 ? "+scatter" : "", entry, st->rows, st->cols, st->nnz, st->lmin, st->lmax,
+             st->mean, st->sd, st->empty, st->cmax, st->cmean, st->csd, st->cempty, st->fill[2],
+             st->fill[3], st->fill[4]);
+}
+
+static int name_index(const char *s, const char *const *names, int n) {
+    for (int i = 0; i < n; i++)
+        if (!strcmp(s, names[i])) return i;
+    return -1;
+}
+
+/* "fmt=sell sched=group L=0 wg=128 dist=0 bpsm=0 C=32 sigma=1024 b=0 bell=0 soa=0 long=0
+ * chunk=0 us=12.5": 1 when every field is there and well formed */
+static int parse_value(const char *s, texla_sparse_variant *v, double *us) {
+    memset(v, 0, sizeof *v);
+    char fmt[16] = "", sch[16] = "";
+    int got = sscanf(s, "fmt=%15s sched=%15s L=%d wg=%d dist=%d bpsm=%d C=%d sigma=%d b=%d "
+                        "bell=%d soa=%d long=%d chunk=%d us=%lf",
+                     fmt, sch, &v->lanes, &v->wg, &v->dist, &v->bpsm, &v->slice, &v->sigma,
+                     &v->block, &v->bell, &v->soa, &v->long_rows, &v->long_chunk, us);
+    if (got != 14) return 0;
+    int f = name_index(fmt, fmt_names, TEXLA_SPARSE_NFORMATS);
+    int k = name_index(sch, sched_names, TEXLA_SCHED_SEGMENT + 1);
+    if (f <= 0 || k <= 0 || !(*us >= 0) || !isfinite(*us)) return 0;
+    v->format = (texla_sparse_format)f;
+    v->sched = (texla_sparse_sched)k;
+    return 1;
+}
+
+int sp_tune_cached(texla_ctx *ctx, const char *key, int k, int op, texla_sparse_variant *v,
+                   double *us) {
+    char val[512];
+    if (!texla__tune_get(ctx, key, val, sizeof val)) return 0;
+    const char *why = NULL;
+    if (!parse_value(val, v, us)) {
+        why = "is not a sparse variant";
+    } else {
+        texla_sparse_variant n = *v;
+        sp_variant_norm(&n);
+        if (memcmp(&n, v, sizeof n)) why = "is not a normalized variant";
+        else sp_variant_check(ctx, v, k, op, &why);
+    }
+    if (why) {
+        texla__tune_invalid(ctx, key, why);
+        return 0;
+    }
+    return 1;
+}
+
+void sp_tune_store(texla_ctx *ctx, const char *key, const texla_sparse_variant *v, double us) {
+    char val[256];
+    snprintf(val, sizeof val, "fmt=%s sched=%s L=%d wg=%d dist=%d bpsm=%d C=%d sigma=%d b=%d "
+             "bell=%d soa=%d long=%d chunk=%d us=%.3f", fmt_names[v->format],
+             sched_names[v->sched], v->lanes, v->wg, v->dist, v->bpsm, v->slice, v->sigma,
+             v->block, v->bell, v->soa, v->long_rows, v->long_chunk, us);
+    texla__tune_put(ctx, key, val);
+}
+
+/* ---- the rule ---- */
+
+static int pow2_at_least(double v, int lo, int hi) {
+    int p = lo;
+    while (p < hi && p < v) p *= 2;
+    return p;
+}
+
+texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, int entry, int op,
+                             int compute) {
+    texla_sparse_variant v = {0};
+    if (!compute) {
+        v.format = TEXLA_SPARSE_POINTS;
+        sp_variant_norm(&v);
+        return v;
+    }
+    (void)ctx;
+    double m = op ? st->cmean : st->mean, sd = op ? st->csd : st->sd;
+    int M = op ? st->cmax : st->lmax, n = op ? st->cols : st->rows;
+    v.wg = 128;
+    int best_b = 0;
+    if (k <= 2)
+        for (int b = 2; b <= 4; b++)
+            if (st->fill[b] >= 0.9 && (!best_b || st->fill[b] > st->fill[best_b])) best_b = b;
+    if (entry == TEXLA_ENTRY_BLOCK3 && st->fill[3] >= 0.5) best_b = 3;
+    if (best_b) {
+        v.format = TEXLA_SPARSE_BSR;
+        v.sched = TEXLA_SCHED_ROW;
+        v.block = best_b;
+        v.bell = sd <= 0.25 * m + 1;
+    } else if (n < 32768 && m > 48) { /* few long rows: lanes keep the GPU busy */
+        v.format = TEXLA_SPARSE_CSR;
+        v.sched = TEXLA_SCHED_LANES;
+        v.lanes = pow2_at_least(m / 4, 2, 32);
+    } else if (M <= 1.25 * m + 2) {
+        v.format = TEXLA_SPARSE_ELL;
+        v.sched = TEXLA_SCHED_GROUP;
+    } else {
+        v.format = TEXLA_SPARSE_SELL;
+        v.sched = TEXLA_SCHED_GROUP;
+        v.slice = 32;
+        v.sigma = 1024;
+        if (M > 4096 && M > 64 * m) v.long_rows = (int)fmax(1024, 64 * ceil(m));
+    }
+    sp_variant_norm(&v);
+    return v;
+}
+
+/* ---- the reference ---- */
+
+typedef struct ref {
+    double *y, *bound; /* per real element of y */
+    long long n;
+} ref;
+
+/* a x for entries of k doubles */
+static void emul_d(int k, const double *a, const double *x, double *o) {
+    if (k == 1) {
+        o[0] = a[0] * x[0];
+    } else if (k == 2) {
+        o[0] = a[0] * x[0] - a[1] * x[1];
+        o[1] = a[0] * x[1] + a[1] * x[0];
+    } else {
+        o[0] = a[0] * x[0] - a[1] * x[1] - a[2] * x[2] - a[3] * x[3];
+        o[1] = a[0] * x[1] + a[1] * x[0] + a[2] * x[3] - a[3] * x[2];
+        o[2] = a[0] * x[2] - a[1] * x[3] + a[2] * x[0] + a[3] * x[1];
+        o[3] = a[0] * x[3] + a[1] * x[2] - a[2] * x[1] + a[3] * x[0];
+    }
+}
+
+/* y = op(A) x in float64, and per element a bound on float32 rounding: (2 k len + 8) u sum of
+ * |a_c| |x_d| over the terms */
+static int reference(const sp_csr *a, int op, const float *x, ref *rf) {
+    int k = a->k;
+    long long n = (long long)(op ? a->cols : a->rows) * k;
+    rf->n = n;
+    rf->y = calloc(texla__at_least_one(n), sizeof *rf->y);
+    rf->bound = calloc(texla__at_least_one(n), sizeof *rf->bound);
+    int *cnt = calloc(texla__at_least_one(op ? a->cols : a->rows), sizeof *cnt);
+    if (!rf->y || !rf->bound || !cnt) {
+        free(rf->y), free(rf->bound), free(cnt);
+        return 0;
+    }
+    for (int i = 0; i < a->rows; i++)
+        for (int e = a->ptr[i]; e < a->ptr[i + 1]; e++) {
+            int out = op ? a->col[e] : i, in = op ? i : a->col[e];
+            double av[4], xv[4], o[4], aa = 0, xa = 0;
+            for (int c = 0; c < k; c++) {
+                av[c] = a->val[(size_t)e * k + c];
+                if (op && c) av[c] = -av[c];
+                xv[c] = x[(size_t)in * k + c];
+                aa += fabs(av[c]);
+                xa += fabs(xv[c]);
+            }
+            emul_d(k, av, xv, o);
+            for (int c = 0; c < k; c++) {
+                rf->y[(size_t)out * k + c] += o[c];
+                rf->bound[(size_t)out * k + c] += aa * xa;
+            }
+            cnt[out]++;
+        }
+    for (long long i = 0; i < n; i++)
+        rf->bound[i] *= (2.0 * k * cnt[i / k] + 8) * 5.9604644775390625e-08;
+    free(cnt);
+    return 1;
+}
+
+/* 1 when y (float32, n elements) is within the bound of the reference everywhere */
+static int matches(const ref *rf, const float *y) {
+    for (long long i = 0; i < rf->n; i++) {
+        double r = rf->y[i], g = y[i];
+        if (!isfinite(r) || !isfinite(rf->bound[i]) || fabs(r) > 3.4e38) {
+            if (isfinite(g) && fabs(r) <= 3.4e38 && isfinite(r)) return 0;
+            if (isnan(r) && !isnan(g) && isfinite(g)) return 0;
+            continue;
+        }
+        if (!(fabs(g - r) <= rf->bound[i] + 1e-37)) return 0;
+    }
+    return 1;
+}
+
+/* ---- candidates ---- */
+
+typedef struct cand {
+    texla_sparse_variant v;
+    int plane;
+    texla_sparse_variant fv; /* storage */
+    double us;
+    double bytes, padding;
+    int ok, tried;
+} cand;
+
+typedef struct clist {
+    cand *c;
+    int n, cap;
+    struct cost {
+        int plane;
+        texla_sparse_variant fv;
+        double bytes;
+    } cost[64]; /* storages sized so far */
+    int ncost;
+} clist;
+
+static void add(texla_ctx *ctx, clist *L, texla_sparse_variant v, const sp_tune_req *q) {
+    sp_variant_norm(&v);
+    const char *why;
+    if (sp_variant_check(ctx, &v, q->k, q->op, &why)) return;
+    if (v.sched == TEXLA_SCHED_ATOMIC && !q->scatter) return;
+    for (int i = 0; i < L->n; i++)
+        if (!memcmp(&L->c[i].v, &v, sizeof v)) return;
+    int plane;
+    texla_sparse_variant fv = sp_format_of(&v, q->op, &plane);
+    if (!q->pl[plane] || !q->pl[plane]->m) return;
+    /* padded storage that moves more than three times CSR's bytes cannot win: not built (its
+     * size is worked out from the row lengths, once per storage) */
+    int padded = fv.format == TEXLA_SPARSE_ELL || fv.format == TEXLA_SPARSE_SELL ||
+                 (fv.format == TEXLA_SPARSE_BSR && fv.block != q->block);
+    if (padded && !q->all) {
+        double bytes = -1, pad = 0;
+        int i = 0;
+        for (; i < L->ncost; i++)
+            if (L->cost[i].plane == plane && sp_format_same(&L->cost[i].fv, &fv)) break;
+        if (i < L->ncost) {
+            bytes = L->cost[i].bytes;
+        } else {
+            sp_form_cost(q->pl[plane], &fv, &bytes, &pad);
+            if (L->ncost < (int)(sizeof L->cost / sizeof L->cost[0]))
+                L->cost[L->ncost++] = (struct cost){plane, fv, bytes};
+        }
+        const sp_csr *m = q->pl[plane]->m;
+        double csr = ((double)m->rows + 1) * 4 + (double)m->nnz * (4 + 4.0 * m->k);
+        if (bytes < 0 || bytes > 3 * csr) return;
+    }
+    if (L->n == L->cap) {
+        int cap = L->cap ? 2 * L->cap : 32;
+        cand *c = realloc(L->c, sizeof *c * (size_t)cap);
+        if (!c) return;
+        L->c = c;
+        L->cap = cap;
+    }
+    cand *c = &L->c[L->n++];
+    memset(c, 0, sizeof *c);
+    c->v = v;
+    c->plane = plane;
+    c->fv = fv;
+    c->us = -1;
+}
+
+/* the candidates the statistics of the rows the product reads suggest */
+static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
+    if (!q->compute) {
+        add(ctx, L, (texla_sparse_variant){.format = TEXLA_SPARSE_POINTS}, q);
+        add(ctx, L, (texla_sparse_variant){.format = TEXLA_SPARSE_GATHER}, q);
+        return;
+    }
+    const sp_stats *st = q->pl[0]->st;
+    int op = q->op, all = q->all, k = q->k;
+    double m = op ? st->cmean : st->mean, sd = op ? st->csd : st->sd;
+    int M = op ? st->cmax : st->lmax;
+    typedef texla_sparse_variant V;
+    add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_ROW}, q);
+    add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_GROUP}, q);
+    int l1 = pow2_at_least(m / 2, 2, 32);
+    for (int L2 = 2; L2 <= (all ? 128 : 32); L2 *= 2)
+        if (all || L2 == l1 || L2 == l1 * 2 || L2 == l1 / 2)
+            add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES, .lanes = L2,
+                            .wg = L2 > 32 ? 4 * L2 : 128}, q);
+    /* padded formats: only where the padding stays moderate */
+    double ell_pad = m > 0 ? M / m - 1 : 0;
+    if (all || ell_pad <= 1.0) {
+        add(ctx, L, (V){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_GROUP}, q);
+        add(ctx, L, (V){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_ROW}, q);
+    }
+    int sigmas[2] = {0, 1024};
+    for (int C = 8; C <= 32; C *= 2)
+        for (int s = 0; s < 2; s++) {
+            if (!all && C != 32 && sd < 0.5 * m) continue;
+            if (!all && s == 1 && sd < 0.05 * m + 0.5) continue;
+            add(ctx, L, (V){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_GROUP, .slice = C,
+                            .sigma = sigmas[s]}, q);
+            if (all || C == 32)
+                add(ctx, L, (V){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_ROW, .slice = C,
+                                .sigma = sigmas[s]}, q);
+        }
+    /* long rows to chunks (the hybrid), for skewed rows */
+    if (all || (M > 8 * m + 64 && M > 512)) {
+        int Ts[2] = {(int)fmax(256, 16 * ceil(m)), (int)fmax(1024, 64 * ceil(m))};
+        for (int t = 0; t < 2; t++) {
+            if (Ts[t] >= M) continue;
+            add(ctx, L, (V){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_GROUP, .slice = 32,
+                            .sigma = 1024, .long_rows = Ts[t]}, q);
+            add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES, .lanes = l1,
+                            .long_rows = Ts[t]}, q);
+            add(ctx, L, (V){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_GROUP,
+                            .long_rows = Ts[t]}, q);
+        }
+    }
+    /* blocks (real or complex) */
+    if (k <= 2)
+        for (int b = 2; b <= 4; b++) {
+            if (!all && b != q->block && st->fill[b] < 0.5) continue;
+            for (int bell = 0; bell < 2; bell++)
+                for (int soa = 0; soa < 2; soa++)
+                    add(ctx, L, (V){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_ROW,
+                                    .block = b, .bell = bell, .soa = soa}, q);
+        }
+    /* the inner layout of compound entries */
+    if (k > 1) {
+        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_ROW, .soa = 1}, q);
+        add(ctx, L, (V){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_GROUP, .slice = 32,
+                        .soa = 1}, q);
+        if (all || ell_pad <= 1.0)
+            add(ctx, L, (V){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_GROUP, .soa = 1}, q);
+    }
+    /* COO's segmented reduction: the same work per invocation whatever the rows */
+    if (all || M > 8 * m + 64)
+        add(ctx, L, (V){.format = TEXLA_SPARSE_COO, .sched = TEXLA_SCHED_SEGMENT}, q);
+    /* scatter forms, where allowed */
+    add(ctx, L, (V){.format = TEXLA_SPARSE_CSC, .sched = TEXLA_SCHED_ATOMIC}, q);
+    add(ctx, L, (V){.format = TEXLA_SPARSE_COO, .sched = TEXLA_SCHED_ATOMIC}, q);
+}
+
+/* ---- timing ---- */
+
+typedef struct bench {
+    texla_ctx *ctx;
+    texla__obj xo, yo; /* stand-ins of x and y: textures and layouts */
+    texla__buf ylin;
+    ref rf;
+    float *y;          /* read back, per element */
+    float *tex;        /* read back, as stored */
+} bench;
+
+static texla_result run_once(bench *b, const cand *c, sp_form *f) {
+    return sp_run(b->ctx, &c->v, f, &b->xo, &b->yo, 0.0f, 0, &b->ylin);
+}
+
+static int cmp_d(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* y checked against the reference, then the median of 3 timings of reps products */
+static texla_result try_cand(bench *b, cand *c, sp_form *f) {
+    texla_ctx *ctx = b->ctx;
+    texla__gl *g = &ctx->gl;
+    c->tried = 1;
+    c->bytes = f->bytes;
+    c->padding = f->padding;
+    texla_result r = run_once(b, c, f);
+    if (r) return r;
+    r = texla__tex_download(g, &b->yo.t, b->tex);
+    if (r) return r;
+    for (long long i = 0; i < b->rf.n; i++) b->y[i] = b->tex[texla__texel_index(&b->yo.lay, (int)i)];
+    c->ok = matches(&b->rf, b->y);
+    if (!c->ok) return TEXLA_OK;
+    texla__timer_begin(g);
+    r = run_once(b, c, f);
+    double one = texla__timer_end_ms(g);
+    if (r) return r;
+    int reps = one > 0 ? (int)ceil(0.5 / one) : 20;
+    if (reps < 1) reps = 1;
+    if (reps > 50) reps = 50;
+    double t[3];
+    for (int s = 0; s < 3 && !r; s++) {
+        texla__timer_begin(g);
+        for (int i = 0; i < reps && !r; i++) r = run_once(b, c, f);
+        t[s] = texla__timer_end_ms(g) / reps;
+    }
+    if (r) return r;
+    qsort(t, 3, sizeof t[0], cmp_d);
+    c->us = t[1] * 1e3;
+    return TEXLA_OK;
+}
+
+static texla_result make_form(texla_ctx *ctx, const char *fn, const sp_tune_req *q, const cand *c,
+                              sp_form *f) {
+    const sp_plane *p = q->pl[c->plane];
+    texla_result r;
+    if (c->fv.format == TEXLA_SPARSE_POINTS) r = sp_points_make(ctx, fn, p, f);
+    else if (c->fv.format == TEXLA_SPARSE_GATHER) r = sp_gather_make(ctx, fn, p, f);
+    else r = sp_form_make(ctx, fn, p, &c->fv, f);
+    if (!r) {
+        f->fv = c->fv;
+        f->plane = c->plane;
+    }
+    return r;
+}
+
+/* runs every candidate sharing storage with c[i0] on one form; keeps the form when it holds
+ * the best so far (in *best_form) */
+static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, clist *L, int i0,
+                                int *best, sp_form *best_form, int *have_best) {
+    texla_ctx *ctx = b->ctx;
+    sp_form f;
+    texla_result r = make_form(ctx, fn, q, &L->c[i0], &f);
+    if (r == TEXLA_ERR_LIMIT || r == TEXLA_ERR_MEMORY) { /* this storage does not fit: skip */
+        for (int i = i0; i < L->n; i++)
+            if (!L->c[i].tried && L->c[i].plane == L->c[i0].plane &&
+                sp_format_same(&L->c[i].fv, &L->c[i0].fv))
+                L->c[i].tried = 1;
+        return TEXLA_OK;
+    }
+    if (r) return r;
+    int improved = 0;
+    for (int i = i0; i < L->n && !r; i++) {
+        cand *c = &L->c[i];
+        if (c->tried || c->plane != L->c[i0].plane || !sp_format_same(&c->fv, &L->c[i0].fv))
+            continue;
+        r = try_cand(b, c, &f);
+        if (r == TEXLA_ERR_SHADER || r == TEXLA_ERR_LIMIT) { /* this variant cannot run here */
+            c->ok = 0;
+            r = TEXLA_OK;
+        }
+        if (!r && c->ok && (*best < 0 || c->us < L->c[*best].us)) {
+            *best = i;
+            improved = 1;
+        }
+    }
+    if (!r && improved) {
+        if (*have_best) sp_form_free(ctx, best_form);
+        *best_form = f;
+        *have_best = 1;
+    } else {
+        sp_form_free(ctx, &f);
+    }
+    return r;
+}
+
+texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_sparse_variant *best_v,
+                     double *us, sp_form *form) {
+    clist L = {0};
+    candidates(ctx, q, &L);
+    bench b;
+    memset(&b, 0, sizeof b);
+    b.ctx = ctx;
+    texla__gl *g = &ctx->gl;
+    const sp_plane *p0 = q->pl[0];
+    const texla__layout *xl = q->xl, *yl = q->yl;
+    b.xo.lay = *xl;
+    b.yo.lay = *yl;
+    b.xo.kind = b.yo.kind = TEXLA__KIND_VEC;
+    size_t xt = (size_t)(xl->gx / 2) * (xl->gy / 2) * 4, yt = (size_t)(yl->gx / 2) * (yl->gy / 2) * 4;
+    float *x = malloc(sizeof *x * (size_t)xl->n), *xtex = calloc(xt, sizeof *xtex);
+    b.tex = malloc(sizeof *b.tex * yt);
+    b.y = malloc(sizeof *b.y * texla__at_least_one(yl->n));
+    texla_result r = TEXLA_OK;
+    int best = -1, have = 0;
+    if (x) { /* x: uniform in [-1, 1), the same every run */
+        uint64_t s = 0x9E3779B97F4A7C15ull;
+        for (int i = 0; i < xl->n; i++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            x[i] = (float)((double)(s >> 11) / 9007199254740992.0 * 2 - 1);
+        }
+    }
+    if (!x || !xtex || !b.tex || !b.y || !reference(p0->m, q->op, x, &b.rf)) {
+        r = texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory for the tuning vectors", fn);
+        goto done;
+    }
+    for (int i = 0; i < xl->n; i++) xtex[texla__texel_index(xl, i)] = x[i];
+    r = texla__pool_take(g, xl->gx / 2, xl->gy / 2, &b.xo.t);
+    if (!r) r = texla__tex_upload(g, &b.xo.t, xtex);
+    if (!r) r = texla__pool_take(g, yl->gx / 2, yl->gy / 2, &b.yo.t);
+    for (int i = 0; i < L.n && !r; i++)
+        if (!L.c[i].tried) r = run_storage(&b, fn, q, &L, i, &best, form, &have);
+    /* the schedule's grid and workgroup size, around the best three */
+    if (!r && q->compute && best >= 0) {
+        int top[3] = {-1, -1, -1};
+        for (int i = 0; i < L.n; i++) {
+            if (!L.c[i].ok) continue;
+            for (int t = 0; t < 3; t++)
+                if (top[t] < 0 || L.c[i].us < L.c[top[t]].us) {
+                    for (int u = 2; u > t; u--) top[u] = top[u - 1];
+                    top[t] = i;
+                    break;
+                }
+        }
+        int n0 = L.n;
+        for (int t = 0; t < 3; t++) {
+            if (top[t] < 0 || L.c[top[t]].v.sched == TEXLA_SCHED_ATOMIC) continue;
+            texla_sparse_variant v = L.c[top[t]].v;
+            int wgs[2] = {64, 256};
+            for (int w = 0; w < 2; w++) {
+                texla_sparse_variant u = v;
+                u.wg = wgs[w];
+                add(ctx, &L, u, q);
+            }
+            for (int d = 1; d <= 2; d++)
+                for (int bp = 4; bp <= 8; bp += 4) {
+                    texla_sparse_variant u = v;
+                    u.dist = d;
+                    u.bpsm = bp;
+                    add(ctx, &L, u, q);
+                }
+        }
+        for (int i = n0; i < L.n && !r; i++)
+            if (!L.c[i].tried) r = run_storage(&b, fn, q, &L, i, &best, form, &have);
+    }
+    if (!r && best < 0)
+        r = texla__fail(ctx, TEXLA_ERR_UNSUPPORTED,
+                        "%s: no candidate variant ran correctly here (%d tried)", fn, L.n);
+    if (!r) {
+        *best_v = L.c[best].v;
+        *us = L.c[best].us;
+    }
+    texla__pool_give(g, &b.xo.t);
+    texla__pool_give(g, &b.yo.t);
+done:
+    /* the trials, for reports */
+    q->ntrials = 0;
+    {
+        const sp_csr *m = p0->m;
+        double native = ((double)m->rows + 1) * 4 + (double)m->nnz * (4 + 4.0 * m->k) +
+                        (double)xl->n * 4 + (double)yl->n * 4;
+        for (int i = 0; i < L.n; i++) {
+            if (!L.c[i].tried) continue;
+            if (q->trials && q->ntrials < q->max_trials) {
+                texla_sparse_trial *t = &q->trials[q->ntrials];
+                t->op = (texla_sparse_op)q->op;
+                t->v = L.c[i].v;
+                t->us = L.c[i].ok ? L.c[i].us : -1;
+                t->gbs = L.c[i].ok && L.c[i].us > 0 ? native / (L.c[i].us * 1e3) : 0;
+                t->bytes = L.c[i].bytes;
+                t->padding = L.c[i].padding;
+                t->ok = L.c[i].ok;
+            }
+            q->ntrials++;
+        }
+    }
+    if (r && have) sp_form_free(ctx, form);
+    texla__buf_free(g, &b.ylin);
+    free(x), free(xtex), free(b.tex), free(b.y), free(b.rf.y), free(b.rf.bound), free(L.c);
+    return r;
+}

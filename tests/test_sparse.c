@@ -1,0 +1,1025 @@
+/* test_sparse.c - the sparse engine against float64 references on the host.
+ *
+ * SWEEP: every format x schedule (and their parameters: lanes, slices and sorting windows,
+ * long-row chunks, grids, workgroup sizes, inner layouts, blocks) x entry type (real, complex,
+ * quaternion, 3x3 blocks) x product (y = A x, y = A x + beta y, y = A' x), pinned one by one,
+ * on matrices that break naive code: rows of 0..200 entries with duplicates and empty rows, one
+ * row holding half the entries, block sizes that do not divide n, rectangular shapes, 1 x n and
+ * n x 1, grid vectors whose rows are odd. Every element of y must be within
+ * (2 K len + 8) u sum |a| |x| of the float64 result (u = 2^-24; K floats per entry; len the
+ * terms of that row), and y's padding lanes must stay zero.
+ * Also: the rule's and the tuner's choices (only correct variants win; the choice is checked
+ * against the reference again), the tuning cache (round trip, corrupt file, another device's
+ * entry, a malformed value: warnings, never trusted), bad inputs (indices out of range, NaN
+ * values kept in exactly their rows, a form past GL_MAX_SHADER_STORAGE_BLOCK_SIZE, layouts,
+ * aliasing, variants that cannot run), a complex Hermitian Matrix Market file, complex vector
+ * operations, CG on a complex Hermitian matrix, and a matrix of a million rows. */
+#include "suites.h"
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static texla_ctx *ctx;
+
+/* ---- host matrices and references ---- */
+
+typedef struct hmat {
+    const char *name;
+    int entry;       /* texla_entry */
+    int rows, cols;  /* entries (blocks) */
+    int nnz;         /* COO entries given, duplicates included */
+    int *ri, *ci;
+    float *v;        /* nnz * fl(entry) */
+} hmat;
+
+static int fl(int entry) { return entry; }                      /* floats per matrix entry */
+static int vk(int entry) { return entry == 9 ? 3 : entry; }     /* floats per vector entry */
+
+static void hfree(hmat *m) {
+    free(m->ri), free(m->ci), free(m->v);
+    memset(m, 0, sizeof *m);
+}
+
+/* y = A x (op 0) or A' x (op 1) in float64 and the rounding bound of each element */
+static void ref_mul(const hmat *m, int op, const float *x, double *y, double *bnd) {
+    int K = vk(m->entry), n = (op ? m->cols : m->rows) * K;
+    int *cnt = calloc((size_t)n, sizeof *cnt);
+    double *s = calloc((size_t)n, sizeof *s);
+    for (int i = 0; i < n; i++) y[i] = 0;
+    for (int e = 0; e < m->nnz; e++) {
+        int out = op ? m->ci[e] : m->ri[e], in = op ? m->ri[e] : m->ci[e];
+        const float *a = m->v + (size_t)e * fl(m->entry);
+        const float *xv = x + (size_t)in * K;
+        double *yo = y + (size_t)out * K;
+        if (m->entry == 9) {
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++) {
+                    double av = op ? a[c * 3 + r] : a[r * 3 + c];
+                    yo[r] += av * xv[c];
+                    s[out * 3 + r] += fabs(av * xv[c]);
+                    cnt[out * 3 + r]++;
+                }
+            continue;
+        }
+        double av[4], o[4], aa = 0, xa = 0;
+        for (int c = 0; c < K; c++) {
+            av[c] = op && c ? -a[c] : a[c];
+            aa += fabs(av[c]);
+            xa += fabs(xv[c]);
+        }
+        if (K == 1) {
+            o[0] = av[0] * xv[0];
+        } else if (K == 2) {
+            o[0] = av[0] * xv[0] - av[1] * xv[1];
+            o[1] = av[0] * xv[1] + av[1] * xv[0];
+        } else {
+            o[0] = av[0] * xv[0] - av[1] * xv[1] - av[2] * xv[2] - av[3] * xv[3];
+            o[1] = av[0] * xv[1] + av[1] * xv[0] + av[2] * xv[3] - av[3] * xv[2];
+            o[2] = av[0] * xv[2] - av[1] * xv[3] + av[2] * xv[0] + av[3] * xv[1];
+            o[3] = av[0] * xv[3] + av[1] * xv[2] - av[2] * xv[1] + av[3] * xv[0];
+        }
+        for (int c = 0; c < K; c++) {
+            yo[c] += o[c];
+            s[out * K + c] += aa * xa;
+            cnt[out * K + c]++;
+        }
+    }
+    for (int i = 0; i < n; i++) bnd[i] = (2.0 * K * cnt[i] + 8) * CHECK_U * s[i] + 1e-35;
+    free(cnt), free(s);
+}
+
+/* ---- generators ---- */
+
+static uint32_t rng_s = 1;
+static uint32_t rnd_u(void) {
+    rng_s ^= rng_s << 13, rng_s ^= rng_s >> 17, rng_s ^= rng_s << 5;
+    return rng_s;
+}
+
+static void push(hmat *m, int *cap, int i, int j) {
+    if (m->nnz == *cap) {
+        *cap = *cap ? 2 * *cap : 256;
+        m->ri = realloc(m->ri, sizeof *m->ri * (size_t)*cap);
+        m->ci = realloc(m->ci, sizeof *m->ci * (size_t)*cap);
+        m->v = realloc(m->v, sizeof *m->v * (size_t)*cap * (size_t)fl(m->entry));
+        if (!m->ri || !m->ci || !m->v) exit(2);
+    }
+    m->ri[m->nnz] = i;
+    m->ci[m->nnz] = j;
+    for (int c = 0; c < fl(m->entry); c++) m->v[(size_t)m->nnz * fl(m->entry) + c] = (float)check_rand();
+    m->nnz++;
+}
+
+/* rows of 0..200 entries (every 13th empty), a few duplicates per row */
+static hmat gen_mixed(const char *name, int entry, int rows, int cols, int maxlen) {
+    hmat m = {name, entry, rows, cols, 0, NULL, NULL, NULL};
+    int cap = 0;
+    for (int i = 0; i < rows; i++) {
+        int len = i % 13 == 7 ? 0 : (int)(rnd_u() % (unsigned)(maxlen + 1));
+        if (len > cols) len = cols;
+        for (int q = 0; q < len; q++) push(&m, &cap, i, (int)(rnd_u() % (unsigned)cols));
+        if (len && i % 3 == 0) push(&m, &cap, i, m.ci[m.nnz - 1]); /* a duplicate */
+    }
+    return m;
+}
+
+/* one row (row 5 % rows) holds about half the entries */
+static hmat gen_skew(const char *name, int entry, int rows, int cols) {
+    hmat m = {name, entry, rows, cols, 0, NULL, NULL, NULL};
+    int cap = 0, other = 0;
+    for (int i = 0; i < rows; i++) {
+        if (i == 5 % rows) continue;
+        int len = (int)(rnd_u() % 7u);
+        for (int q = 0; q < len && q < cols; q++, other++) push(&m, &cap, i, (int)(rnd_u() % (unsigned)cols));
+    }
+    for (int q = 0; q < other + 1; q++) push(&m, &cap, 5 % rows, (int)(rnd_u() % (unsigned)cols));
+    return m;
+}
+
+/* b x b-block structure of a real matrix whose size b does not divide */
+static hmat gen_blocky(const char *name, int rows, int cols, int b) {
+    hmat m = {name, 1, rows, cols, 0, NULL, NULL, NULL};
+    int cap = 0, nbr = (rows + b - 1) / b, nbc = (cols + b - 1) / b;
+    for (int I = 0; I < nbr; I++)
+        for (int q = 0; q < 5; q++) {
+            int J = (int)(rnd_u() % (unsigned)nbc);
+            for (int r = 0; r < b; r++)
+                for (int c = 0; c < b; c++)
+                    if (I * b + r < rows && J * b + c < cols) push(&m, &cap, I * b + r, J * b + c);
+        }
+    return m;
+}
+
+/* the same for complex entries */
+static hmat gen_blocky_c(const char *name, int rows, int cols, int b) {
+    hmat m = gen_blocky(name, rows, cols, b);
+    float *v = malloc(sizeof *v * 2 * (size_t)(m.nnz ? m.nnz : 1));
+    for (int e = 0; e < m.nnz; e++) v[2 * e] = m.v[e], v[2 * e + 1] = (float)check_rand();
+    free(m.v);
+    m.v = v;
+    m.entry = 2;
+    return m;
+}
+
+/* ---- vectors ---- */
+
+typedef struct tvec {
+    texla_vec v;
+    int n;      /* floats */
+} tvec;
+
+/* a vector of n entries of the matrix's entry type; grid: a PDE grid vector with odd rows
+ * (real entries only) */
+static tvec mkvec(int entry, int n, const float *data, int grid) {
+    tvec t = {{0}, n * vk(entry)};
+    texla_result r;
+    if (entry == 1 && grid) {
+        int nx = 1;
+        while ((nx + 2) * (nx + 2) <= n) nx += 2; /* odd */
+        if (n % nx) nx = 1;
+        r = texla_vec_make_grid(ctx, nx, n / nx, data, &t.v);
+    } else if (entry == 1) {
+        r = texla_vec_make(ctx, n, data, &t.v);
+    } else {
+        r = texla_vec_make_entries(ctx, n, (texla_entry)entry, data, &t.v);
+    }
+    CHECK_OK(ctx, r, "making a vector");
+    return t;
+}
+
+/* reads v; padding lanes of the raw texture must be 0 (counts a failure otherwise) */
+static int readv(tvec t, float *out, const char *what) {
+    texla_vec_info in;
+    if (!CHECK_OK(ctx, texla_vec_info_get(ctx, t.v, &in), what)) return 0;
+    size_t nt = (size_t)in.tex_width * in.tex_height * 4;
+    float *raw = malloc(sizeof *raw * nt);
+    int ok = CHECK_OK(ctx, texla_vec_read_raw(ctx, t.v, raw), what) &&
+             CHECK_OK(ctx, texla_vec_read(ctx, t.v, out), what);
+    if (ok) {
+        int bad = 0;
+        for (int ty = 0; ty < in.tex_height; ty++)
+            for (int tx = 0; tx < in.tex_width; tx++)
+                for (int c = 0; c < 4; c++) {
+                    int cx = 2 * tx + (c & 1), cy = 2 * ty + (c >> 1);
+                    int live = cx < in.nx && (long long)cy * in.nx + cx < in.n;
+                    float v = raw[((size_t)ty * in.tex_width + tx) * 4 + c];
+                    if (!live && v != 0) bad++;
+                }
+        CHECK(bad == 0, "%s: %d padding lanes are not 0", what, bad);
+        ok = bad == 0;
+    }
+    free(raw);
+    return ok;
+}
+
+static double worst_ratio;
+
+/* got vs the reference: |got - ref| <= bnd everywhere */
+static int expect_ref(const float *got, const double *ref, const double *bnd, int n,
+                      const char *what) {
+    int bad = 0, first = -1;
+    for (int i = 0; i < n; i++) {
+        double err = fabs(got[i] - ref[i]);
+        if (!(err <= bnd[i])) {
+            if (first < 0) first = i;
+            bad++;
+        } else if (err / bnd[i] > worst_ratio) {
+            worst_ratio = err / bnd[i];
+        }
+    }
+    CHECK(bad == 0, "%s: %d of %d elements past the bound (first %d: %.9g, want %.9g +- %.3g)",
+          what, bad, n, first, first >= 0 ? got[first] : 0, first >= 0 ? ref[first] : 0,
+          first >= 0 ? bnd[first] : 0);
+    return bad == 0;
+}
+
+/* ---- the sweep ---- */
+
+typedef texla_sparse_variant V;
+#define F(f) TEXLA_SPARSE_##f
+#define S(s) TEXLA_SCHED_##s
+
+static const V sweep_all[] = {
+    {.format = F(CSR), .sched = S(ROW)},
+    {.format = F(CSR), .sched = S(GROUP)},
+    {.format = F(CSR), .sched = S(LANES), .lanes = 2},
+    {.format = F(CSR), .sched = S(LANES), .lanes = 8, .wg = 64},
+    {.format = F(CSR), .sched = S(LANES), .lanes = 32},
+    {.format = F(CSR), .sched = S(LANES), .lanes = 64, .wg = 256},
+    {.format = F(ELL), .sched = S(ROW)},
+    {.format = F(ELL), .sched = S(GROUP), .wg = 256},
+    {.format = F(SELL), .sched = S(ROW), .slice = 8},
+    {.format = F(SELL), .sched = S(GROUP), .slice = 16, .sigma = 64},
+    {.format = F(SELL), .sched = S(GROUP), .slice = 32, .sigma = 1024},
+    {.format = F(SELL), .sched = S(ROW), .slice = 32, .sigma = 256, .wg = 64},
+    {.format = F(CSR), .sched = S(LANES), .lanes = 8, .wg = 64, .long_rows = 100, .long_chunk = 128},
+    {.format = F(CSR), .sched = S(ROW), .wg = 64, .long_rows = 60, .long_chunk = 64},
+    {.format = F(SELL), .sched = S(GROUP), .slice = 32, .sigma = 64, .wg = 64, .long_rows = 100, .long_chunk = 128},
+    {.format = F(ELL), .sched = S(GROUP), .wg = 64, .long_rows = 50, .long_chunk = 64},
+    {.format = F(ELL), .sched = S(GROUP), .dist = 1, .bpsm = 2},
+    {.format = F(CSR), .sched = S(LANES), .lanes = 4, .dist = 2, .bpsm = 2},
+    {.format = F(SELL), .sched = S(GROUP), .slice = 32, .dist = 2, .bpsm = 1, .wg = 64, .long_rows = 100, .long_chunk = 128},
+    {.format = F(CSR), .sched = S(ROW), .wg = 64, .dist = 1, .bpsm = 1},
+    {.format = F(CSR), .sched = S(ROW), .soa = 1},
+    {.format = F(ELL), .sched = S(GROUP), .soa = 1},
+    {.format = F(SELL), .sched = S(GROUP), .slice = 16, .soa = 1},
+    {.format = F(SELL), .sched = S(ROW), .slice = 8, .soa = 1, .wg = 64, .long_rows = 100, .long_chunk = 128},
+    {.format = F(BSR), .sched = S(ROW), .block = 2},
+    {.format = F(BSR), .sched = S(ROW), .block = 3, .bell = 1},
+    {.format = F(BSR), .sched = S(ROW), .block = 4, .soa = 1},
+    {.format = F(BSR), .sched = S(ROW), .block = 3, .bell = 1, .soa = 1, .dist = 2, .bpsm = 2, .wg = 256},
+    {.format = F(BSR), .sched = S(ROW), .block = 2, .bell = 1, .dist = 1, .bpsm = 1, .wg = 64},
+    {.format = F(COO), .sched = S(ATOMIC)},
+    {.format = F(COO), .sched = S(SEGMENT)},
+    {.format = F(COO), .sched = S(SEGMENT), .soa = 1, .wg = 64},
+    {.format = F(CSC), .sched = S(ATOMIC)},
+    {.format = F(CSC), .sched = S(ATOMIC), .soa = 1, .wg = 64},
+    {.format = F(POINTS), .sched = S(DRAW)},
+    {.format = F(GATHER), .sched = S(DRAW)},
+};
+#define NSWEEP ((int)(sizeof sweep_all / sizeof sweep_all[0]))
+
+static int products, skipped_variants;
+
+/* pins v for both products of a and checks y = A x, y = A x + beta y, y = A' x */
+static void check_variant(texla_sparse a, const hmat *m, const V *v, tvec x, tvec y, tvec xt,
+                          tvec yt, const float *X, const float *XT, const float *Y0,
+                          const double *ref, const double *bnd, const double *reft,
+                          const double *bndt, double *refb, double *bndb) {
+    char fmt[16], sch[16], par[96], what[256];
+    texla_sparse_variant_names(v, fmt, sch, par);
+    snprintf(what, sizeof what, "%s (%s entries) %s %s %s", m->name,
+             m->entry == 1 ? "real" : m->entry == 2 ? "complex" : m->entry == 4 ? "quaternion"
+                                                                    : "3x3-block",
+             fmt, sch, par);
+    texla_info inf;
+    texla_ctx_info(ctx, &inf);
+    int scatter = v->sched == TEXLA_SCHED_ATOMIC;
+    int bsr = v->format == TEXLA_SPARSE_BSR;
+    if ((scatter && !inf.atomic_float) || (bsr && m->entry == 4) ||
+        (v->format >= TEXLA_SPARSE_COO && !inf.compute)) {
+        skipped_variants++;
+        return;
+    }
+    texla_result r0 = texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, v);
+    texla_result r1 = texla_sparse_pin(ctx, a, TEXLA_SPARSE_T, v);
+    char w2[300];
+    snprintf(w2, sizeof w2, "pin %s", what);
+    if (!CHECK_OK(ctx, r0, w2) || !CHECK_OK(ctx, r1, w2)) return;
+    int K = vk(m->entry), nr = m->rows * K, nc = m->cols * K;
+    float *got = malloc(sizeof *got * (size_t)(nr > nc ? nr : nc));
+    snprintf(w2, sizeof w2, "y = A x, %s", what);
+    if (CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), w2) && readv(y, got, w2))
+        expect_ref(got, ref, bnd, nr, w2);
+    /* y = A x + beta y: y starts as Y0 */
+    CHECK_OK(ctx, texla_vec_write(ctx, Y0, y.v), "writing y");
+    snprintf(w2, sizeof w2, "y = A x - 0.75 y, %s", what);
+    for (int i = 0; i < nr; i++) {
+        refb[i] = ref[i] - 0.75 * Y0[i];
+        bndb[i] = bnd[i] + fabs(0.75 * Y0[i]) * 2 * CHECK_U + fabs(ref[i]) * CHECK_U;
+    }
+    if (CHECK_OK(ctx, texla_sparse_matvec_add(ctx, a, x.v, -0.75f, y.v), w2) && readv(y, got, w2))
+        expect_ref(got, refb, bndb, nr, w2);
+    snprintf(w2, sizeof w2, "y = A' x, %s", what);
+    if (CHECK_OK(ctx, texla_sparse_matvec_t(ctx, a, xt.v, yt.v), w2) && readv(yt, got, w2))
+        expect_ref(got, reft, bndt, nc, w2);
+    /* x unchanged */
+    float *xb = malloc(sizeof *xb * (size_t)nc);
+    if (CHECK_OK(ctx, texla_vec_read(ctx, x.v, xb), "reading x"))
+        CHECK(!memcmp(xb, X, sizeof *xb * (size_t)nc), "%s: x changed", what);
+    free(xb);
+    (void)XT;
+    products += 3;
+    free(got);
+}
+
+static void sweep_matrix(hmat *m, int grid, int every) {
+    int K = vk(m->entry), nr = m->rows * K, nc = m->cols * K;
+    float *X = check_rnd((size_t)nc), *XT = check_rnd((size_t)nr), *Y0 = check_rnd((size_t)nr);
+    double *ref = malloc(sizeof *ref * (size_t)nr), *bnd = malloc(sizeof *bnd * (size_t)nr);
+    double *refb = malloc(sizeof *refb * (size_t)nr), *bndb = malloc(sizeof *bndb * (size_t)nr);
+    double *reft = malloc(sizeof *reft * (size_t)nc), *bndt = malloc(sizeof *bndt * (size_t)nc);
+    ref_mul(m, 0, X, ref, bnd);
+    ref_mul(m, 1, XT, reft, bndt);
+    tvec x = mkvec(m->entry, m->cols, X, grid), y = mkvec(m->entry, m->rows, NULL, grid);
+    tvec xt = mkvec(m->entry, m->rows, XT, grid), yt = mkvec(m->entry, m->cols, NULL, grid);
+    texla_sparse_desc d = {(texla_entry)m->entry, y.v, x.v, m->nnz, NULL, m->ri, m->ci, m->v, 1, 0};
+    texla_sparse a = {0};
+    char what[160];
+    snprintf(what, sizeof what, "texla_sparse_make %s (%d x %d, %d entries)", m->name, m->rows,
+             m->cols, m->nnz);
+    if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), what)) {
+        float *got = malloc(sizeof *got * (size_t)(nr > nc ? nr : nc));
+        /* the default choice first (the rule, or the cache) */
+        snprintf(what, sizeof what, "%s: y = A x (default variant)", m->name);
+        if (CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), what) && readv(y, got, what))
+            expect_ref(got, ref, bnd, nr, what);
+        snprintf(what, sizeof what, "%s: y = A' x (default variant)", m->name);
+        if (CHECK_OK(ctx, texla_sparse_matvec_t(ctx, a, xt.v, yt.v), what) && readv(yt, got, what))
+            expect_ref(got, reft, bndt, nc, what);
+        products += 2;
+        free(got);
+        for (int i = 0; i < NSWEEP; i += every)
+            check_variant(a, m, &sweep_all[i], x, y, xt, yt, X, XT, Y0, ref, bnd, reft, bndt,
+                          refb, bndb);
+        texla_sparse_destroy(ctx, a);
+    }
+    texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+    texla_vec_destroy(ctx, xt.v), texla_vec_destroy(ctx, yt.v);
+    free(X), free(XT), free(Y0), free(ref), free(bnd), free(refb), free(bndb), free(reft),
+        free(bndt);
+}
+
+static void test_sweep(void) {
+    double t0 = check_now();
+    struct {
+        hmat m;
+        int grid, every;
+    } ms[] = {
+        {gen_mixed("mixed 300x280 rows 0..200", 1, 300, 280, 200), 0, 1},
+        {gen_skew("one row of half the entries 400x1500", 1, 400, 1500), 0, 1},
+        {gen_mixed("rectangular 37x129 (grid vectors)", 1, 37, 129, 40), 1, 1},
+        {gen_mixed("rectangular 129x37", 1, 129, 37, 30), 0, 2},
+        {gen_mixed("1 x 300", 1, 1, 300, 200), 0, 1},
+        {gen_mixed("300 x 1", 1, 300, 1, 1), 0, 1},
+        {gen_blocky("3-blocks in 112x113", 112, 113, 3), 0, 1},
+        {gen_blocky("4-blocks in 50x49 (grid vectors)", 50, 49, 4), 1, 2},
+        {gen_mixed("complex 120x110 rows 0..200", 2, 120, 110, 200), 0, 1},
+        {gen_blocky_c("complex 3-blocks in 61x59", 61, 59, 3), 0, 2},
+        {gen_skew("complex, one row of half", 2, 150, 600), 0, 2},
+        {gen_mixed("complex 1 x 77", 2, 1, 77, 60), 0, 3},
+        {gen_mixed("quaternion 90x100 rows 0..120", 4, 90, 100, 120), 0, 1},
+        {gen_skew("quaternion, one row of half", 4, 100, 500), 0, 2},
+        {gen_mixed("quaternion 41 x 1", 4, 41, 1, 1), 0, 3},
+        {gen_mixed("3x3 blocks 70x65 rows 0..30", 9, 70, 65, 30), 0, 1},
+        {gen_mixed("3x3 blocks 1 x 20", 9, 1, 20, 15), 0, 2},
+    };
+    /* the variants are pinned, so the backend changes only the default: on the compute backend's
+     * run every third variant of each matrix is enough */
+    int thin = suite_backend() == TEXLA_BACKEND_COMPUTE ? 3 : 1;
+    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+        sweep_matrix(&ms[i].m, ms[i].grid, ms[i].every * thin);
+        hfree(&ms[i].m);
+    }
+    printf("sweep: %d products on %zu matrices, %d variants x entry types not applicable here; "
+           "worst |err| / bound %.3f (%.1f s)\n", products, sizeof ms / sizeof ms[0],
+           skipped_variants, worst_ratio, check_now() - t0);
+}
+
+/* ---- the tuner and its cache ---- */
+
+static int warnings;
+static char last_warning[1024];
+static void on_warning(texla_result code, const char *msg, void *user) {
+    (void)code, (void)user;
+    warnings++;
+    snprintf(last_warning, sizeof last_warning, "%s", msg);
+}
+
+static texla_ctx *cache_ctx(const char *path) {
+    texla_ctx_desc d = {0};
+    d.tune_cache = path;
+    d.warning_cb = on_warning;
+    return suite_ctx(&d);
+}
+
+/* a matrix of m on fresh vectors; its y = A x checked against the reference */
+typedef struct made {
+    texla_sparse a;
+    tvec x, y;
+    float *X;
+    double *ref, *bnd;
+} made;
+
+static made make_on(texla_ctx *c, const hmat *m, int scatter) {
+    texla_ctx *saved = ctx;
+    ctx = c;
+    made r = {{0}, {{0}, 0}, {{0}, 0}, NULL, NULL, NULL};
+    int K = vk(m->entry), nr = m->rows * K, nc = m->cols * K;
+    r.X = check_rnd((size_t)nc);
+    r.ref = malloc(sizeof *r.ref * (size_t)nr);
+    r.bnd = malloc(sizeof *r.bnd * (size_t)nr);
+    ref_mul(m, 0, r.X, r.ref, r.bnd);
+    r.x = mkvec(m->entry, m->cols, r.X, 0);
+    r.y = mkvec(m->entry, m->rows, NULL, 0);
+    texla_sparse_desc d = {(texla_entry)m->entry, r.y.v, r.x.v, m->nnz, NULL, m->ri, m->ci, m->v,
+                           scatter, 0};
+    CHECK_OK(c, texla_sparse_make(c, &d, &r.a), "texla_sparse_make");
+    ctx = saved;
+    return r;
+}
+
+static void check_made(texla_ctx *c, made *r, const hmat *m, const char *what) {
+    texla_ctx *saved = ctx;
+    ctx = c;
+    int nr = m->rows * vk(m->entry);
+    float *got = malloc(sizeof *got * (size_t)nr);
+    if (CHECK_OK(c, texla_sparse_matvec(c, r->a, r->x.v, r->y.v), what) && readv(r->y, got, what))
+        expect_ref(got, r->ref, r->bnd, nr, what);
+    free(got);
+    ctx = saved;
+}
+
+static void unmake(texla_ctx *c, made *r) {
+    texla_sparse_destroy(c, r->a);
+    texla_vec_destroy(c, r->x.v);
+    texla_vec_destroy(c, r->y.v);
+    free(r->X), free(r->ref), free(r->bnd);
+}
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *b = calloc(1, 1 << 20);
+    size_t n = fread(b, 1, (1 << 20) - 1, f);
+    b[n] = '\0';
+    fclose(f);
+    return b;
+}
+
+static void spit(const char *path, const char *text) {
+    FILE *f = fopen(path, "wb");
+    if (f) fputs(text, f), fclose(f);
+}
+
+static void test_tuner(void) {
+    double t0 = check_now();
+    char dir[64];
+    if (!check_mkdtemp(dir, sizeof dir, "/tmp/texla-sparse-XXXXXX")) return;
+    const char *path = check_path(dir, "tune.txt");
+    hmat m = gen_mixed("tuned 300x280", 1, 300, 280, 60);
+    texla_ctx *c = cache_ctx(path);
+    if (!c) return;
+    made r = make_on(c, &m, 1);
+    texla_sparse_trial trials[128];
+    texla_sparse_tune_desc td = {0};
+    td.ops = 3;
+    td.trials = trials;
+    td.max_trials = 128;
+    CHECK_OK(c, texla_sparse_tune(c, r.a, &td), "texla_sparse_tune (A x and A' x)");
+    CHECK(td.ntrials >= 2 && td.cached == 0, "tune: %d trials, cached %d", td.ntrials, td.cached);
+    texla_sparse_info inf;
+    CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "texla_sparse_info_get after tuning");
+    CHECK(inf.how[0] == 2 && inf.how[1] == 2, "tuned: how %d %d, expected 2 2", inf.how[0], inf.how[1]);
+    /* the choice is among the correct, timed trials, and the fastest of them */
+    int n = td.ntrials < 128 ? td.ntrials : 128, found = 0, ok = 0;
+    double fastest[2] = {1e300, 1e300};
+    for (int i = 0; i < n; i++) {
+        ok += trials[i].ok;
+        CHECK(!trials[i].ok || trials[i].us > 0, "trial %d: correct but not timed", i);
+        if (trials[i].ok && trials[i].us < fastest[trials[i].op]) fastest[trials[i].op] = trials[i].us;
+        if (trials[i].op == 0 && !memcmp(&trials[i].v, &inf.now[0], sizeof inf.now[0])) {
+            found++;
+            CHECK(trials[i].ok, "the tuner chose a variant whose y did not match the reference");
+        }
+    }
+    CHECK(found == 1, "the chosen variant is %d times among the trials", found);
+    {
+        char f[16], sc[16], pa[96];
+        texla_sparse_variant_names(&inf.now[0], f, sc, pa);
+        printf("  tuned %s in %.2f s: %d trials (%d correct); A x: %s %s %s %.1f us", m.name,
+               td.seconds, td.ntrials, ok, f, sc, pa, inf.us[0]);
+        texla_sparse_variant_names(&inf.now[1], f, sc, pa);
+        printf("; A' x: %s %s %s %.1f us\n", f, sc, pa, inf.us[1]);
+    }
+    CHECK(inf.us[0] == fastest[0] && inf.us[1] == fastest[1],
+          "the chosen variants took %g and %g us; the fastest correct trials %g and %g",
+          inf.us[0], inf.us[1], fastest[0], fastest[1]);
+    check_made(c, &r, &m, "y = A x with the tuned variant");
+    /* tuned again: from the cache, quickly */
+    texla_sparse_tune_desc t2 = {0};
+    t2.ops = 3;
+    CHECK_OK(c, texla_sparse_tune(c, r.a, &t2), "texla_sparse_tune again");
+    CHECK(t2.cached == 3 && t2.ntrials == 0, "second tune: cached %d, %d trials", t2.cached,
+          t2.ntrials);
+    CHECK(texla_tune_count(c) >= 2, "the cache has %d entries for this device", texla_tune_count(c));
+    unmake(c, &r);
+    texla_ctx_destroy(c);
+    char *file = slurp(path);
+    CHECK(file && strstr(file, "# texla tuning cache 1") && strstr(file, "fmt="),
+          "the cache file holds the entries: %.200s", file ? file : "(none)");
+    /* round trip: a new context takes the variant from the file, without timing */
+    warnings = 0;
+    c = cache_ctx(path);
+    if (c) {
+        r = make_on(c, &m, 1);
+        check_made(c, &r, &m, "y = A x from the cache");
+        CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "info from the cache");
+        CHECK(inf.how[0] == 3, "a new context: how %d, expected 3 (the cache)", inf.how[0]);
+        CHECK(warnings == 0, "a good cache gave %d warnings (%s)", warnings, last_warning);
+        unmake(c, &r);
+        texla_ctx_destroy(c);
+    }
+    /* another device's entries are never used */
+    if (file) {
+        char *other = malloc(strlen(file) * 2 + 64), *o = other;
+        const char *p = file;
+        while (*p) { /* every entry line's device replaced */
+            size_t len = strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n');
+            const char *tab = memchr(p, '\t', len);
+            if (*p != '#' && tab) {
+                o += sprintf(o, "Another GPU | 9.9 test");
+                memcpy(o, tab, len - (size_t)(tab - p));
+                o += len - (size_t)(tab - p);
+            } else {
+                memcpy(o, p, len);
+                o += len;
+            }
+            p += len;
+        }
+        *o = '\0';
+        spit(path, other);
+        free(other);
+        warnings = 0;
+        c = cache_ctx(path);
+        if (c) {
+            r = make_on(c, &m, 1);
+            check_made(c, &r, &m, "y = A x with another device's cache");
+            CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "info (another device)");
+            CHECK(inf.how[0] == 1, "another device's entry: how %d, expected 1 (the rule)",
+                  inf.how[0]);
+            CHECK(texla_tune_count(c) == 0, "another device's entries counted here: %d",
+                  texla_tune_count(c));
+            unmake(c, &r);
+            texla_ctx_destroy(c);
+        }
+        free(file);
+    }
+    /* a corrupt file: ignored with a warning, never trusted; tuning still works */
+    spit(path, "this is not a tuning cache\n\x01\x02 garbage\t\t\n");
+    warnings = 0;
+    c = cache_ctx(path);
+    if (c) {
+        r = make_on(c, &m, 1);
+        check_made(c, &r, &m, "y = A x with a corrupt cache");
+        CHECK(warnings >= 1 && strstr(last_warning, "not a texla tuning cache"),
+              "a corrupt cache: %d warnings (%s)", warnings, last_warning);
+        texla_sparse_tune_desc t3 = {0};
+        CHECK_OK(c, texla_sparse_tune(c, r.a, &t3), "tuning beside a corrupt cache");
+        check_made(c, &r, &m, "y = A x tuned beside a corrupt cache");
+        unmake(c, &r);
+        texla_ctx_destroy(c);
+    }
+    char *left = slurp(path);
+    CHECK(left && !strncmp(left, "this is not", 11), "the corrupt file was overwritten");
+    free(left);
+    /* a value that is not a variant: dropped with a warning, tuned again */
+    unlink(path);
+    c = cache_ctx(path);
+    if (c) {
+        r = make_on(c, &m, 1);
+        texla_sparse_tune_desc t4 = {0};
+        CHECK_OK(c, texla_sparse_tune(c, r.a, &t4), "tuning into a new cache");
+        const char *key = NULL, *val = NULL;
+        int have = CHECK_OK(c, texla_tune_entry(c, 0, &key, &val), "texla_tune_entry 0");
+        char k2[600];
+        snprintf(k2, sizeof k2, "%s", have ? key : "");
+        unmake(c, &r);
+        texla_ctx_destroy(c);
+        file = slurp(path);
+        char *tab = file ? strchr(file + strcspn(file, "\n") + 1, '\t') : NULL;
+        if (tab && (tab = strchr(tab + 1, '\t'))) {
+            strcpy(tab + 1, "fmt=sell sched=bogus L=0\n");
+            spit(path, file);
+        }
+        free(file);
+        warnings = 0;
+        c = cache_ctx(path);
+        if (c) {
+            r = make_on(c, &m, 1);
+            check_made(c, &r, &m, "y = A x with a malformed cached value");
+            CHECK(warnings == 1 && strstr(last_warning, "ignored and tuned again"),
+                  "a malformed value: %d warnings (%s)", warnings, last_warning);
+            CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "info (malformed value)");
+            CHECK(inf.how[0] == 1, "a malformed value: how %d, expected 1 (the rule)", inf.how[0]);
+            unmake(c, &r);
+            texla_ctx_destroy(c);
+        }
+    }
+    hfree(&m);
+    check_rmdir_all(dir);
+    printf("tuner and cache (%.1f s)\n", check_now() - t0);
+}
+
+/* ---- bad inputs ---- */
+
+static void test_bad_inputs(void) {
+    texla_vec v5, v7, v6;
+    CHECK_OK(ctx, texla_vec_make(ctx, 5, NULL, &v5), "v5");
+    CHECK_OK(ctx, texla_vec_make(ctx, 7, NULL, &v7), "v7");
+    CHECK_OK(ctx, texla_vec_make(ctx, 6, NULL, &v6), "v6");
+    int ri[3] = {0, 4, 2}, ci[3] = {1, 6, 3}, bad_r[3] = {0, 5, 2}, bad_c[3] = {0, -1, 2};
+    float vals[3] = {1, 2, 3};
+    texla_sparse a = {0};
+    CHECK_CODE(ctx, texla_sparse_make_coo(ctx, v5, v7, 3, bad_r, ci, vals, &a), TEXLA_ERR_ARGUMENT,
+               "a row index past the rows");
+    CHECK(a.id == 0 && strstr(texla_error_message(ctx), "entry 1"), "message: %s",
+          texla_error_message(ctx));
+    CHECK_CODE(ctx, texla_sparse_make_coo(ctx, v5, v7, 3, ri, bad_c, vals, &a), TEXLA_ERR_ARGUMENT,
+               "a negative column index");
+    int ptr_bad[6] = {0, 2, 1, 3, 3, 3}, ptr[6] = {0, 1, 1, 2, 2, 3}, cc[3] = {0, 7, 2};
+    CHECK_CODE(ctx, texla_sparse_make_csr(ctx, v5, v7, ptr_bad, ci, vals, &a), TEXLA_ERR_ARGUMENT,
+               "a decreasing row_ptr");
+    CHECK_CODE(ctx, texla_sparse_make_csr(ctx, v5, v7, ptr, cc, vals, &a), TEXLA_ERR_ARGUMENT,
+               "a CSR column past the columns");
+    texla_sparse_desc d = {TEXLA_ENTRY_REAL, v5, v7, 3, ptr, ri, ci, vals, 0, 0};
+    CHECK_CODE(ctx, texla_sparse_make(ctx, &d, &a), TEXLA_ERR_ARGUMENT, "both row_ptr and row_idx");
+    CHECK_CODE(ctx, texla_sparse_make(ctx, NULL, &a), TEXLA_ERR_ARGUMENT, "desc NULL");
+    d.row_ptr = NULL;
+    d.entry = TEXLA_ENTRY_COMPLEX;
+    CHECK_CODE(ctx, texla_sparse_make(ctx, &d, &a), TEXLA_ERR_SHAPE,
+               "complex entries on a vector of 5 floats");
+    d.entry = (texla_entry)3;
+    CHECK_CODE(ctx, texla_sparse_make(ctx, &d, &a), TEXLA_ERR_ARGUMENT, "entry 3");
+    d.entry = TEXLA_ENTRY_REAL;
+    CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), "a 5 x 7 matrix");
+    CHECK_CODE(ctx, texla_sparse_matvec(ctx, a, v5, v5), TEXLA_ERR_ALIAS, "y = x");
+    CHECK_CODE(ctx, texla_sparse_matvec(ctx, a, v5, v7), TEXLA_ERR_SHAPE, "x and y swapped");
+    CHECK_CODE(ctx, texla_sparse_matvec_t(ctx, a, v7, v5), TEXLA_ERR_SHAPE, "A' x with A x's layouts");
+    CHECK_CODE(ctx, texla_sparse_matvec(ctx, a, v6, v5), TEXLA_ERR_SHAPE, "x of 6");
+    CHECK_CODE(ctx, texla_sparse_matvec_add(ctx, a, v7, NAN, v5), TEXLA_ERR_ARGUMENT, "beta NaN");
+    CHECK_CODE(ctx, texla_sparse_matvec(ctx, (texla_sparse){0}, v7, v5), TEXLA_ERR_HANDLE, "handle 0");
+    texla_sparse_variant v = {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES, .lanes = 3};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "3 lanes");
+    v = (texla_sparse_variant){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_LANES, .lanes = 4};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "ELL with lanes");
+    v = (texla_sparse_variant){.format = TEXLA_SPARSE_SELL, .slice = 12};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "slice 12");
+    v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, (texla_sparse_op)2, &v), TEXLA_ERR_ARGUMENT, "op 2");
+    texla_sparse_tune_desc td = {0};
+    td.ops = 4;
+    CHECK_CODE(ctx, texla_sparse_tune(ctx, a, &td), TEXLA_ERR_ARGUMENT, "tune ops 4");
+    texla_sparse_destroy(ctx, a);
+    texla_sparse_destroy(ctx, a); /* stale: a no-op */
+    /* BSR holds real or complex blocks, not quaternions */
+    tvec c1 = mkvec(4, 4, NULL, 0);
+    texla_sparse_desc dc = {TEXLA_ENTRY_QUAT, c1.v, c1.v, 0, NULL, ri, ci, vals, 0, 0};
+    texla_sparse ac = {0};
+    if (CHECK_OK(ctx, texla_sparse_make(ctx, &dc, &ac), "an empty quaternion matrix")) {
+        v = (texla_sparse_variant){.format = TEXLA_SPARSE_BSR};
+        texla_info inf;
+        texla_ctx_info(ctx, &inf);
+        CHECK_CODE(ctx, texla_sparse_pin(ctx, ac, TEXLA_SPARSE_N, &v),
+                   TEXLA_ERR_UNSUPPORTED, "BSR of quaternion entries");
+        texla_sparse_destroy(ctx, ac);
+    }
+    texla_vec_destroy(ctx, c1.v);
+    /* past GL_MAX_SHADER_STORAGE_BLOCK_SIZE: ELLPACK of 40000 rows padded to one row of 40000 */
+    {
+        int rows = 40000, nnz = rows + rows;
+        hmat big = {"one long row", 1, rows, rows, 0, NULL, NULL, NULL};
+        int cap = 0;
+        for (int i = 0; i < rows; i++) push(&big, &cap, i, i);
+        for (int j = 0; j < rows; j++) push(&big, &cap, 17, j);
+        (void)nnz;
+        tvec bx = mkvec(1, rows, NULL, 0), by = mkvec(1, rows, NULL, 0);
+        texla_sparse_desc db = {TEXLA_ENTRY_REAL, by.v, bx.v, big.nnz, NULL, big.ri, big.ci, big.v, 0, 0};
+        texla_sparse ab = {0};
+        texla_info inf;
+        texla_ctx_info(ctx, &inf);
+        if (inf.compute && CHECK_OK(ctx, texla_sparse_make(ctx, &db, &ab), "a 40000 x 40000 matrix")) {
+            v = (texla_sparse_variant){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_GROUP};
+            CHECK_CODE(ctx, texla_sparse_pin(ctx, ab, TEXLA_SPARSE_N, &v), TEXLA_ERR_LIMIT,
+                       "ELLPACK of 1.6e9 entries");
+            CHECK(strstr(texla_error_message(ctx), "GL_MAX_SHADER_STORAGE_BLOCK_SIZE") != NULL,
+                  "the message names the limit: %s", texla_error_message(ctx));
+            /* the matrix still works */
+            v = (texla_sparse_variant){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_GROUP,
+                                       .slice = 32, .long_rows = 64};
+            CHECK_OK(ctx, texla_sparse_pin(ctx, ab, TEXLA_SPARSE_N, &v), "SELL with long rows");
+            CHECK_OK(ctx, texla_sparse_matvec(ctx, ab, bx.v, by.v), "its product");
+            texla_sparse_destroy(ctx, ab);
+        }
+        texla_vec_destroy(ctx, bx.v), texla_vec_destroy(ctx, by.v);
+        hfree(&big);
+    }
+    texla_vec_destroy(ctx, v5), texla_vec_destroy(ctx, v7), texla_vec_destroy(ctx, v6);
+}
+
+/* NaN and Inf values stay in exactly the rows that hold them, in every form */
+static void test_nan(void) {
+    hmat m = gen_mixed("NaN in rows 3 and 8, Inf in row 11", 1, 40, 30, 8);
+    int cap = m.nnz;
+    push(&m, &cap, 3, 0);
+    m.v[m.nnz - 1] = NAN;
+    push(&m, &cap, 8, 29);
+    m.v[m.nnz - 1] = NAN;
+    push(&m, &cap, 11, 5);
+    m.v[m.nnz - 1] = INFINITY;
+    float *X = check_rnd(30);
+    double *ref = malloc(sizeof *ref * 40), *bnd = malloc(sizeof *bnd * 40);
+    ref_mul(&m, 0, X, ref, bnd);
+    tvec x = mkvec(1, 30, X, 0), y = mkvec(1, 40, NULL, 0);
+    texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 1, 0};
+    texla_sparse a = {0};
+    texla_info inf;
+    texla_ctx_info(ctx, &inf);
+    if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), "a matrix with NaN and Inf values")) {
+        const V vs[] = {{.format = F(POINTS)}, {.format = F(GATHER)},
+                        {.format = F(CSR), .sched = S(ROW)}, {.format = F(ELL), .sched = S(GROUP)},
+                        {.format = F(SELL), .sched = S(GROUP), .slice = 8, .sigma = 64},
+                        {.format = F(CSR), .sched = S(LANES), .lanes = 4, .long_rows = 3, .wg = 64,
+                         .long_chunk = 64},
+                        {.format = F(BSR), .sched = S(ROW), .block = 2},
+                        {.format = F(COO), .sched = S(ATOMIC)}, {.format = F(CSC), .sched = S(ATOMIC)},
+                        {.format = F(COO), .sched = S(SEGMENT)}};
+        for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
+            if (vs[i].format >= TEXLA_SPARSE_COO && !inf.compute) continue;
+            if (vs[i].sched == TEXLA_SCHED_ATOMIC && !inf.atomic_float) continue;
+            char f[16], sc[16], pa[96], what[160];
+            texla_sparse_variant_names(&vs[i], f, sc, pa);
+            snprintf(what, sizeof what, "NaN/Inf values, %s %s %s", f, sc, pa);
+            if (!CHECK_OK(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[i]), what)) continue;
+            float got[40];
+            if (!CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), what) || !readv(y, got, what))
+                continue;
+            int bad = 0;
+            for (int r = 0; r < 40; r++) {
+                if (r == 3 || r == 8) bad += !isnan(got[r]);
+                else if (r == 11) bad += isfinite(got[r]);
+                else bad += !(fabs(got[r] - ref[r]) <= bnd[r]);
+            }
+            CHECK(bad == 0, "%s: %d rows wrong (rows 3, 8 NaN: %g %g; row 11 not finite: %g)", what,
+                  bad, got[3], got[8], got[11]);
+        }
+        texla_sparse_destroy(ctx, a);
+    }
+    texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+    free(X), free(ref), free(bnd);
+    hfree(&m);
+}
+
+/* ---- complex: a Hermitian Matrix Market file, vector operations, CG ---- */
+
+/* writes the lower triangle of a Hermitian positive definite n x n matrix (diagonal real and
+ * dominant) and fills the whole matrix as COO (re, im) entries of m */
+static void hermitian_file(const char *path, int n, hmat *m) {
+    memset(m, 0, sizeof *m);
+    m->name = "complex Hermitian (Matrix Market)";
+    m->entry = 2;
+    m->rows = m->cols = n;
+    int cap = 0;
+    FILE *f = fopen(path, "wb");
+    if (!f) return;
+    int lower = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j <= i; j++) lower += i == j || (i * 7 + j * 3) % 5 == 0;
+    fprintf(f, "%%%%MatrixMarket matrix coordinate complex hermitian\n%% a test\n%d %d %d\n", n, n,
+            lower);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j <= i; j++) {
+            if (!(i == j || (i * 7 + j * 3) % 5 == 0)) continue;
+            float re = i == j ? (float)n : (float)check_rand(), im = i == j ? 0.0f : (float)check_rand();
+            fprintf(f, "%d %d %.9g %.9g\n", i + 1, j + 1, re, im);
+            push(m, &cap, i, j);
+            m->v[2 * (m->nnz - 1)] = re;
+            m->v[2 * (m->nnz - 1) + 1] = im;
+            if (i != j) {
+                push(m, &cap, j, i);
+                m->v[2 * (m->nnz - 1)] = re;
+                m->v[2 * (m->nnz - 1) + 1] = -im;
+            }
+        }
+    fclose(f);
+}
+
+static void test_complex(void) {
+    char dir[64];
+    if (!check_mkdtemp(dir, sizeof dir, "/tmp/texla-sparse-XXXXXX")) return;
+    const char *path = check_path(dir, "herm.mtx");
+    int n = 61;
+    hmat h;
+    hermitian_file(path, n, &h);
+    texla_mm mm;
+    CHECK_CODE(ctx, texla_mm_read(ctx, path, &mm), TEXLA_ERR_FORMAT,
+               "texla_mm_read of a complex file");
+    if (CHECK_OK(ctx, texla_mm_read_complex(ctx, path, &mm), "texla_mm_read_complex")) {
+        CHECK(mm.imag && mm.nnz == h.nnz && mm.rows == n, "%d entries (expected %d), imag %p",
+              mm.nnz, h.nnz, (void *)mm.imag);
+        float *v = malloc(sizeof *v * 2 * (size_t)(mm.nnz ? mm.nnz : 1));
+        for (int e = 0; e < mm.nnz; e++) v[2 * e] = mm.val[e], v[2 * e + 1] = mm.imag[e];
+        float *X = check_rnd(2 * (size_t)n), got[2 * 64], XT[2 * 64];
+        double ref[2 * 64], bnd[2 * 64];
+        ref_mul(&h, 0, X, ref, bnd);
+        tvec x = mkvec(2, n, X, 0), y = mkvec(2, n, NULL, 0);
+        texla_sparse_desc d = {TEXLA_ENTRY_COMPLEX, y.v, x.v, mm.nnz, NULL, mm.row, mm.col, v, 0, 0};
+        texla_sparse a = {0};
+        if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), "the Hermitian matrix")) {
+            if (CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), "Hermitian: y = A x") &&
+                readv(y, got, "Hermitian: y = A x"))
+                expect_ref(got, ref, bnd, 2 * n, "Hermitian (from the file): y = A x");
+            /* A' = A for a Hermitian matrix */
+            if (CHECK_OK(ctx, texla_sparse_matvec_t(ctx, a, x.v, y.v), "Hermitian: y = A' x") &&
+                readv(y, got, "Hermitian: y = A' x"))
+                expect_ref(got, ref, bnd, 2 * n, "Hermitian: y = A' x = A x");
+            /* CG on the real view (a Hermitian positive definite system is a real SPD one) */
+            texla_vec b, xs;
+            CHECK_OK(ctx, texla_vec_make_like(ctx, y.v, &b), "b");
+            CHECK_OK(ctx, texla_vec_make_like(ctx, x.v, &xs), "x0");
+            CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, b), "b = A x");
+            texla_cg_desc cd = {0};
+            cd.tol = 1e-5f;
+            cd.max_iter = 200;
+            texla_cg_result cr;
+            if (CHECK_OK(ctx, texla_cg(ctx, texla_op_sparse(a), b, &cd, xs, &cr), "CG, complex Hermitian")) {
+                CHECK(cr.converged && cr.rel_residual <= 1e-5f,
+                      "CG on the complex Hermitian matrix: %d iterations, residual %g", cr.iterations,
+                      (double)cr.rel_residual);
+                if (CHECK_OK(ctx, texla_vec_read(ctx, xs, got), "reading CG's x")) {
+                    double e2 = 0, r2 = 0;
+                    for (int i = 0; i < 2 * n; i++) e2 += (got[i] - X[i]) * (got[i] - X[i]), r2 += X[i] * X[i];
+                    CHECK(sqrt(e2 / r2) < 1e-4, "CG's x is %g off the true one", sqrt(e2 / r2));
+                }
+            }
+            texla_vec_destroy(ctx, b), texla_vec_destroy(ctx, xs);
+            texla_sparse_destroy(ctx, a);
+        }
+        /* complex vector operations against float64 */
+        float *B = check_rnd(2 * (size_t)n);
+        tvec bv = mkvec(2, n, B, 0), dv = mkvec(2, n, NULL, 0);
+        texla_scalar s = {0}, s2 = {0}, s3 = {0};
+        CHECK_OK(ctx, texla_scalar_make(ctx, 0, &s), "scalar");
+        CHECK_OK(ctx, texla_scalar_make(ctx, 0, &s2), "scalar");
+        CHECK_OK(ctx, texla_scalar_make(ctx, 0, &s3), "scalar");
+        for (int conj = 0; conj < 2; conj++) {
+            CHECK_OK(ctx, texla_cvec_mul(ctx, x.v, bv.v, conj, dv.v), "texla_cvec_mul");
+            if (readv(dv, got, "cvec_mul")) {
+                int bad = 0;
+                for (int i = 0; i < n; i++) {
+                    double ar = X[2 * i], ai = conj ? -X[2 * i + 1] : X[2 * i + 1];
+                    double br = B[2 * i], bi = B[2 * i + 1];
+                    double re = ar * br - ai * bi, im = ar * bi + ai * br;
+                    double tol = 4 * CHECK_U * (fabs(ar * br) + fabs(ai * bi) + fabs(ar * bi) + fabs(ai * br));
+                    bad += fabs(got[2 * i] - re) > tol || fabs(got[2 * i + 1] - im) > tol;
+                }
+                CHECK(bad == 0, "texla_cvec_mul (conj %d): %d entries wrong", conj, bad);
+            }
+        }
+        CHECK_OK(ctx, texla_scalar_write_complex(ctx, 0.5f, -2.0f, s), "write complex");
+        float sc[2];
+        CHECK(texla_scalar_read_complex(ctx, s, sc) == TEXLA_OK && sc[0] == 0.5f && sc[1] == -2.0f,
+              "complex scalar round trip: %g %g", sc[0], sc[1]);
+        texla_ccoef cf = {1.5f, 0.25f, s}; /* (1.5 + 0.25 i)(0.5 - 2 i) = 1.25 - 2.875 i */
+        CHECK_OK(ctx, texla_cvec_axpy(ctx, x.v, cf, bv.v, dv.v), "texla_cvec_axpy");
+        if (readv(dv, got, "cvec_axpy")) {
+            int bad = 0;
+            for (int i = 0; i < n; i++) {
+                double sr = 1.25, si = -2.875, br = B[2 * i], bi = B[2 * i + 1];
+                double re = X[2 * i] + sr * br - si * bi, im = X[2 * i + 1] + sr * bi + si * br;
+                bad += fabs(got[2 * i] - re) > 1e-5 || fabs(got[2 * i + 1] - im) > 1e-5;
+            }
+            CHECK(bad == 0, "texla_cvec_axpy: %d entries wrong", bad);
+        }
+        CHECK_OK(ctx, texla_cvec_dot(ctx, x.v, bv.v, s2), "texla_cvec_dot");
+        if (CHECK_OK(ctx, texla_scalar_read_complex(ctx, s2, sc), "reading the dot")) {
+            double re = 0, im = 0, mag = 0;
+            for (int i = 0; i < n; i++) {
+                double ar = X[2 * i], ai = -X[2 * i + 1], br = B[2 * i], bi = B[2 * i + 1];
+                re += ar * br - ai * bi;
+                im += ar * bi + ai * br;
+                mag += fabs(ar) * (fabs(br) + fabs(bi)) + fabs(ai) * (fabs(br) + fabs(bi));
+            }
+            double tol = (4 * n + 8) * CHECK_U * mag;
+            CHECK(fabs(sc[0] - re) <= tol && fabs(sc[1] - im) <= tol,
+                  "texla_cvec_dot: %g %+gi, expected %g %+gi", sc[0], sc[1], re, im);
+        }
+        CHECK_OK(ctx, texla_cscalar_div(ctx, s2, s, s3), "texla_cscalar_div");
+        float q[2], d2[2];
+        if (CHECK_OK(ctx, texla_scalar_read_complex(ctx, s3, q), "reading the quotient") &&
+            CHECK_OK(ctx, texla_scalar_read_complex(ctx, s2, d2), "reading the dot")) {
+            double den = 0.25 + 4, re = (d2[0] * 0.5 + d2[1] * -2.0) / den,
+                   im = (d2[1] * 0.5 - d2[0] * -2.0) / den;
+            CHECK(fabs(q[0] - re) <= 1e-5 * (fabs(re) + fabs(im)) && fabs(q[1] - im) <= 1e-5 * (fabs(re) + fabs(im)),
+                  "texla_cscalar_div: %g %+gi, expected %g %+gi", q[0], q[1], re, im);
+        }
+        CHECK_OK(ctx, texla_cscalar_mul(ctx, s3, s, s2), "texla_cscalar_mul");
+        if (CHECK_OK(ctx, texla_scalar_read_complex(ctx, s2, q), "reading the product"))
+            CHECK(fabs(q[0] - d2[0]) <= 1e-5 * (fabs(d2[0]) + fabs(d2[1])) &&
+                      fabs(q[1] - d2[1]) <= 1e-5 * (fabs(d2[0]) + fabs(d2[1])),
+                  "(a / b) b: %g %+gi, expected %g %+gi", q[0], q[1], d2[0], d2[1]);
+        tvec odd = mkvec(1, 7, NULL, 0);
+        CHECK_CODE(ctx, texla_cvec_mul(ctx, odd.v, odd.v, 0, dv.v), TEXLA_ERR_SHAPE,
+                   "texla_cvec_mul of 7 floats");
+        texla_vec_destroy(ctx, odd.v);
+        texla_scalar_destroy(ctx, s), texla_scalar_destroy(ctx, s2), texla_scalar_destroy(ctx, s3);
+        texla_vec_destroy(ctx, bv.v), texla_vec_destroy(ctx, dv.v);
+        texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+        free(X), free(B), free(v);
+        (void)XT;
+        texla_mm_free(&mm);
+    }
+    hfree(&h);
+    check_rmdir_all(dir);
+}
+
+/* ---- a million rows ---- */
+
+static void test_million(void) {
+    double t0 = check_now();
+    int n = 1000000;
+    hmat m = {"tridiagonal 10^6", 1, n, n, 0, NULL, NULL, NULL};
+    int cap = 3 * n;
+    m.ri = malloc(sizeof *m.ri * (size_t)cap), m.ci = malloc(sizeof *m.ci * (size_t)cap);
+    m.v = malloc(sizeof *m.v * (size_t)cap);
+    for (int i = 0; i < n; i++)
+        for (int d = -1; d <= 1; d++)
+            if (i + d >= 0 && i + d < n) {
+                m.ri[m.nnz] = i, m.ci[m.nnz] = i + d;
+                m.v[m.nnz++] = d ? -1.0f : 2.5f + (float)(i % 7) * 0.125f;
+            }
+    float *X = check_rnd((size_t)n), *got = malloc(sizeof *got * (size_t)n);
+    double *ref = malloc(sizeof *ref * (size_t)n), *bnd = malloc(sizeof *bnd * (size_t)n);
+    ref_mul(&m, 0, X, ref, bnd);
+    tvec x = mkvec(1, n, X, 0), y = mkvec(1, n, NULL, 0);
+    texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
+    texla_sparse a = {0};
+    if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), "a matrix of a million rows")) {
+        if (CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), "10^6 rows: y = A x") &&
+            CHECK_OK(ctx, texla_vec_read(ctx, y.v, got), "10^6 rows: reading y"))
+            expect_ref(got, ref, bnd, n, "10^6 rows: y = A x");
+        ref_mul(&m, 1, X, ref, bnd);
+        if (CHECK_OK(ctx, texla_sparse_matvec_t(ctx, a, x.v, y.v), "10^6 rows: y = A' x") &&
+            CHECK_OK(ctx, texla_vec_read(ctx, y.v, got), "10^6 rows: reading y"))
+            expect_ref(got, ref, bnd, n, "10^6 rows: y = A' x");
+        texla_sparse_info inf;
+        if (CHECK_OK(ctx, texla_sparse_info_get(ctx, a, &inf), "info of the 10^6 matrix")) {
+            CHECK(inf.rows == n && inf.nnz == 3LL * n - 2 && inf.row_max == 3 && inf.row_min == 2,
+                  "info: %d rows, %lld entries, rows of %d..%d", inf.rows, inf.nnz, inf.row_min,
+                  inf.row_max);
+            double csr = (double)(y.n + 1) * 4 + (3.0 * n - 2) * 8;
+            CHECK(inf.format_bytes[TEXLA_SPARSE_CSR] >= csr && inf.format_bytes[TEXLA_SPARSE_CSR] < csr * 1.01,
+                  "CSR bytes %.0f, expected about %.0f", inf.format_bytes[TEXLA_SPARSE_CSR], csr);
+            CHECK(inf.format_padding[TEXLA_SPARSE_ELL] >= 0 && inf.format_padding[TEXLA_SPARSE_ELL] < 0.01,
+                  "ELL padding %g (rows of 2 and 3 entries)", inf.format_padding[TEXLA_SPARSE_ELL]);
+            CHECK(inf.format_padding[TEXLA_SPARSE_BSR] > 0.5, "BSR of a tridiagonal matrix: padding %g",
+                  inf.format_padding[TEXLA_SPARSE_BSR]);
+        }
+        texla_sparse_destroy(ctx, a);
+    }
+    texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+    free(X), free(got), free(ref), free(bnd);
+    hfree(&m);
+    printf("a million rows (%.1f s)\n", check_now() - t0);
+}
+
+void suite_sparse(void) {
+    texla_ctx_desc d = {0};
+    d.tune_cache = ""; /* no cache file: the user's is neither read nor written */
+    ctx = suite_ctx(&d);
+    if (!ctx) return;
+    rng_s = (uint32_t)(check_seed() | 1);
+    tu_begin(ctx);
+    test_sweep();
+    test_bad_inputs();
+    test_nan();
+    test_complex();
+    test_million();
+    test_tuner();
+    tu_end();
+    texla_ctx_destroy(ctx);
+}
