@@ -50,6 +50,9 @@ TESTS    := $(B)/bin/test-texla $(B)/bin/test-window $(B)/bin/test-units
 PROGS    := $(TESTS) $(B)/bin/texla $(B)/bin/texla-wave $(B)/bin/texla-cubes $(B)/bin/texla-matmul \
             $(B)/bin/texla-bench $(B)/bin/texla-host
 
+# a recipe that fails (or is interrupted) removes its half-written target
+.DELETE_ON_ERROR:
+
 .PHONY: all deps test demo bench install uninstall clean check-symbols
 all: $(LIB) $(if $(SHARED),$(SO_LINKS)) $(PROGS)
 

@@ -747,11 +747,17 @@ TEXLA_API texla_result texla_mm_write_coord(texla_ctx *ctx, const char *path, in
 
 /* ---- solvers (built only from the public operations above) ---- */
 
-/* A linear operator: a dense square matrix, a banded or a sparse matrix. */
-typedef enum texla_op_kind { TEXLA_OP_DENSE = 1, TEXLA_OP_BANDED, TEXLA_OP_SPARSE } texla_op_kind;
+/* A linear operator: a dense square matrix, a banded or a sparse matrix, or the product of two
+ * operators (texla_op_product). */
+typedef enum texla_op_kind {
+    TEXLA_OP_DENSE = 1,
+    TEXLA_OP_BANDED,
+    TEXLA_OP_SPARSE,
+    TEXLA_OP_PRODUCT
+} texla_op_kind;
 typedef struct texla_op {
     texla_op_kind kind;
-    uint64_t id;      /* the texla_mat, texla_banded or texla_sparse handle's id */
+    uint64_t id;      /* the texla_mat, texla_banded, texla_sparse or product handle's id */
 } texla_op;
 static inline texla_op texla_op_dense(texla_mat m) { texla_op o = {TEXLA_OP_DENSE, m.id}; return o; }
 static inline texla_op texla_op_banded(texla_banded m) { texla_op o = {TEXLA_OP_BANDED, m.id}; return o; }
@@ -904,6 +910,60 @@ TEXLA_API texla_result texla_lcp_project(texla_ctx *ctx, texla_mat v, texla_mat 
 TEXLA_API texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b,
                                         const texla_lcp_desc *desc, texla_mat x,
                                         texla_lcp_result *out);
+
+/* ---- matrix-free LCPs: operators as products, projected Jacobi on vectors ----
+ * For A = L R never formed (contacts: A = J (M^-1 J'), two sparse products per iteration). */
+
+/* *out: the operator A x = L (R x), l p x q and r q x n (any kinds, products included). mid, a
+ * vector of q elements in the layout r's product writes (a sparse or banded r: its row layout),
+ * holds R x during each product: it must be none of the vectors the product is applied to. The
+ * product names l, r and mid without owning them: keep them alive while it is used (a product
+ * whose part is gone fails with TEXLA_ERR_HANDLE). Destroy it with texla_op_destroy. */
+TEXLA_API texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, texla_vec mid,
+                                        texla_op *out);
+/* Destroys a product operator (a no-op for 0, stale handles and the other kinds: those are
+ * destroyed as the matrices they are). */
+TEXLA_API void texla_op_destroy(texla_ctx *ctx, texla_op a);
+
+/* One projected Jacobi step on vectors: dst = project(v), v = x + (w + b) .* e, with w = A x
+ * computed by the caller (any operator) and e = -omega / diag(A). project is max(0, v_i), or,
+ * with index and mu (both 0 handles: none), the bounded projection of texla_lcp_desc: a row with
+ * index[i] = j (0 <= j < n) is clamped to [-mu_i n_j, mu_i n_j], n_j = max(0, v_j); other rows
+ * are normal rows. All of one layout; dst is none of the others. One pass. */
+TEXLA_API texla_result texla_vec_lcp_step(texla_ctx *ctx, texla_vec x, texla_vec w, texla_vec b,
+                                          texla_vec e, texla_vec index, texla_vec mu,
+                                          texla_vec dst);
+
+/* The work vectors of texla_lcp_jacobi_op for one layout (like's), owned by the caller. */
+typedef struct texla_lcp_op_workspace {
+    int n;
+    texla_vec v[3];
+} texla_lcp_op_workspace;
+TEXLA_API texla_result texla_lcp_op_workspace_make(texla_ctx *ctx, texla_vec like,
+                                                   texla_lcp_op_workspace *out);
+TEXLA_API void texla_lcp_op_workspace_destroy(texla_ctx *ctx, texla_lcp_op_workspace *ws);
+
+typedef struct texla_lcp_op_desc {
+    int iterations;  /* 0: 100 */
+    float omega;     /* relaxation; 0: 1 */
+    /* diag(A) (n elements, none zero: give 1 for a row of A that is all zero); 0 handle:
+     * computed, which texla can do for a dense A only (TEXLA_ERR_ARGUMENT otherwise) */
+    texla_vec diag;
+    /* the bounded variant, as in texla_lcp_desc, as vectors of x's layout (0: none) */
+    texla_vec friction_index;
+    texla_vec friction_mu;
+    texla_lcp_op_workspace *workspace; /* NULL: made and destroyed by the call */
+    float tol; /* the verdict's tolerance, as texla_lcp_desc's (0: its default) */
+} texla_lcp_op_desc;
+/* Projected Jacobi for the LCP x >= 0, w = A x + b >= 0, x' w = 0 (or its bounded variant) with
+ * A any square operator and b, x vectors of one layout (x the warm start):
+ * x <- project(x - omega D^-1 (A x + b)), D = diag(A); per iteration one product and one
+ * texla_vec_lcp_step, no read-back inside; out (may be NULL) as texla_lcp_jacobi (measures,
+ * verdict and friction indices checked; no progress or history: history_len 0), read back at
+ * the end. x must be none of b, diag and the friction vectors. */
+TEXLA_API texla_result texla_lcp_jacobi_op(texla_ctx *ctx, texla_op a, texla_vec b,
+                                           const texla_lcp_op_desc *desc, texla_vec x,
+                                           texla_lcp_result *out);
 
 /* ---- PNG images (libpng): look at what the GPU computed ----
  * Logical view: one pixel per element, row 0 at the top, column 0 at the left; a 2D vector on

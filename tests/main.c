@@ -1,6 +1,6 @@
 /* test-texla: headless tests. Usage: test-texla [SUITE...]  (ops dense errors state vec banded mm
- * solvers png wave cubes kernels sparse handles files; default all). Every suite runs on every
- * backend this GL has,
+ * solvers png wave cubes kernels sparse lcp_op handles files; default all). Every suite runs on
+ * every backend this GL has,
  * in this one process: fragment, then compute (TEXLA_TEST_BACKEND=fragment|compute runs one).
  * The operation table suite (ops) and the kernels suite make both backends themselves and
  * compare them. The handles and files suites run once (on the first backend): what they check
@@ -36,8 +36,8 @@ static const struct {
               {"mm", suite_mm, 1},           {"solvers", suite_solvers, 1},
               {"png", suite_png, 1},         {"wave", suite_wave, 1},
               {"cubes", suite_cubes, 1},     {"kernels", suite_kernels, 0},
-              {"sparse", suite_sparse, 1},   {"handles", suite_handles, 0},
-              {"files", suite_files, 0}};
+              {"sparse", suite_sparse, 1},   {"lcp_op", suite_lcp_op, 1},
+              {"handles", suite_handles, 0}, {"files", suite_files, 0}};
 
 /* can this machine's GL run backend b (a context with it can be made)? */
 static int available(texla_backend b) {

@@ -24,4 +24,5 @@ void suite_files(void);  /* tests/test_files.c: what writers do at PATH, bounded
 void suite_kernels(void);/* tests/test_kernels.c: the compute kernels against float64 and the fragment path */
 void suite_sparse(void); /* tests/test_sparse.c: the sparse engine: formats, schedules, entries,
                             the tuner and its cache */
+void suite_lcp_op(void); /* tests/test_lcp_op.c: operator products, matrix-free LCP (vectors) */
 #endif

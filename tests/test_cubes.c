@@ -48,9 +48,23 @@
  *     step 60) each step's growth <= that step's correction work + the same. The cumulative form
  *     allows the projected Jacobi's one-off rebound after a cold start (it returns energy lost
  *     in the initial sag; measured and printed).
- *   wall: a 10 x 6 wall of 60 cubes (islands mode) shot at 25 m/s from 6 m: after 75 steps the
- *     wall's centre of mass is more than 0.1 m lower than before (its columns standing alone
- *     are the stack above: they move by less than 2 cm).
+ *   wall: a 10 x 6 wall of 60 cubes (the default, sparse solver, at most 192 iterations a step)
+ *     shot at 25 m/s from 6 m: after 75 steps the wall's centre of mass is more than 0.1 m
+ *     lower than before (its columns standing alone are the stack above: they move by less
+ *     than 2 cm).
+ * The drop runs the dense solver, the tumble and one stack the sparse one, the other stack the
+ * dense one (its pool checks are the dense solver's; the sparse solver makes the step's two
+ * sparse matrices and their product and nothing else once sizes repeat).
+ *
+ * THE SPARSE (MATRIX-FREE) SOLVER AND THE REST OF ISSUE 12 (each function's comment has the
+ * bounds and why): the broadphase passes exactly the all-pairs sphere test's pairs, sorted
+ * (test_broadphase); w = J (M^-1 J' x) + b on the GPU against float64 J M^-1 J' x + b
+ * (test_matfree_w); the sparse and the dense solver's impulses on the same frame, within the
+ * rounding the two product orders can accumulate (test_sparse_vs_dense); the sparse solver run
+ * to convergence meets the same LCP conditions as the dense one (test_lcp); the unsolved flag
+ * raised with 1 iteration, not with 96 (test_unsolved_flag); solvers switched between steps and
+ * the dense solvers' fallback (test_switch); the 1000-cube wall falls when shot
+ * (test_wall_1000, once per process: llvmpipe takes seconds a step there).
  */
 #include "physics.h"
 #include "suites.h"
@@ -94,34 +108,43 @@ static void minv_ref(const cubes_body *b, double M[6][6], double Mabs[6][6]) {
         }
 }
 
-/* A_ref = J M^-1 J' (float64) and Aabs = |J| |M^-1|+ |J|' for group g; m x m (unpadded) */
+/* A_ref = J M^-1 J' (float64) and Aabs = |J| |M^-1|+ |J|' for group g; m x m (unpadded). J is
+ * the group's rows (compact: two 6-column blocks, the bodies' columns), M^-1 from minv_ref. */
 static void build_A_ref(const cubes_world *w, int g, double *A, double *Aabs) {
     const cubes_group *G = &w->groups[g];
-    const float *J = cubes_group_J(w, g);
-    int m = G->m, K = G->kc;
-    double *MJ = xalloc((size_t)m * K, sizeof *MJ), *MJa = xalloc((size_t)m * K, sizeof *MJa);
-    for (int l = 0; l < G->nb; l++) {
-        double M[6][6], Ma[6][6];
-        minv_ref(&w->bodies[w->border[G->b0 + l]], M, Ma);
-        for (int r = 0; r < m; r++)
+    const cubes_row *rows = cubes_group_rows(w, g);
+    int m = G->m;
+    double (*MJ)[12] = xalloc((size_t)m, sizeof *MJ), (*MJa)[12] = xalloc((size_t)m, sizeof *MJa);
+    for (int r = 0; r < m; r++) {
+        int cols[2] = {rows[r].ca, rows[r].cb};
+        for (int e = 0; e < 2; e++) {
+            if (cols[e] < 0) continue;
+            double M[6][6], Ma[6][6];
+            minv_ref(&w->bodies[w->border[G->b0 + cols[e] / 6]], M, Ma);
             for (int i = 0; i < 6; i++) {
                 double s = 0, sa = 0;
                 for (int j = 0; j < 6; j++) {
-                    double jv = J[(size_t)r * K + 6 * l + j];
+                    double jv = rows[r].j[6 * e + j];
                     s += M[i][j] * jv;
                     sa += Ma[i][j] * fabs(jv);
                 }
-                MJ[(size_t)r * K + 6 * l + i] = s;
-                MJa[(size_t)r * K + 6 * l + i] = sa;
+                MJ[r][6 * e + i] = s;
+                MJa[r][6 * e + i] = sa;
             }
+        }
     }
     for (int i = 0; i < m; i++)
         for (int j = 0; j < m; j++) {
             double s = 0, sa = 0;
-            for (int k = 0; k < 6 * G->nb; k++) {
-                s += (double)J[(size_t)i * K + k] * MJ[(size_t)j * K + k];
-                sa += fabs((double)J[(size_t)i * K + k]) * MJa[(size_t)j * K + k];
-            }
+            int ci[2] = {rows[i].ca, rows[i].cb}, cj[2] = {rows[j].ca, rows[j].cb};
+            for (int e = 0; e < 2; e++)
+                for (int f = 0; f < 2; f++) {
+                    if (ci[e] < 0 || ci[e] != cj[f]) continue;
+                    for (int k = 0; k < 6; k++) {
+                        s += (double)rows[i].j[6 * e + k] * MJ[j][6 * f + k];
+                        sa += fabs((double)rows[i].j[6 * e + k]) * MJa[j][6 * f + k];
+                    }
+                }
             A[(size_t)i * m + j] = s;
             Aabs[(size_t)i * m + j] = sa;
         }
@@ -195,7 +218,7 @@ static void add_random_pile(cubes_world *w) {
 static void test_A(void) {
     for (int islands = 0; islands < 2; islands++) {
         cubes_world w;
-        cubes_params p = {.islands = islands};
+        cubes_params p = {.solver = islands ? CUBES_SOLVER_ISLANDS : CUBES_SOLVER_DENSE};
         cubes_world_init(&w, ctx, &p);
         add_random_pile(&w);
         /* two more apart: an island of their own in island mode */
@@ -215,6 +238,157 @@ static void test_A(void) {
         }
         cubes_world_free(&w);
     }
+}
+
+/* ---- the matrix-free product against float64 ---- */
+
+/* The sparse solver's operator w = J (M^-1 J' x) + b on the GPU (texla_op_product of the two
+ * texla_sparse matrices) for a random x, against float64 J M^-1 J' x + b with M^-1 from the
+ * quaternion (minv_ref) and J the rows the GPU got (compact rows). Per row the bound is
+ *   (g_(c+12) + 32 u) (|J| |M^-1|+ |J|' |x|)_i + u (|b_i| + |w_i|),
+ * c the most rows on one body's column: the GPU sums c terms for M^-1 J' x, 12 for J (.); the
+ * 32 u is what the physics rounded in M^-1 J' (test_A); u for the add of b. Padding rows give
+ * exactly b (0). */
+static void test_matfree_w(void) {
+    cubes_world w;
+    cubes_params p = {.solver = CUBES_SOLVER_SPARSE};
+    cubes_world_init(&w, ctx, &p);
+    add_random_pile(&w);
+    float h[3] = {0.5f, 0.5f, 0.5f};
+    cubes_add_box(&w, (float[3]){6, 0.45f, 0}, h, 1, NULL);
+    int r = cubes_step_begin(&w);
+    CHECK(r == 0, "matrix-free: cubes_step_begin: %s", texla_error_message(ctx));
+    if (r) {
+        cubes_world_free(&w);
+        return;
+    }
+    CHECK(w.mode == CUBES_SOLVER_SPARSE && w.ngroups == 1 && w.sslot >= 0,
+          "matrix-free: mode %d, %d groups, slot %d", w.mode, w.ngroups, w.sslot);
+    const cubes_group *G = &w.groups[0];
+    const cubes_sslot *s = &w.sslots[w.sslot];
+    const cubes_row *rows = cubes_group_rows(&w, 0);
+    const float *hb = cubes_group_b(&w, 0);
+    int m = G->m, mc = G->mc, nb = G->nb;
+    float *x = xalloc((size_t)mc, sizeof *x), *wg = xalloc((size_t)mc, sizeof *wg);
+    for (int i = 0; i < m; i++) x[i] = (float)check_rand();
+    texla_vec xv = {0}, wv = {0}, tv = {0};
+    expect_ok(texla_vec_make(ctx, mc, x, &xv), "x");
+    expect_ok(texla_vec_make(ctx, mc, NULL, &wv), "w");
+    expect_ok(texla_vec_make(ctx, mc, NULL, &tv), "A x");
+    expect_ok(texla_op_matvec(ctx, s->A, xv, tv), "texla_op_matvec(J (M^-1 J' .))");
+    expect_ok(texla_vec_add(ctx, tv, s->b, wv), "w = A x + b");
+    expect_ok(texla_vec_read(ctx, wv, wg), "read w");
+    /* float64: z = J' x per body column, then M^-1 z and its absolute bound */
+    double *z = xalloc((size_t)6 * nb, sizeof *z), *za = xalloc((size_t)6 * nb, sizeof *za);
+    double *mz = xalloc((size_t)6 * nb, sizeof *mz), *mza = xalloc((size_t)6 * nb, sizeof *mza);
+    int *cnt = xalloc((size_t)nb, sizeof *cnt), cmax = 0;
+    for (int i = 0; i < m; i++) {
+        int cols[2] = {rows[i].ca, rows[i].cb};
+        for (int e = 0; e < 2; e++) {
+            if (cols[e] < 0) continue;
+            cnt[cols[e] / 6]++;
+            for (int k = 0; k < 6; k++) {
+                z[cols[e] + k] += (double)rows[i].j[6 * e + k] * x[i];
+                za[cols[e] + k] += fabs((double)rows[i].j[6 * e + k] * x[i]);
+            }
+        }
+    }
+    for (int l = 0; l < nb; l++) {
+        double M[6][6], Ma[6][6];
+        minv_ref(&w.bodies[w.border[G->b0 + l]], M, Ma);
+        cmax = cnt[l] > cmax ? cnt[l] : cmax;
+        for (int i = 0; i < 6; i++)
+            for (int k = 0; k < 6; k++) {
+                mz[6 * l + i] += M[i][k] * z[6 * l + k];
+                mza[6 * l + i] += Ma[i][k] * za[6 * l + k];
+            }
+    }
+    double c = gamma_k(cmax + 12) + 32 * U, worst = 0, e2 = 0, r2 = 0;
+    int bad = 0, bad_pad = 0;
+    for (int i = 0; i < mc; i++) {
+        if (i >= m) {
+            bad_pad += wg[i] != 0;
+            continue;
+        }
+        double ref = hb[i], bound = 0;
+        int cols[2] = {rows[i].ca, rows[i].cb};
+        for (int e = 0; e < 2; e++)
+            for (int k = 0; cols[e] >= 0 && k < 6; k++) {
+                ref += (double)rows[i].j[6 * e + k] * mz[cols[e] + k];
+                bound += fabs((double)rows[i].j[6 * e + k]) * mza[cols[e] + k];
+            }
+        bound = c * bound + U * (fabs((double)hb[i]) + fabs(ref));
+        double d = fabs(wg[i] - ref);
+        bad += d > bound;
+        worst = fmax(worst, bound > 0 ? d / bound : (d > 0 ? INFINITY : 0));
+        e2 += d * d, r2 += ref * ref;
+    }
+    CHECK(bad == 0, "matrix-free w: %d of %d rows off float64 J M^-1 J' x + b (worst error / "
+          "bound %.3g)", bad, m, worst);
+    CHECK(bad_pad == 0, "matrix-free w: %d padding rows are not 0", bad_pad);
+    printf("cubes: matrix-free w = J (M^-1 J' x) + b on the GPU, %d rows, %d bodies (%ld nonzeros "
+           "in J): normwise relative error %.2e, worst element error / bound %.3f\n", m, nb,
+           w.stats.nnz, r2 > 0 ? sqrt(e2 / r2) : 0, worst);
+    texla_vec_destroy(ctx, xv), texla_vec_destroy(ctx, wv), texla_vec_destroy(ctx, tv);
+    free(x), free(wg), free(z), free(za), free(mz), free(mza), free(cnt);
+    CHECK(cubes_step_end(&w) == 0, "matrix-free: cubes_step_end");
+    cubes_world_free(&w);
+}
+
+/* The sparse solver's impulses against the dense solver's on the same frame: two worlds built
+ * alike (the random pile, with friction), one step begun in each, the solutions read back. Both
+ * run the same iteration (same rows, b, warm start, omega, diag); they differ by the float
+ * rounding of the products (dense A formed by a K-term product, then m-term sums; sparse:
+ * c-term then 12-term sums), per iteration at most
+ *   delta_i = (omega / A_ii) g_(K+m) (|J| |M^-1|+ |J|' |x| + |b|)_i   (|x|: the larger of the two),
+ * and the iteration does not amplify what came before (for normal rows it is nonexpansive in
+ * the D-norm, D = diag A, where omega lambda_max < 2); so ||x_s - x_d||_D <= iterations
+ * ||delta||_D, doubled for the friction rows' projection (it moves its bound with the normal
+ * impulse). */
+static void test_sparse_vs_dense(void) {
+    uint64_t seed = (uint64_t)(check_rand() * 1e15);
+    cubes_world w[2];
+    int solvers[2] = {CUBES_SOLVER_DENSE, CUBES_SOLVER_SPARSE}, ok = 1;
+    for (int k = 0; k < 2; k++) {
+        cubes_params p = {.solver = solvers[k]};
+        cubes_world_init(&w[k], ctx, &p);
+        check_srand(seed);
+        add_random_pile(&w[k]);
+        ok &= cubes_step_begin(&w[k]) == 0;
+    }
+    CHECK(ok, "sparse vs dense: cubes_step_begin: %s", texla_error_message(ctx));
+    if (ok) {
+        const cubes_group *G = &w[0].groups[0], *Gs = &w[1].groups[0];
+        int m = G->m, mc = G->mc;
+        CHECK(w[1].ngroups == 1 && Gs->m == m && Gs->omega == G->omega,
+              "sparse vs dense: not the same LCP (%d and %d rows, omega %g and %g)", m, Gs->m,
+              G->omega, Gs->omega);
+        float *xd = xalloc((size_t)mc, sizeof *xd), *xs = xalloc((size_t)mc, sizeof *xs);
+        expect_ok(texla_mat_read(ctx, w[0].slots[G->slot].x, xd), "read dense x");
+        expect_ok(texla_vec_read(ctx, w[1].sslots[w[1].sslot].x, xs), "read sparse x");
+        double *A = xalloc((size_t)m * m, sizeof *A), *Aa = xalloc((size_t)m * m, sizeof *Aa);
+        build_A_ref(&w[0], 0, A, Aa);
+        const float *hb = cubes_group_b(&w[0], 0);
+        double c = gamma_k(G->kc + m), d2 = 0, b2 = 0, xmax = 0, dmax = 0;
+        for (int i = 0; i < m; i++) {
+            double mag = fabs((double)hb[i]);
+            for (int j = 0; j < m; j++) mag += Aa[(size_t)i * m + j] * fmax(fabs(xd[j]), fabs(xs[j]));
+            double aii = A[(size_t)i * m + i], delta = G->omega / aii * c * mag;
+            double dx = (double)xs[i] - xd[i];
+            d2 += aii * dx * dx, b2 += aii * delta * delta;
+            xmax = fmax(xmax, fabs(xd[i])), dmax = fmax(dmax, fabs(dx));
+        }
+        double bound = 2.0 * w[0].p.iterations * sqrt(b2), dn = sqrt(d2);
+        CHECK(dn <= bound, "sparse vs dense: ||x_sparse - x_dense||_D = %.3g > bound %.3g", dn, bound);
+        CHECK(xmax > 0, "sparse vs dense: no impulse at all");
+        printf("cubes: sparse vs dense solver, same frame, %d rows, %d iterations: max |dx| %.2e "
+               "of max |x| %.2e; ||dx||_D %.2e (bound %.2e)\n", m, w[0].p.iterations, dmax, xmax,
+               dn, bound);
+        free(xd), free(xs), free(A), free(Aa);
+        for (int k = 0; k < 2; k++) CHECK(cubes_step_end(&w[k]) == 0, "cubes_step_end");
+    }
+    cubes_world_free(&w[0]);
+    cubes_world_free(&w[1]);
 }
 
 /* ---- the LCP against the conditions and a float64 PGS ---- */
@@ -306,32 +480,42 @@ static void report_conditions(const char *who, const lcp_check *c) {
 static void net_impulse_diff(const cubes_world *w, const double *x, const double *y, double *dn,
                              double *yn) {
     const cubes_group *G = &w->groups[0];
-    const float *J = cubes_group_J(w, 0);
+    const cubes_row *rows = cubes_group_rows(w, 0);
+    double *z = xalloc((size_t)6 * G->nb, sizeof *z), *zr = xalloc((size_t)6 * G->nb, sizeof *zr);
+    for (int r = 0; r < G->m; r++) {
+        int cols[2] = {rows[r].ca, rows[r].cb};
+        for (int e = 0; e < 2; e++)
+            for (int k = 0; cols[e] >= 0 && k < 6; k++) {
+                z[cols[e] + k] += (double)rows[r].j[6 * e + k] * x[r];
+                zr[cols[e] + k] += (double)rows[r].j[6 * e + k] * y[r];
+            }
+    }
     double d2 = 0, r2 = 0;
     for (int l = 0; l < G->nb; l++) {
-        double z[6] = {0}, zr[6] = {0}, M[6][6], Ma[6][6];
-        for (int r = 0; r < G->m; r++)
-            for (int k = 0; k < 6; k++) {
-                z[k] += (double)J[(size_t)r * G->kc + 6 * l + k] * x[r];
-                zr[k] += (double)J[(size_t)r * G->kc + 6 * l + k] * y[r];
-            }
+        double M[6][6], Ma[6][6];
         minv_ref(&w->bodies[w->border[G->b0 + l]], M, Ma);
         for (int i = 0; i < 6; i++)
             for (int k = 0; k < 6; k++) {
-                d2 += (z[i] - zr[i]) * M[i][k] * (z[k] - zr[k]);
-                r2 += zr[i] * M[i][k] * zr[k];
+                d2 += (z[6 * l + i] - zr[6 * l + i]) * M[i][k] * (z[6 * l + k] - zr[6 * l + k]);
+                r2 += zr[6 * l + i] * M[i][k] * zr[6 * l + k];
             }
     }
+    free(z), free(zr);
     *dn = sqrt(d2), *yn = sqrt(r2);
 }
 
-/* one LCP of the resting scene: GPU Jacobi to convergence and PGS; frictionless: mu -1 */
-static void lcp_case(float mu_param) {
+/* one LCP of the resting scene: GPU Jacobi to convergence and PGS; frictionless: mu -1; solver
+ * dense (texla_lcp_jacobi on the formed A) or sparse (texla_lcp_jacobi_op on J (M^-1 J' .)) */
+static void lcp_case(float mu_param, int solver) {
     cubes_world w;
-    cubes_params p = {.mu = mu_param};
+    cubes_params p = {.mu = mu_param, .solver = solver};
     cubes_world_init(&w, ctx, &p);
     resting_scene(&w);
-    const char *name = mu_param < 0 ? "LCP without friction" : "LCP with friction";
+    int sparse = solver == CUBES_SOLVER_SPARSE;
+    const char *name = mu_param < 0 ? (sparse ? "LCP without friction, sparse solver"
+                                              : "LCP without friction")
+                                    : (sparse ? "LCP with friction, sparse solver"
+                                              : "LCP with friction");
     if (cubes_step_begin(&w)) {
         CHECK(0, "%s: cubes_step_begin: %s", name, texla_error_message(ctx));
         cubes_world_free(&w);
@@ -339,7 +523,6 @@ static void lcp_case(float mu_param) {
     }
     const cubes_group *G = &w.groups[0];
     int m = G->m, mc = G->mc;
-    const cubes_slot *s = &w.slots[G->slot];
     const float *fi = cubes_group_index(&w, 0), *mu = cubes_group_mu(&w, 0);
     const float *hb = cubes_group_b(&w, 0);
     double *A = xalloc((size_t)m * m, sizeof *A), *Aa = xalloc((size_t)m * m, sizeof *Aa);
@@ -349,13 +532,23 @@ static void lcp_case(float mu_param) {
     build_A_ref(&w, 0, A, Aa);
     for (int i = 0; i < m; i++) b[i] = hb[i];
     /* the GPU solve to convergence from x = 0 */
-    expect_ok(texla_mat_write(ctx, x, s->x), "zero x");
     const int iters = 4000;
-    texla_lcp_desc d = {.iterations = iters, .omega = G->omega, .friction_index = s->fi,
-                        .friction_mu = s->mu};
     double t0 = now_s();
-    expect_ok(texla_lcp_jacobi(ctx, s->A, s->b, &d, s->x, NULL), "texla_lcp_jacobi");
-    expect_ok(texla_mat_read(ctx, s->x, x), "read x");
+    if (sparse) {
+        const cubes_sslot *s = &w.sslots[w.sslot];
+        expect_ok(texla_vec_write(ctx, x, s->x), "zero x");
+        texla_lcp_op_desc d = {.iterations = iters, .omega = G->omega, .diag = s->d,
+                               .friction_index = s->fi, .friction_mu = s->mu};
+        expect_ok(texla_lcp_jacobi_op(ctx, s->A, s->b, &d, s->x, NULL), "texla_lcp_jacobi_op");
+        expect_ok(texla_vec_read(ctx, s->x, x), "read x");
+    } else {
+        const cubes_slot *s = &w.slots[G->slot];
+        expect_ok(texla_mat_write(ctx, x, s->x), "zero x");
+        texla_lcp_desc d = {.iterations = iters, .omega = G->omega, .friction_index = s->fi,
+                            .friction_mu = s->mu};
+        expect_ok(texla_lcp_jacobi(ctx, s->A, s->b, &d, s->x, NULL), "texla_lcp_jacobi");
+        expect_ok(texla_mat_read(ctx, s->x, x), "read x");
+    }
     double t1 = now_s();
     for (int i = 0; i < m; i++) xd[i] = x[i];
     pgs(A, b, fi, mu, m, xr);
@@ -406,11 +599,13 @@ static void lcp_case(float mu_param) {
 }
 
 static void test_lcp(void) {
-    uint64_t seed_state = (uint64_t)(check_rand() * 1e15); /* the same scene for both cases */
-    check_srand(seed_state);
-    lcp_case(0.0f);
-    check_srand(seed_state);
-    lcp_case(-1.0f);
+    uint64_t seed_state = (uint64_t)(check_rand() * 1e15); /* the same scene for every case */
+    for (int sv = CUBES_SOLVER_DENSE; sv <= CUBES_SOLVER_SPARSE; sv += 2) {
+        check_srand(seed_state);
+        lcp_case(0.0f, sv);
+        check_srand(seed_state);
+        lcp_case(-1.0f, sv);
+    }
 }
 
 /* ---- simulations ---- */
@@ -477,7 +672,8 @@ static void energy_report(const char *what, const energy_log *e) {
 
 static void test_drop(void) {
     cubes_world w;
-    cubes_world_init(&w, ctx, NULL);
+    cubes_params pd = {.solver = CUBES_SOLVER_DENSE}; /* the tumble below: sparse */
+    cubes_world_init(&w, ctx, &pd);
     float h[3] = {0.5f, 0.5f, 0.5f}, q[4] = {0.98f, 0.1f, 0.05f, 0.15f};
     cubes_add_box(&w, (float[3]){0.3f, 1.5f, -0.2f}, h, 1, q);
     energy_log e = {0};
@@ -501,11 +697,12 @@ static void test_drop(void) {
     CHECK(dh < 1e-4 && da < 1e-4, "drop: drift over the last 100 steps %.3g m, %.3g rad", dh, da);
     printf("cubes: drop: penetration %.5f m, |v| %.2e m/s, drift over 100 steps %.2e m, %.2e rad "
            "(%.2f s)\n", pen, v, dh, da, now_s() - t0);
-    energy_report("drop", &e);
+    energy_report("drop (dense)", &e);
     cubes_world_free(&w);
 
     /* tumbling: corner first, spinning, onto the ground */
-    cubes_world_init(&w, ctx, NULL);
+    cubes_params ps = {.solver = CUBES_SOLVER_SPARSE};
+    cubes_world_init(&w, ctx, &ps);
     float q2[4] = {0.85f, 0.3f, 0.2f, 0.38f};
     int i = cubes_add_box(&w, (float[3]){0, 1.6f, 0}, h, 1, q2);
     w.bodies[i].w[0] = 3, w.bodies[i].w[2] = -2, w.bodies[i].v[0] = 1.5f;
@@ -513,13 +710,17 @@ static void test_drop(void) {
     ok = 1;
     for (int s = 0; s < 200 && ok; s++) ok = step_logged(&w, &e2) == 0;
     CHECK(ok, "tumble: step failed: %s", texla_error_message(ctx));
-    energy_report("tumble", &e2);
+    energy_report("tumble (sparse)", &e2);
     cubes_world_free(&w);
 }
 
-static void test_stack(void) {
+/* a stack of 5 unit cubes standing 5 s with the given solver (see the header) */
+static void test_stack(int solver) {
     cubes_world w;
-    cubes_world_init(&w, ctx, NULL);
+    cubes_params p = {.solver = solver};
+    cubes_world_init(&w, ctx, &p);
+    int sparse = solver == CUBES_SOLVER_SPARSE;
+    const char *sn = cubes_solver_name(solver);
     float h[3] = {0.5f, 0.5f, 0.5f};
     for (int i = 0; i < 5; i++) cubes_add_box(&w, (float[3]){0, 0.5f + i, 0}, h, 1, NULL);
     const cubes_body *top = &w.bodies[4];
@@ -527,7 +728,7 @@ static void test_stack(void) {
     memcpy(x0, top->x, sizeof x0);
     memcpy(q0, top->q, sizeof q0);
     energy_log e = {0};
-    int ok = 1, pool_made = -1, rb_begin = -1, rb_end = -1, groups = 0;
+    int ok = 1, pool_made = -1, rb_begin = -1, rb_end = -1, groups = 0, unsolved = 0;
     float min_w = 0, min_x = 0, fex = 0;
     double t0 = now_s();
     for (int s = 0; s < 300 && ok; s++) {
@@ -544,35 +745,43 @@ static void test_stack(void) {
             continue;
         }
         ok = step_logged(&w, &e) == 0;
+        unsolved += w.stats.unsolved;
         if (s >= 60) {
             min_w = fminf(min_w, w.stats.min_w);
             min_x = fminf(min_x, w.stats.min_x);
             fex = fmaxf(fex, w.stats.max_fric_excess);
         }
     }
-    CHECK(ok, "stack: step failed: %s", texla_error_message(ctx));
+    CHECK(ok, "stack (%s): step failed: %s", sn, texla_error_message(ctx));
+    CHECK(w.stats.solver == solver && !w.stats.fallback, "stack: solved by %d, asked %d",
+          w.stats.solver, solver);
     double d = sqrt(pow(top->x[0] - x0[0], 2) + pow(top->x[1] - x0[1], 2) +
                     pow(top->x[2] - x0[2], 2));
     double da = quat_angle(top->q, q0);
-    CHECK(d < 0.02, "stack: the top cube moved %.4g m in 5 s", d);
-    CHECK(da < 1e-3, "stack: the top cube turned %.3g rad in 5 s", da);
-    CHECK(min_x >= 0, "stack: a normal impulse %.3g < 0", min_x);
-    CHECK(fex <= 1e-6f, "stack: friction outside its cone by %.3g", fex);
-    CHECK(min_w >= -1e-3f, "stack: min w %.3g m/s at the demo's settings", min_w);
-    CHECK(rb_begin == 0 && rb_end == groups, "stack: %d read-backs while solving, %d after (%d "
-          "groups)", rb_begin, rb_end, groups);
-    CHECK(pool_made == 0, "stack: %d GPU matrices made in a step whose sizes repeat", pool_made);
-    printf("cubes: stack of 5, 300 steps (%.2f s): top moved %.5f m (y %+.5f), turned %.2e rad; "
-           "settled min w %.2e m/s, min x %.2e, friction excess %.2e; read-backs %d while "
-           "solving, %d after\n", now_s() - t0, d, top->x[1] - x0[1], da, min_w, min_x, fex,
+    CHECK(d < 0.02, "stack (%s): the top cube moved %.4g m in 5 s", sn, d);
+    CHECK(da < 1e-3, "stack (%s): the top cube turned %.3g rad in 5 s", sn, da);
+    CHECK(min_x >= 0, "stack (%s): a normal impulse %.3g < 0", sn, min_x);
+    CHECK(fex <= 1e-6f, "stack (%s): friction outside its cone by %.3g", sn, fex);
+    CHECK(min_w >= -1e-3f, "stack (%s): min w %.3g m/s at the demo's settings", sn, min_w);
+    CHECK(unsolved == 0, "stack (%s): %d steps flagged unsolved", sn, unsolved);
+    CHECK(rb_begin == 0 && rb_end == groups, "stack (%s): %d read-backs while solving, %d after "
+          "(%d groups)", sn, rb_begin, rb_end, groups);
+    /* the dense solvers' pooled matrices; the sparse solver's pooled vectors and the step's
+     * J, M^-1 J' and their product (made each step: texla_sparse has no in-place update) */
+    CHECK(pool_made == (sparse ? 3 : 0), "stack (%s): %d GPU objects made in a step whose sizes "
+          "repeat", sn, pool_made);
+    printf("cubes: stack of 5 (%s), 300 steps (%.2f s): top moved %.5f m (y %+.5f), turned %.2e "
+           "rad; settled min w %.2e m/s, min x %.2e, friction excess %.2e; read-backs %d while "
+           "solving, %d after\n", sn, now_s() - t0, d, top->x[1] - x0[1], da, min_w, min_x, fex,
            rb_begin, rb_end);
-    energy_report("stack", &e);
-    /* without the pool: 7 matrices per group per step (the first step still finds the pooled
+    energy_report(sparse ? "stack, sparse" : "stack, dense", &e);
+    /* without the pool: every object per group per step (the first step still finds the pooled
      * slot; at its end every slot goes) */
     w.p.no_pool = 1;
     CHECK(cubes_step(&w) == 0 && cubes_step(&w) == 0, "stack: no-pool steps");
-    CHECK(w.stats.mats_made == 11 * w.stats.groups, "no pool: %d matrices (7 + a 4-matrix LCP workspace) made for %d groups",
-          w.stats.mats_made, w.stats.groups);
+    int want = sparse ? 6 + 3 + 3 : 11; /* vectors, workspace, step objects; 7 + a workspace */
+    CHECK(w.stats.mats_made == want * w.stats.groups, "no pool (%s): %d objects made for %d "
+          "groups, want %d each", sn, w.stats.mats_made, w.stats.groups, want);
     cubes_world_free(&w);
 }
 
@@ -582,9 +791,10 @@ static double com_y(const cubes_world *w, int n) {
     return s / n;
 }
 
+/* a 10 x 6 wall shot (see the header) */
 static void test_wall(void) {
     cubes_world w;
-    cubes_params p = {.islands = 1};
+    cubes_params p = {.max_iterations = 192}; /* the default solver; at most 2x iterations (time) */
     cubes_world_init(&w, ctx, &p);
     CHECK(cubes_scene_wall(&w, 10, 6, 1.0f, 0.05f) == 0, "wall");
     double y0 = com_y(&w, 60), t0 = now_s(), ymax = y0;
@@ -603,19 +813,200 @@ static void test_wall(void) {
         for (int k = 0; k < 3; k++)
             finite &= isfinite(w.bodies[i].x[k]) && isfinite(w.bodies[i].v[k]);
     CHECK(finite, "wall: non-finite state");
-    printf("cubes: wall 10 x 6 shot: centre of mass %.3f -> %.3f m after 75 steps (max %.3f), "
-           "largest island %d rows (%.1f s)\n", y0, y1, ymax, peak, now_s() - t0);
+    printf("cubes: wall 10 x 6 shot (%s): centre of mass %.3f -> %.3f m after 75 steps (max %.3f), "
+           "largest LCP %d rows (%.1f s)\n", cubes_solver_name(w.p.solver), y0, y1, ymax, peak,
+           now_s() - t0);
     cubes_world_free(&w);
+}
+
+/* The thousand-cube wall (cubes_scene: 41 x 24, 12000 LCP rows at rest, one sparse LCP). On
+ * llvmpipe a step of it on the GPU takes seconds (tens under load), so the GPU does the steps
+ * that matter and the CPU the rest (cpu_solve: the same Jacobi on the same rows, in float):
+ * SETTLE steps on the CPU (a cold 24-high wall needs a few hundred iterations a step for a
+ * while), one GPU step at rest (not flagged unsolved), the shot from 1 m in front at 25 m/s,
+ * IMPACT GPU steps at a fixed 96 iterations (the projectile enters the wall), then FALL CPU
+ * steps. It falls: the shot knocks cubes out (at least 5 moved more than 10 cm) and cubes above
+ * the hole drop (at least 3 lower by more than 2 cm than when settled), the state stays finite,
+ * and the GPU's LCPs had up to the rows and nonzeros reported. */
+static void test_wall_1000(void) {
+    enum { SETTLE = 30, IMPACT = 4, FALL = 8 };
+    cubes_world w;
+    cubes_params p = {.cpu_solve = 1};
+    cubes_world_init(&w, ctx, &p);
+    cubes_scene_info in;
+    CHECK(cubes_scene(&w, CUBES_SCENE_WALL, 1000, &in) == 0 && w.nbodies == 1000,
+          "the 1000-cube wall");
+    double t0 = now_s();
+    int ok = 1;
+    for (int s = 0; s < SETTLE && ok; s++) ok = cubes_step(&w) == 0;
+    double t_settle = now_s() - t0;
+    float *x0 = xalloc((size_t)3 * w.nbodies, sizeof *x0);
+    for (int i = 0; i < w.nbodies; i++) memcpy(x0 + 3 * i, w.bodies[i].x, 3 * sizeof *x0);
+    w.p.cpu_solve = 0;
+    w.p.max_iterations = w.p.iterations;
+    t0 = now_s();
+    ok = ok && cubes_step(&w) == 0;
+    int unsolved_rest = w.stats.unsolved, rows = 0, gpu = w.stats.solver == CUBES_SOLVER_SPARSE;
+    double t_cpu = 0;
+    long nnz = 0;
+    cubes_shoot(&w, (float[3]){in.target[0], in.target[1] + 0.2f, in.target[2] + 1.0f},
+                in.target, 25);
+    for (int s = 0; s < IMPACT && ok; s++) {
+        ok = cubes_step(&w) == 0;
+        gpu &= w.stats.solver == CUBES_SOLVER_SPARSE;
+        rows = w.stats.rows > rows ? w.stats.rows : rows;
+        nnz = w.stats.nnz > nnz ? w.stats.nnz : nnz;
+        t_cpu += w.stats.t_collide_ms + w.stats.t_build_ms + w.stats.t_upload_ms +
+                 w.stats.t_finish_ms;
+    }
+    double t_gpu = now_s() - t0;
+    w.p.cpu_solve = 1;
+    for (int s = 0; s < FALL && ok; s++) ok = cubes_step(&w) == 0;
+    CHECK(ok, "1000-cube wall: step failed: %s", texla_error_message(ctx));
+    int moved = 0, dropped = 0, finite = 1;
+    for (int i = 0; i < 1000; i++) {
+        const float *x = w.bodies[i].x, *q = x0 + 3 * i;
+        double d = sqrt(pow(x[0] - q[0], 2) + pow(x[1] - q[1], 2) + pow(x[2] - q[2], 2));
+        moved += d > 0.1, dropped += q[1] - x[1] > 0.02;
+        for (int k = 0; k < 3; k++) finite &= isfinite(x[k]) && isfinite(w.bodies[i].v[k]);
+    }
+    CHECK(finite, "1000-cube wall: non-finite state");
+    CHECK(moved >= 5 && dropped >= 3, "1000-cube wall: after the shot %d cubes moved > 10 cm, %d "
+          "dropped > 2 cm", moved, dropped);
+    CHECK(unsolved_rest == 0, "1000-cube wall: the GPU step at rest flagged unsolved");
+    CHECK(gpu, "1000-cube wall: a GPU step not solved by the sparse solver");
+    printf("cubes: 1000-cube wall shot (settled in %d CPU steps, %.1f s; %d GPU steps, sparse, one "
+           "LCP of up to %d rows, %ld nonzeros in J, %.1f s, CPU side %.0f ms a step; %d CPU steps "
+           "more): %d cubes moved > 10 cm, %d dropped > 2 cm\n", SETTLE, t_settle, 1 + IMPACT,
+           rows, nnz, t_gpu, t_cpu / IMPACT, FALL, moved, dropped);
+    free(x0);
+    cubes_world_free(&w);
+}
+
+/* The broadphase passes exactly the pairs whose grown bounding spheres overlap (the all-pairs
+ * test it replaces): a random pile with random velocities, one body absurdly fast (wider than a
+ * grid cell: tested against all) and one gone non-finite (meets nothing). */
+static void test_broadphase(void) {
+    cubes_world w;
+    cubes_params p = {.cpu_solve = 1};
+    cubes_world_init(&w, ctx, &p);
+    add_random_pile(&w);
+    add_random_pile(&w);
+    for (int i = 0; i < w.nbodies; i++)
+        for (int k = 0; k < 3; k++) {
+            w.bodies[i].x[k] += (float)(3 * check_rand());
+            w.bodies[i].v[k] = (float)(4 * check_rand());
+        }
+    w.bodies[3].v[0] = 3000; /* reach 50 m */
+    w.bodies[5].x[1] = NAN;
+    CHECK(cubes_step_begin(&w) == 0, "broadphase: cubes_step_begin");
+    int n = w.nbodies, missing = 0, extra = 0, want = 0;
+    for (int i = 0; i < n; i++) {
+        const cubes_body *a = &w.bodies[i];
+        for (int j = i + 1; j < n; j++) {
+            const cubes_body *b = &w.bodies[j];
+            float ra = sqrtf(a->half[0] * a->half[0] + a->half[1] * a->half[1] +
+                             a->half[2] * a->half[2]);
+            float rb = sqrtf(b->half[0] * b->half[0] + b->half[1] * b->half[1] +
+                             b->half[2] * b->half[2]);
+            float va = sqrtf(a->v[0] * a->v[0] + a->v[1] * a->v[1] + a->v[2] * a->v[2]);
+            float vb = sqrtf(b->v[0] * b->v[0] + b->v[1] * b->v[1] + b->v[2] * b->v[2]);
+            float wa = sqrtf(a->w[0] * a->w[0] + a->w[1] * a->w[1] + a->w[2] * a->w[2]);
+            float wb = sqrtf(b->w[0] * b->w[0] + b->w[1] * b->w[1] + b->w[2] * b->w[2]);
+            /* each body's radius as the physics computes it (same float operations) */
+            float r0 = ra + w.p.dt * (va + wa * ra) + 0.5f * w.p.margin;
+            float r1 = rb + w.p.dt * (vb + wb * rb) + 0.5f * w.p.margin, r = r0 + r1;
+            float d[3] = {b->x[0] - a->x[0], b->x[1] - a->x[1], b->x[2] - a->x[2]};
+            int hit = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= r * r;
+            int found = 0;
+            for (int k = w.bp_first[i]; k < w.bp_first[i + 1]; k++) found |= w.bp_pairs[k] == j;
+            want += hit, missing += hit && !found, extra += found && !hit;
+        }
+    }
+    int sorted = 1;
+    for (int i = 0; i < n; i++)
+        for (int k = w.bp_first[i] + 1; k < w.bp_first[i + 1]; k++)
+            sorted &= w.bp_pairs[k - 1] < w.bp_pairs[k];
+    CHECK(missing == 0 && extra == 0 && w.stats.pairs == want, "broadphase: %d pairs, want %d: "
+          "%d missing, %d extra", w.stats.pairs, want, missing, extra);
+    CHECK(sorted, "broadphase: a body's partners are not in increasing order");
+    printf("cubes: broadphase: %d bodies, %d pairs, the all-pairs sphere test's exactly\n", n,
+           w.stats.pairs);
+    cubes_step_end(&w);
+    cubes_world_free(&w);
+}
+
+/* The solver switched between steps (as key M does) and the dense solvers' fallback: a stack of
+ * 3 stepped dense, islands, sparse, dense again, each step solved by the solver asked; with
+ * dense_max_rows below the LCP's rows the dense step goes to the sparse solver and says so. */
+static void test_switch(void) {
+    cubes_world w;
+    cubes_params p = {.solver = CUBES_SOLVER_DENSE};
+    cubes_world_init(&w, ctx, &p);
+    float h[3] = {0.5f, 0.5f, 0.5f};
+    for (int i = 0; i < 3; i++) cubes_add_box(&w, (float[3]){0, 0.5f + i, 0}, h, 1, NULL);
+    static const int order[4] = {CUBES_SOLVER_DENSE, CUBES_SOLVER_ISLANDS, CUBES_SOLVER_SPARSE,
+                                 CUBES_SOLVER_DENSE};
+    int bad = 0;
+    for (int k = 0; k < 4; k++) {
+        w.p.solver = order[k];
+        CHECK(cubes_step(&w) == 0, "switch: step with solver %d", order[k]);
+        bad += w.stats.solver != order[k] || w.stats.fallback;
+    }
+    CHECK(bad == 0, "switch: %d steps not solved by the solver asked", bad);
+    w.p.dense_max_rows = 8;
+    CHECK(cubes_step(&w) == 0, "fallback step");
+    CHECK(w.stats.fallback == 1 && w.stats.solver == CUBES_SOLVER_SPARSE && w.stats.rows > 8,
+          "fallback: %d rows over the cap of 8 solved by %d (fallback %d)", w.stats.rows,
+          w.stats.solver, w.stats.fallback);
+    CHECK(w.bodies[2].x[1] > 2.4f && w.bodies[2].x[1] < 2.6f, "switching moved the top cube to %g",
+          w.bodies[2].x[1]);
+    cubes_world_free(&w);
+}
+
+/* The unsolved flag can be raised: a cube dropped from 3 m lands with 1 Jacobi iteration a step
+ * (flagged: it sinks faster than the tolerance) and with the default 96 (never flagged). */
+static void test_unsolved_flag(void) {
+    int flagged[2] = {0, 0};
+    float worst[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        cubes_world w;
+        cubes_params p = {.iterations = k ? 0 : 1};
+        cubes_world_init(&w, ctx, &p);
+        float h[3] = {0.5f, 0.5f, 0.5f};
+        cubes_add_box(&w, (float[3]){0, 3.5f, 0}, h, 1, NULL);
+        for (int s = 0; s < 60; s++) {
+            if (cubes_step(&w)) break;
+            flagged[k] += w.stats.unsolved;
+            if (w.stats.w_tol > 0) worst[k] = fmaxf(worst[k], -w.stats.min_w / w.stats.w_tol);
+        }
+        cubes_world_free(&w);
+    }
+    CHECK(flagged[0] > 0, "unsolved flag: never raised with 1 iteration (worst min w / tol %.2f)",
+          worst[0]);
+    CHECK(flagged[1] == 0, "unsolved flag: raised %d times at the default iterations (worst %.2f)",
+          flagged[1], worst[1]);
+    printf("cubes: unsolved flag: a 3 m drop with 1 Jacobi iteration flagged in %d steps (worst "
+           "min w %.1f x tol), with 96 in %d (worst %.2f x tol)\n", flagged[0], worst[0],
+           flagged[1], worst[1]);
 }
 
 void suite_cubes(void) {
     ctx = suite_ctx(NULL);
     if (!ctx) return;
+    test_broadphase();
     test_A();
+    test_matfree_w();
+    test_sparse_vs_dense();
     test_lcp();
     test_drop();
-    test_stack();
+    test_stack(CUBES_SOLVER_SPARSE);
+    test_stack(CUBES_SOLVER_DENSE);
+    test_unsolved_flag();
+    test_switch();
     test_wall();
+    static int big_done; /* the 1000-cube wall on the first backend only (test time) */
+    if (!big_done++) test_wall_1000();
     texla_ctx_destroy(ctx);
     ctx = NULL;
 }

@@ -17,7 +17,13 @@
 #
 # CHECKED (a 12-cube wall, 320x200 frames, <= 45 frames: seconds on llvmpipe):
 #  - headless run: exit 0, the statistics lines (median and p95 of frame and solver time, LCP
-#    sizes), a valid non-blank 8-bit RGBA PNG of the asked size;
+#    sizes), the one-line summary (scene, cubes, solver, frame and solver ms, rows, nonzeros,
+#    unsolved frames), a valid non-blank 8-bit RGBA PNG of the asked size; the default solver is
+#    the sparse (matrix-free) one;
+#  - --solver dense and --mode islands with a shot, --scene pyramid and --scene pile: exit 0, the
+#    solver and scene reported, non-blank PNGs;
+#  - an LCP left unsolved (--iters 1 with a shot) is flagged: a WARNING line and "unsolved N/M"
+#    with N > 0 in the summary;
 #  - the same run with --shoot 1 (islands mode too): exit 0, says it shot, a valid non-blank PNG
 #    that differs from the run without the shot; the same shot run twice gives the same file
 #    (the simulation is deterministic);
@@ -32,7 +38,8 @@
 #  - --help exits 0 and lists the options and the keys; --backend fragment and compute run and
 #    say which backend ran; --headless without --png says it writes no picture; headless runs
 #    print progress lines (TEXLA_DEMO_PROGRESS_S makes them frequent);
-#  - usage errors exit 2 with the usage text on stderr, name the option, and write no file.
+#  - usage errors exit 2 with the usage text on stderr, name the option, and write no file (--solver and --scene
+#    with unknown names among them).
 B=${1:-build}
 X=$B/bin/texla-cubes
 case $X in /*) ;; *) X=$(pwd)/$X ;; esac
@@ -87,7 +94,10 @@ check "headless run prints frame time median and p95" \
 check "headless run prints solver time median and p95" \
     grep -Eq 'solver \(ms\) +median +[0-9.]+ +p95 +[0-9.]+' "$T/out1"
 check "headless run prints LCP sizes" grep -Eq 'LCP rows \(all\) +median +[1-9][0-9.]* ' "$T/out1"
-check "headless run: 12 bodies, single LCP, no shot" grep -q '12 bodies, mode single.*no shot' "$T/out1"
+check "headless run: 12 bodies, the sparse solver by default, no shot" \
+    grep -q '12 bodies, mode sparse.*no shot' "$T/out1"
+check "headless run prints the one-line summary" \
+    grep -Eq '^texla-cubes: summary scene wall cubes 12 solver sparse frames 45 \| frame [0-9.]+ ms .* solver [0-9.]+ ms .*\| rows [1-9][0-9]* nnz [1-9][0-9]* .*unsolved [0-9]+/45' "$T/out1"
 check "headless run says where it wrote the PNG" grep -Fq "wrote $T/still.png" "$T/out1"
 check_png "no shot" "$T/still.png" 320 200; have=$?
 SHA_STILL=$PSHA; FH_STILL=$(file_hash "$T/still.png")
@@ -114,6 +124,29 @@ check "islands mode is reported" grep -q 'mode islands' "$T/out3"
 check_png "islands" "$T/islands.png" 320 200
 check "islands mode with the shot differs from the still wall too" \
     [ "$(file_hash "$T/islands.png")" != "$FH_STILL" ]
+
+$TO "$X" --headless --frames 30 $G --shoot 1 --solver dense --png "$T/dense.png" > "$T/out3d" 2> "$T/err3d"
+rc=$?
+if [ $rc -eq 0 ]; then pass "dense solver with a shot exits 0"
+else fail "dense solver exits $rc: $(cat "$T/err3d")"; fi
+check "the dense solver is reported" grep -q 'summary scene wall cubes 13 solver dense' "$T/out3d"
+check_png "dense" "$T/dense.png" 320 200
+for sc in pyramid pile; do
+    $TO "$X" --headless --frames 30 --scene $sc --cubes 14 --width 320 --height 200 \
+        --png "$T/$sc.png" > "$T/out_$sc" 2> "$T/err_$sc"
+    rc=$?
+    if [ $rc -eq 0 ]; then pass "--scene $sc exits 0"
+    else fail "--scene $sc exits $rc: $(cat "$T/err_$sc")"; fi
+    check "--scene $sc: 14 cubes reported" grep -q "summary scene $sc cubes 14 solver sparse" "$T/out_$sc"
+    check_png "$sc" "$T/$sc.png" 320 200
+done
+# an unsolved LCP is flagged: 1 Jacobi iteration a step (4 at most) cannot stop the projectile
+$TO "$X" --headless --frames 40 $G --shoot 1 --iters 1 --png "$T/unsolved.png" > "$T/outu" 2> "$T/erru"
+rc=$?
+if [ $rc -eq 0 ]; then pass "--iters 1 with a shot exits 0"
+else fail "--iters 1 exits $rc: $(cat "$T/erru")"; fi
+check "an unsolved LCP prints a WARNING" grep -q 'WARNING: the LCP was not solved in [1-9]' "$T/outu"
+check "an unsolved LCP is counted in the summary" grep -Eq 'unsolved [1-9][0-9]*/40$' "$T/outu"
 
 # ---- 3. the window path ----
 WIN=""
@@ -206,6 +239,8 @@ usage_case() { # usage_case DESCRIPTION OPTION-NAMED ARGS...
     fi
 }
 usage_case "--mode sideways" --mode --mode sideways
+usage_case "--solver cholesky" --solver --solver cholesky
+usage_case "--scene castle" --scene --scene castle
 usage_case "--cubes 0" --cubes --cubes 0
 usage_case "--cubes x" --cubes --cubes x
 usage_case "--wall 3" --wall --wall 3

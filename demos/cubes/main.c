@@ -1,19 +1,24 @@
-/* texla-cubes: a wall of cubes knocked down by a projectile; every step's contacts are one
- * linear complementarity problem (or one per island) formed as A = J M^-1 J' and solved by
- * projected Jacobi on the GPU with texla (the application of Moravanszky's "Dense Matrix
- * Algebra on the GPU", fig. 4). The physics is in physics.c; this file draws and interacts.
+/* texla-cubes: walls, pyramids and piles of cubes knocked down by a projectile; every step's
+ * contacts are one linear complementarity problem (or one per island) solved by projected Jacobi
+ * on the GPU with texla: matrix-free (J and M^-1 J' sparse, A never formed; the default), or
+ * with A = J M^-1 J' formed densely (the application of Moravanszky's "Dense Matrix Algebra on
+ * the GPU", fig. 4). The physics is in physics.c; this file draws and interacts.
  *
- *   texla-cubes [--cubes N | --wall WxH] [--mu MU] [--iters N] [--omega W]
- *               [--mode single|islands] [--shoot FRAME] [--backend B] [--frames N --png FILE]
- *   texla-cubes --headless [--frames N] [--png FILE] [--cubes N] [--shoot FRAME] [--mode M]
+ *   texla-cubes [--cubes N [--scene wall|pyramid|pile] | --wall WxH] [--mu MU] [--iters N]
+ *               [--max-iters N] [--omega W] [--solver dense|islands|sparse] [--shoot FRAME]
+ *               [--backend B] [--frames N --png FILE]
+ *   texla-cubes --headless [--frames N] [--png FILE] [--cubes N] [--shoot FRAME] [--solver S]
  *               [--no-pool] [--width W --height H]
  *   texla-cubes --help         (the options, and the keys of the demos' common key map)
  *
- * In a window: an on-screen HUD (fps, bodies, LCP rows, solver time and quality), H shows the
- * keys. Without a display it runs headless (writing cubes.png). In a window, --png FILE takes a
- * screenshot after --frames frames and exits (for tests). Headless prints the median and p95 of
- * the frame time, the physics step, the solver (uploads, GPU product and Jacobi, read-back) and
- * the LCP sizes: the benchmark is `--headless --frames 300 --cubes N --mode single|islands`. */
+ * In a window: an on-screen HUD (fps, bodies, the solver, LCP rows and nonzeros, iterations,
+ * solver time and quality, the UNSOLVED flag), H shows the keys, M switches the solver. Without
+ * a display it runs headless (writing cubes.png). In a window, --png FILE takes a screenshot
+ * after --frames frames and exits (for tests). Headless prints the median and p95 of the frame
+ * time, the physics step, the solver (uploads, GPU products and Jacobi, read-back), the LCP
+ * sizes, the CPU parts, a WARNING for unsolved LCPs and a one-line summary: the benchmark is
+ * `--headless --frames N --cubes N --scene S --solver S` (bench/cubes_bench.sh runs the
+ * matrix). */
 #include <glad/gl.h>
 
 #include "../common/demo.h"
@@ -30,8 +35,10 @@
 #define WHO "texla-cubes"
 
 typedef struct opts {
-    int wide, high, cubes, headless, frames, shoot, width, height, iters, islands, no_pool, mu_set;
+    int wide, high, cubes, headless, frames, shoot, width, height, iters, no_pool, mu_set;
     int matmul_k;
+    int solver, scene; /* cubes_solver (0: the default), cubes_scene_kind */
+    int max_iters;     /* --max-iters (0: 4 x --iters) */
     int win_w, win_h; /* the window: 1280 x 800, or --width / --height when given */
     int hud, keys;
     float mu, omega;
@@ -49,7 +56,7 @@ typedef struct app {
     float *inst;
     GLint u_vp, u_shadow, u_mode, u_eye, u_light, g_vp, g_eye;
     int paused, step_once;
-    float angle, dist, centre[3];
+    float angle, dist, centre[3], target[3];
     int fb_w, fb_h;
     float eye[3], fwd[3], right[3], up[3], fovy;
     /* the window */
@@ -66,11 +73,11 @@ static const demo_key KEYS[] = {
     {"F", "a projectile at the wall"},
     {"Space", "pause / resume"},
     {"N", "one step (pauses)"},
-    {"R", "reset: a new wall"},
-    {"M", "mode: one LCP of all contacts / one per island"},
+    {"R", "reset: the scene anew"},
+    {"M", "solver: dense -> islands -> sparse (matrix-free)"},
     {"+ / -", "time step dt x1.25 / /1.25"},
     {"] / [", "Jacobi iterations x1.25 / /1.25"},
-    {"1 .. 5", "a wall of 15, 30, 60, 120, 240 cubes"},
+    {"1 .. 5", "the scene of 15, 30, 60, 120, 240 cubes"},
     {"Left / Right", "turn the camera"},
     {"P", "PNG of the window"},
     {"H", "this key list"},
@@ -83,39 +90,34 @@ static const float LIGHT[3] = {-0.55f, 0.75f, 0.35f}; /* towards the light, norm
 
 /* ---- scene ---- */
 
-/* N cubes as a wall about 10:6 wide to high, the top row centred if it is partial */
+/* --cubes N: the scene (wall, pyramid, pile) of N cubes; --wall W x H: that wall */
 static int build_scene(app *a) {
     cubes_world *w = &a->world;
     cubes_world_clear(w);
-    int wide = a->o.wide, high = a->o.high, n = a->o.cubes;
-    if (n) {
-        high = (int)lround(sqrt(n * 0.6));
-        if (high < 1) high = 1;
-        wide = (n + high - 1) / high;
+    if (a->o.cubes) {
+        cubes_scene_info in;
+        if (cubes_scene(w, a->o.scene, a->o.cubes, &in)) return -1;
+        memcpy(a->centre, in.centre, sizeof a->centre);
+        memcpy(a->target, in.target, sizeof a->target);
+        a->dist = in.size + 5.0f;
+        return 0;
     }
-    if (!n) n = wide * high;
-    if (cubes_scene_wall(w, wide, n / wide, 1.0f, 0.05f)) return -1;
-    int rest = n % wide, rows = n / wide;
-    if (rest) { /* a partial top row */
-        float x0 = -(rest - 1) * 1.05f / 2, half[3] = {0.5f, 0.5f, 0.5f};
-        for (int c = 0; c < rest; c++) {
-            float pos[3] = {x0 + c * 1.05f, 0.5f + rows, 0};
-            int i = cubes_add_box(w, pos, half, 1.0f, NULL);
-            if (i < 0) return -1;
-            float *col = w->bodies[i].color;
-            col[0] = 0.80f, col[1] = 0.80f, col[2] = 0.78f;
-        }
-        rows++;
-    }
-    a->centre[0] = 0, a->centre[1] = rows * 0.4f, a->centre[2] = 0;
-    float size = (float)(wide > rows ? wide : rows) * 1.05f;
+    int wide = a->o.wide, high = a->o.high;
+    if (cubes_scene_wall(w, wide, high, 1.0f, 0.05f)) return -1;
+    a->centre[0] = 0, a->centre[1] = high * 0.4f, a->centre[2] = 0;
+    a->target[0] = 0, a->target[1] = a->centre[1] * 0.8f, a->target[2] = 0;
+    float size = (float)(wide > high ? wide : high) * 1.05f;
     a->dist = size * 1.0f + 5.0f;
     return 0;
 }
 
-/* a projectile from the camera towards target (NULL: the lower middle of the wall) */
+static void camera(app *a, float vp[16]);
+
+/* a projectile from the camera towards target (NULL: the structure's target point) */
 static void shoot(app *a, const float *target) {
-    float t[3] = {a->centre[0], a->centre[1] * 0.8f, a->centre[2]};
+    float vp[16];
+    camera(a, vp); /* the camera of now: a shot before the first frame was drawn came from 0 */
+    float t[3] = {a->target[0], a->target[1], a->target[2]};
     if (target) memcpy(t, target, sizeof t);
     float from[3];
     for (int i = 0; i < 3; i++) from[i] = a->eye[i] + a->fwd[i] * 1.5f;
@@ -331,24 +333,32 @@ static void hud_draw(app *a) {
     if (!a->o.hud) return;
     const cubes_stats *s = &a->world.stats;
     const cubes_params *p = &a->world.p;
-    char t[1024], lcp[128];
-    if (p->islands)
-        snprintf(lcp, sizeof lcp, "LCP per island: %d rows in %d LCPs (largest %d)", s->rows,
-                 s->groups, s->max_rows);
+    const char *sv = cubes_solver_name(s->solver);
+    char t[1280], lcp[160], un[128] = "";
+    if (s->solver == CUBES_SOLVER_ISLANDS)
+        snprintf(lcp, sizeof lcp, "LCP per island: %d rows in %d LCPs (largest %d), nnz %ld",
+                 s->rows, s->groups, s->max_rows, s->nnz);
+    else if (s->solver == CUBES_SOLVER_SPARSE)
+        snprintf(lcp, sizeof lcp, "LCP of all contacts, matrix-free: %d rows, nnz(J) %ld", s->rows,
+                 s->nnz);
     else
-        snprintf(lcp, sizeof lcp, "LCP of all contacts: %d rows (%d padded)", s->rows,
-                 s->padded_rows);
+        snprintf(lcp, sizeof lcp, "LCP of all contacts: %d rows (%d padded), nnz %ld", s->rows,
+                 s->padded_rows, s->nnz);
+    if (s->unsolved) /* the LCP clearly not solved this step: said where it cannot be missed */
+        snprintf(un, sizeof un, "\1UNSOLVED: %d rows w < -%.2g\2\n", s->unsolved_rows, s->w_tol);
     snprintf(t, sizeof t,
              "texla-cubes  %.1f fps  %.1f ms/frame\n"
              "bodies %d   contacts %d   backend %s\n"
+             "solver %s%s: %.2f ms   physics step %.2f ms\n"
              "%s\n"
-             "Jacobi %d iterations  omega %.2f   dt %.4f s\n"
-             "solver %.2f ms   physics step %.2f ms\n"
-             "quality: max|x w| %.1e  min w %.1e  friction excess %.1e\n"
-             "%sH: keys",
+             "Jacobi %d iterations (%d..%d)  omega %.2f   dt %.4f s\n"
+             "quality: min w %.1e  max|x w| %.1e  friction excess %.1e\n"
+             "%s%sH: keys",
              a->fps, a->fps > 0 ? 1e3 / a->fps : 0.0, s->bodies, s->contacts,
-             demo_backend_name(a->ctx), lcp, p->iterations, s->omega_min, p->dt, s->t_solve_ms,
-             s->t_step_ms, s->max_xw, s->min_w, s->max_fric_excess,
+             demo_backend_name(a->ctx), sv ? sv : "-",
+             s->fallback ? " (dense too large: sparse solved it)" : "", s->t_solve_ms,
+             s->t_step_ms, lcp, s->iterations, p->iterations, p->max_iterations, s->omega_min,
+             p->dt, s->min_w, s->max_xw, s->max_fric_excess, un,
              a->paused ? "\1paused\2   " : "");
     int hud_h = demo_hud_panel(&a->hud, 8, 8, a->fb_w, a->fb_h, t);
     if (a->show_keys) {
@@ -394,6 +404,16 @@ static void shoot_png(app *a) {
     note(a, msg);
 }
 
+static int more_iters(int n) {
+    n += n / 4 > 1 ? n / 4 : 1;
+    return n > 100000 ? 100000 : n;
+}
+
+static int fewer_iters(int n) {
+    n -= n / 5 > 1 ? n / 5 : 1;
+    return n < 1 ? 1 : n;
+}
+
 static void key_cb(GLFWwindow *win, int key, int sc, int action, int mods) {
     (void)sc, (void)mods;
     app *a = glfwGetWindowUserPointer(win);
@@ -405,20 +425,27 @@ static void key_cb(GLFWwindow *win, int key, int sc, int action, int mods) {
     case GLFW_KEY_SPACE: a->paused = !a->paused; break;
     case GLFW_KEY_N: a->paused = 1, a->step_once = 1; break;
     case GLFW_KEY_R: build_scene(a); break;
-    case GLFW_KEY_M: p->islands = !p->islands; break;
+    case GLFW_KEY_M: { /* the solver: dense -> islands -> sparse -> dense */
+        char msg[64];
+        p->solver = p->solver % CUBES_SOLVER_SPARSE + 1;
+        snprintf(msg, sizeof msg, "solver %s", cubes_solver_name(p->solver));
+        note(a, msg);
+        break;
+    }
     case GLFW_KEY_EQUAL: case GLFW_KEY_KP_ADD:
         p->dt = fminf(p->dt * 1.25f, 0.1f);
         break;
     case GLFW_KEY_MINUS: case GLFW_KEY_KP_SUBTRACT:
         p->dt = fmaxf(p->dt / 1.25f, 0.001f);
         break;
-    case GLFW_KEY_RIGHT_BRACKET:
-        p->iterations += p->iterations / 4 > 1 ? p->iterations / 4 : 1;
-        if (p->iterations > 100000) p->iterations = 100000;
+    case GLFW_KEY_RIGHT_BRACKET: /* the floor and the ceiling of the adaptive count together */
+        p->iterations = more_iters(p->iterations);
+        p->max_iterations = more_iters(p->max_iterations);
         break;
     case GLFW_KEY_LEFT_BRACKET:
-        p->iterations -= p->iterations / 5 > 1 ? p->iterations / 5 : 1;
-        if (p->iterations < 1) p->iterations = 1;
+        p->iterations = fewer_iters(p->iterations);
+        p->max_iterations = fewer_iters(p->max_iterations);
+        if (p->max_iterations < p->iterations) p->max_iterations = p->iterations;
         break;
     case GLFW_KEY_1: case GLFW_KEY_2: case GLFW_KEY_3: case GLFW_KEY_4: case GLFW_KEY_5:
         a->o.cubes = sizes[key - GLFW_KEY_1];
@@ -488,8 +515,11 @@ static int run_window(app *a) {
             a->fps = frames / (t - fps_t);
             frames = 0;
             fps_t = t;
-            char title[64];
-            snprintf(title, sizeof title, WHO " | %.1f fps", a->fps);
+            char title[128];
+            const cubes_stats *s = &a->world.stats;
+            snprintf(title, sizeof title, WHO " | %.1f fps | %s%s", a->fps,
+                     cubes_solver_name(s->solver) ? cubes_solver_name(s->solver) : "-",
+                     s->unsolved ? " | UNSOLVED" : "");
             glfwSetWindowTitle(a->win, title);
         }
     }
@@ -503,15 +533,22 @@ static void stat_line(const char *what, double *v, int n, const char *unit) {
            unit, mx, unit);
 }
 
+static double median_of(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, demo_cmp_double);
+    return n ? v[n / 2] : 0;
+}
+
 static int run_headless(app *a) {
     int n = a->o.frames;
-    double *st = malloc(sizeof *st * 6 * (size_t)(n ? n : 1));
+    enum { NSTAT = 13 };
+    double *st = malloc(sizeof *st * NSTAT * (size_t)(n ? n : 1));
     if (!st) return 1;
     double *ft = st, *phys = st + n, *solve = st + 2 * n, *rows = st + 3 * n, *maxr = st + 4 * n,
-           *groups = st + 5 * n;
+           *groups = st + 5 * n, *coll = st + 6 * n, *broad = st + 7 * n, *build = st + 8 * n,
+           *upl = st + 9 * n, *fin = st + 10 * n, *nnz = st + 11 * n, *its = st + 12 * n;
     long made = 0;
-    float max_depth = 0, worst_w = 0;
-    int peak_contacts = 0;
+    float max_depth = 0, worst_w = 0, worst_xw = 0, worst_ratio = 0;
+    int peak_contacts = 0, unsolved = 0, fallback = 0, first_unsolved = -1;
     texla_stats ts0, ts1;
     texla_ctx_stats(a->ctx, &ts0);
     if (!a->o.png)
@@ -532,34 +569,69 @@ static int run_headless(app *a) {
         rows[f] = s->rows;
         maxr[f] = s->max_rows;
         groups[f] = s->groups;
+        coll[f] = s->t_collide_ms, broad[f] = s->t_broad_ms, build[f] = s->t_build_ms;
+        upl[f] = s->t_upload_ms, fin[f] = s->t_finish_ms, nnz[f] = (double)s->nnz;
+        its[f] = s->iterations;
         made += s->mats_made;
         if (s->max_depth > max_depth) max_depth = s->max_depth;
         if (s->min_w < worst_w) worst_w = s->min_w;
+        if (s->max_xw > worst_xw) worst_xw = s->max_xw;
+        if (s->w_tol > 0 && -s->min_w / s->w_tol > worst_ratio) worst_ratio = -s->min_w / s->w_tol;
         if (s->contacts > peak_contacts) peak_contacts = s->contacts;
+        if (s->unsolved && first_unsolved < 0) first_unsolved = f;
+        unsolved += s->unsolved;
+        fallback += s->fallback;
         demo_progress(WHO, f + 1, n, start, &last);
     }
     texla_ctx_stats(a->ctx, &ts1);
     const cubes_params *p = &a->world.p;
+    const char *sv = cubes_solver_name(p->solver);
     texla_info info;
     texla_ctx_info(a->ctx, &info);
     printf("texla-cubes: %s | %s | texla backend %s\n", info.renderer, info.version,
            info.backend == TEXLA_BACKEND_COMPUTE ? "compute" : "fragment");
     char shot[32] = "no shot";
     if (a->o.shoot >= 0) snprintf(shot, sizeof shot, "shot at frame %d", a->o.shoot);
-    printf("texla-cubes: %d frames, %d bodies, mode %s, %d Jacobi iterations (omega <= %.2f), "
-           "mu %.2f, %s, matmul_k %d\n", n, a->world.nbodies, p->islands ? "islands" : "single",
-           p->iterations, p->omega, p->mu, shot, info.matmul_k);
+    printf("texla-cubes: %d frames, %d bodies, mode %s, %d to %d Jacobi iterations (omega <= %.2f), "
+           "mu %.2f, %s, matmul_k %d\n", n, a->world.nbodies, sv, p->iterations, p->max_iterations,
+           p->omega, p->mu, shot, info.matmul_k);
     stat_line("frame (ms)", ft, n, "");
     stat_line("physics step (ms)", phys, n, "");
     stat_line("solver (ms)", solve, n, "");
     stat_line("LCP rows (all)", rows, n, "");
     stat_line("LCP rows (largest)", maxr, n, "");
     stat_line("LCPs per frame", groups, n, "");
+    stat_line("nonzeros of J", nnz, n, "");
+    stat_line("Jacobi iterations", its, n, "");
+    stat_line("CPU collide (ms)", coll, n, "");
+    stat_line("CPU broadphase (ms)", broad, n, "");
+    stat_line("CPU rows, lambda (ms)", build, n, "");
+    stat_line("CPU uploads (ms)", upl, n, "");
+    stat_line("CPU after solve (ms)", fin, n, "");
     printf("texla-cubes: median %.1f fps; peak %d contacts; deepest penetration %.4f; min w %.2e; "
            "GPU matrices made %ld (%s), %llu passes, %llu read-backs\n",
            ft[n / 2] > 0 ? 1e3 / ft[n / 2] : 0, peak_contacts, max_depth, worst_w, made,
            p->no_pool ? "no pool" : "pooled", (unsigned long long)(ts1.passes - ts0.passes),
            (unsigned long long)(ts1.readbacks - ts0.readbacks));
+    if (unsolved)
+        printf("texla-cubes: WARNING: the LCP was not solved in %d of %d frames (first: frame %d; "
+               "a contact left sinking more than %.0f%% of the smallest half extent in a step; worst %.1f x that): more "
+               "--iters, or a smaller scene\n", unsolved, n, first_unsolved, 100 * p->unsolved_tol,
+               worst_ratio);
+    if (fallback)
+        printf("texla-cubes: NOTE: %d of %d frames had a dense LCP over %d rows; the sparse solver "
+               "solved them\n", fallback, n, p->dense_max_rows);
+    /* the benchmark's one line (medians; stat_line sorted the arrays) */
+    double cpu = median_of(coll, n) + median_of(build, n) + median_of(upl, n) + median_of(fin, n);
+    printf("texla-cubes: summary scene %s cubes %d solver %s%s frames %d | frame %.2f ms (%.1f fps) "
+           "solver %.2f ms cpu %.2f ms (collide %.2f broad %.2f rows %.2f upload %.2f finish %.2f) "
+           "| rows %.0f nnz %.0f lcps %.0f iters %.0f | min w %.2e max|xw| %.2e unsolved %d/%d\n",
+           a->o.cubes ? cubes_scene_name(a->o.scene) : "wall", a->world.nbodies, sv,
+           fallback ? "(fallback sparse)" : "", n, median_of(ft, n),
+           median_of(ft, n) > 0 ? 1e3 / median_of(ft, n) : 0, median_of(solve, n), cpu,
+           median_of(coll, n), median_of(broad, n), median_of(build, n), median_of(upl, n),
+           median_of(fin, n), median_of(rows, n), median_of(nnz, n), median_of(groups, n),
+           median_of(its, n), worst_w, worst_xw, unsolved, n);
     free(st);
     if (a->o.png) {
         if (demo_write_png("texla-cubes", a->fbo, a->fb_w, a->fb_h, a->o.png)) return 1;
@@ -573,14 +645,23 @@ static int run_headless(app *a) {
 static void help(void) {
     char keys[1024];
     demo_keys_format(KEYS, 0, 2, keys, sizeof keys);
-    printf("texla-cubes: a wall of cubes knocked down by a projectile; each step's contacts are\n"
-           "a linear complementarity problem solved by projected Jacobi on the GPU with texla.\n\n"
+    printf("texla-cubes: walls, pyramids and piles of cubes knocked down by a projectile; each\n"
+           "step's contacts are a linear complementarity problem solved by projected Jacobi on\n"
+           "the GPU with texla, matrix-free (sparse J) or with the matrix formed (dense).\n\n"
            "usage: texla-cubes [OPTION]...\n"
-           "  --cubes N          a wall of N cubes, 1..4096 (60)\n"
-           "  --wall WxH         a wall W cubes wide and H high (also --width-cubes W,\n"
-           "                     --height-cubes H)\n"
-           "  --mode M           single (one LCP of all contacts) or islands (one per island)\n"
-           "  --iters N          Jacobi iterations per step, 1..100000 (96)\n"
+           "  --cubes N          a scene of N cubes, 1..16384 (60)\n"
+           "  --scene S          with --cubes: wall (about 10:6, in layers past 24 high),\n"
+           "                     pyramid (each cube on four) or pile (turned cubes dropped)\n"
+           "                     (wall)\n"
+           "  --wall WxH         a wall W cubes wide and H high, W H <= 4096 (also\n"
+           "                     --width-cubes W, --height-cubes H)\n"
+           "  --solver S         sparse: one LCP of all contacts, matrix-free (J and M^-1 J'\n"
+           "                     sparse; the default); dense: one LCP, A = J M^-1 J' formed;\n"
+           "                     islands: one dense LCP per island\n"
+           "  --mode M           older spelling: single (= --solver dense) or islands\n"
+           "  --iters N          Jacobi iterations per step at least, 1..100000 (96)\n"
+           "  --max-iters N      at most, after a step left unsolved, 1..100000 (4 x --iters;\n"
+           "                     --max-iters N --iters N: a fixed count)\n"
            "  --omega W          Jacobi relaxation at most, in (0, 2] (0.7)\n"
            "  --mu MU            friction coefficient, >= 0; 0: none (0.6)\n"
            "  --matmul-k K       texla's MOPs per product pass (fragment backend)\n"
@@ -604,14 +685,17 @@ static void help(void) {
 static int parse(int argc, char **argv, opts *o) {
     enum { O_CUBES = 256, O_WALL, O_WCUBES, O_HCUBES, O_MODE, O_ITERS, O_OMEGA, O_MU, O_MATMULK,
            O_NOPOOL, O_BACKEND, O_SHOOT, O_HEADLESS, O_FRAMES, O_PNG, O_WIDTH, O_HEIGHT, O_NOHUD,
-           O_KEYS };
+           O_KEYS, O_SOLVER, O_SCENE, O_MAXITERS };
     static const struct option lo[] = {
         {"cubes", required_argument, 0, O_CUBES},
         {"wall", required_argument, 0, O_WALL},
         {"width-cubes", required_argument, 0, O_WCUBES},
         {"height-cubes", required_argument, 0, O_HCUBES},
         {"mode", required_argument, 0, O_MODE},
+        {"solver", required_argument, 0, O_SOLVER},
+        {"scene", required_argument, 0, O_SCENE},
         {"iters", required_argument, 0, O_ITERS},
+        {"max-iters", required_argument, 0, O_MAXITERS},
         {"omega", required_argument, 0, O_OMEGA},
         {"mu", required_argument, 0, O_MU},
         {"matmul-k", required_argument, 0, O_MATMULK},
@@ -632,7 +716,7 @@ static int parse(int argc, char **argv, opts *o) {
         switch (c) {
         case 'h': help(); exit(0);
         case O_CUBES:
-            bad = demo_opt_int(WHO, "cubes", optarg, 1, 4096, &o->cubes);
+            bad = demo_opt_int(WHO, "cubes", optarg, 1, 16384, &o->cubes);
             o->wide = o->high = -1;
             break;
         case O_WALL: {
@@ -652,15 +736,30 @@ static int parse(int argc, char **argv, opts *o) {
         case O_HCUBES:
             bad = demo_opt_int(WHO, "height-cubes", optarg, 1, 4096, &o->high), o->cubes = 0;
             break;
-        case O_MODE:
-            if (!strcmp(optarg, "single")) o->islands = 0;
-            else if (!strcmp(optarg, "islands")) o->islands = 1;
+        case O_MODE: /* the older spelling of --solver dense|islands */
+            if (!strcmp(optarg, "single")) o->solver = CUBES_SOLVER_DENSE;
+            else if (!strcmp(optarg, "islands")) o->solver = CUBES_SOLVER_ISLANDS;
             else {
                 fprintf(stderr, WHO ": --mode: '%s' is not single or islands\n", optarg);
                 bad = 1;
             }
             break;
+        case O_SOLVER:
+            if ((o->solver = cubes_solver_parse(optarg)) < 0) {
+                fprintf(stderr, WHO ": --solver: '%s' is not dense, islands or sparse\n", optarg);
+                bad = 1;
+            }
+            break;
+        case O_SCENE:
+            if ((o->scene = cubes_scene_parse(optarg)) < 0) {
+                fprintf(stderr, WHO ": --scene: '%s' is not wall, pyramid or pile\n", optarg);
+                bad = 1;
+            }
+            break;
         case O_ITERS: bad = demo_opt_int(WHO, "iters", optarg, 1, 100000, &o->iters); break;
+        case O_MAXITERS:
+            bad = demo_opt_int(WHO, "max-iters", optarg, 1, 100000, &o->max_iters);
+            break;
         case O_OMEGA: bad = demo_opt_float(WHO, "omega", optarg, 0, 1, 2, &o->omega); break;
         case O_MU:
             bad = demo_opt_float(WHO, "mu", optarg, 0, 0, 1000, &o->mu), o->mu_set = 1;
@@ -686,6 +785,15 @@ static int parse(int argc, char **argv, opts *o) {
     if (!bad && optind < argc) {
         fprintf(stderr, WHO ": unexpected argument '%s'\n", argv[optind]);
         bad = 1;
+    }
+    if (!bad && o->max_iters) { /* below --iters the physics would take 4 x --iters instead */
+        cubes_params none = {0};
+        int floor = o->iters ? o->iters : cubes_params_resolve(&none).iterations;
+        if (o->max_iters < floor) {
+            fprintf(stderr, WHO ": --max-iters: %d is below the iterations at least (%d, --iters)\n",
+                    o->max_iters, floor);
+            bad = 1;
+        }
     }
     if (!bad && !o->cubes) { /* a wall option: one of --width-cubes / --height-cubes keeps the other */
         if (o->wide == -1) o->wide = 10;
@@ -713,7 +821,8 @@ int main(int argc, char **argv) {
         return 1;
     a.o.headless = a.win == NULL;
     cubes_params p = {.mu = a.o.mu, .iterations = a.o.iters, .omega = a.o.omega,
-                      .islands = a.o.islands, .no_pool = a.o.no_pool, .matmul_k = a.o.matmul_k};
+                      .solver = a.o.solver, .max_iterations = a.o.max_iters,
+                      .no_pool = a.o.no_pool, .matmul_k = a.o.matmul_k};
     if (a.o.mu_set && a.o.mu == 0) p.mu = -1; /* frictionless (0 in the params: the default) */
     if (cubes_world_init(&a.world, a.ctx, &p)) {
         fprintf(stderr, "texla-cubes: %s\n", texla_error_message(a.ctx));

@@ -52,7 +52,8 @@
     X(SPMV_SCATTER, "kernels/spmv_scatter.comp", KERNEL)                                       \
     X(SPMV_PACK, "kernels/spmv_pack.comp", KERNEL)                                             \
     X(CVEC, "cvec.frag", OP)                                                                   \
-    X(CSCALAR, "cscalar.frag", OP)
+    X(CSCALAR, "cscalar.frag", OP)                                                             \
+    X(LCP_STEP_VEC, "lcp_step_vec.frag", OP)
 
 #define TEXLA__POINTS_VERT "sparse.vert"
 

@@ -24,6 +24,7 @@ typedef enum texla__kind {
     TEXLA__KIND_SCALAR,
     TEXLA__KIND_BANDED,
     TEXLA__KIND_SPARSE,
+    TEXLA__KIND_OPERATOR, /* an operator made of others (ops/operator.c: products) */
     TEXLA__KIND_COUNT
 } texla__kind;
 

@@ -6,7 +6,8 @@
 #include <stdio.h>
 
 const char *const texla__kind_names[TEXLA__KIND_COUNT] = {"object", "matrix", "vector", "scalar",
-                                                          "banded matrix", "sparse matrix"};
+                                                          "banded matrix", "sparse matrix",
+                                                          "product operator"};
 
 texla_result texla__bad_handle(texla_ctx *ctx, const char *fn, const char *name, texla__kind kind,
                                uint64_t id) {

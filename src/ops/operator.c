@@ -1,15 +1,43 @@
 /* operator.c - linear operators (texla_op): any matrix kind behind one matrix-vector product,
- * for the solvers. */
+ * for the solvers; and products of operators, A x = L (R x), applied without forming L R (the
+ * matrix-free contact LCP: J (M^-1 J' x)). */
 #include "core/core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 
 static const texla__kind op_kinds[] = {[TEXLA_OP_DENSE] = TEXLA__KIND_MAT,
                                        [TEXLA_OP_BANDED] = TEXLA__KIND_BANDED,
-                                       [TEXLA_OP_SPARSE] = TEXLA__KIND_SPARSE};
+                                       [TEXLA_OP_SPARSE] = TEXLA__KIND_SPARSE,
+                                       [TEXLA_OP_PRODUCT] = TEXLA__KIND_OPERATOR};
+
+/* a product's part: the operators and the vector between them (named, not owned) */
+typedef struct product_part {
+    texla_op l, r;
+    texla_vec mid;
+} product_part;
+
+static void describe(const texla__obj *o, char *buf, size_t n) {
+    snprintf(buf, n, "a %d x %d product operator", o->rows, o->cols);
+}
+
+static const texla__kind_desc product_kind = {"product operator", NULL, describe, NULL};
 
 static texla_result bad_kind(texla_ctx *ctx, const char *fn, texla_op a) {
     return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
-                       "%s: operator kind %d is none of TEXLA_OP_DENSE, _BANDED, _SPARSE", fn,
-                       (int)a.kind);
+                       "%s: operator kind %d is none of TEXLA_OP_DENSE, _BANDED, _SPARSE, _PRODUCT",
+                       fn, (int)a.kind);
+}
+
+static int kind_ok(texla_op a) { return a.kind >= TEXLA_OP_DENSE && a.kind <= TEXLA_OP_PRODUCT; }
+
+/* the operator's object, or a precise error */
+static texla_result op_obj(texla_ctx *ctx, const char *fn, const char *name, texla_op a,
+                           texla__obj **out) {
+    if (!kind_ok(a)) return bad_kind(ctx, fn, a);
+    *out = texla__obj_get(ctx, a.id, op_kinds[a.kind]);
+    if (!*out) return texla__bad_handle(ctx, fn, name, op_kinds[a.kind], a.id);
+    return TEXLA_OK;
 }
 
 texla_result texla_op_matvec(texla_ctx *ctx, texla_op a, texla_vec x, texla_vec y) {
@@ -18,6 +46,22 @@ texla_result texla_op_matvec(texla_ctx *ctx, texla_op a, texla_vec x, texla_vec 
     case TEXLA_OP_DENSE: return texla_mat_matvec(ctx, (texla_mat){a.id}, x, y);
     case TEXLA_OP_BANDED: return texla_banded_matvec(ctx, (texla_banded){a.id}, x, y);
     case TEXLA_OP_SPARSE: return texla_sparse_matvec(ctx, (texla_sparse){a.id}, x, y);
+    case TEXLA_OP_PRODUCT: {
+        const char *fn = "texla_op_matvec";
+        texla__obj *o;
+        texla_result r = op_obj(ctx, fn, "a", a, &o);
+        if (r) return r;
+        product_part p = *(const product_part *)o->part; /* a copy: o may move when objects grow */
+        if (x.id == p.mid.id || y.id == p.mid.id)
+            return texla__fail(ctx, TEXLA_ERR_ALIAS,
+                               "%s: the product's intermediate vector (mid) is also %s; it holds "
+                               "R x while L is applied", fn, x.id == p.mid.id ? "x" : "y");
+        texla_ctx_begin(ctx);
+        r = texla_op_matvec(ctx, p.r, x, p.mid);
+        if (!r) r = texla_op_matvec(ctx, p.l, p.mid, y);
+        texla_ctx_end(ctx);
+        return r;
+    }
     }
     return bad_kind(ctx, "texla_op_matvec", a);
 }
@@ -26,10 +70,50 @@ texla_result texla_op_shape(texla_ctx *ctx, texla_op a, int *rows, int *cols) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
     const char *fn = "texla_op_shape";
     if (!rows || !cols) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: rows or cols is NULL", fn);
-    if (a.kind < TEXLA_OP_DENSE || a.kind > TEXLA_OP_SPARSE) return bad_kind(ctx, fn, a);
-    texla__obj *o = texla__obj_get(ctx, a.id, op_kinds[a.kind]);
-    if (!o) return texla__bad_handle(ctx, fn, "a", op_kinds[a.kind], a.id);
+    texla__obj *o;
+    texla_result r = op_obj(ctx, fn, "a", a, &o);
+    if (r) return r;
     *rows = o->rows;
     *cols = o->cols;
     return TEXLA_OK;
+}
+
+texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, texla_vec mid,
+                              texla_op *out) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_op_product";
+    if (!out) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: out is NULL", fn);
+    *out = (texla_op){0, 0};
+    texla__obj *lo, *ro;
+    texla_result res = op_obj(ctx, fn, "l", l, &lo);
+    if (!res) res = op_obj(ctx, fn, "r", r, &ro);
+    if (res) return res;
+    int lrows = lo->rows, lcols = lo->cols, rrows = ro->rows, rcols = ro->cols;
+    const texla__obj *mo = texla__obj_get(ctx, mid.id, TEXLA__KIND_VEC);
+    if (!mo) return texla__bad_handle(ctx, fn, "mid", TEXLA__KIND_VEC, mid.id);
+    if (lcols != rrows || mo->lay.n != rrows)
+        return texla__fail(ctx, TEXLA_ERR_SHAPE,
+                           "%s: l is %d x %d and r %d x %d: l's columns must be r's rows, and mid "
+                           "(%d elements) must have as many", fn, lrows, lcols, rrows, rcols,
+                           mo->lay.n);
+    product_part *p = calloc(1, sizeof *p);
+    if (!p) return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
+    *p = (product_part){l, r, mid};
+    texla__obj *o;
+    uint64_t id = 0;
+    res = texla__obj_new(ctx, TEXLA__KIND_OPERATOR, &product_kind, &id, &o);
+    if (res) {
+        free(p);
+        return res;
+    }
+    o->rows = lrows;
+    o->cols = rcols;
+    o->part = p;
+    *out = (texla_op){TEXLA_OP_PRODUCT, id};
+    return TEXLA_OK;
+}
+
+void texla_op_destroy(texla_ctx *ctx, texla_op a) {
+    if (a.kind != TEXLA_OP_PRODUCT) return;
+    texla__destroy(ctx, a.id, TEXLA__KIND_OPERATOR);
 }
