@@ -36,6 +36,7 @@ typedef struct objs {
     texla_banded b;
     texla_sparse sp;
     texla_lcp_workspace ws;
+    texla_lcp_op_workspace ows; /* texla_lcp_jacobi_op's, for v[0]'s layout */
     float md[6][N * N], cd[6][N], vd[6][N], sd[4];
 } objs;
 
@@ -64,6 +65,7 @@ static void make_objs(texla_ctx *ctx, objs *o, float salt) {
     for (int k = 0; k < 6; k++) check_fill(o->cd[k], N);
     for (int i = 0; i < N; i++) o->cd[2][i] = -1.0f, o->cd[3][i] = 0.5f;
     for (int k = 0; k < 6; k++) check_fill(o->vd[k], N);
+    for (int i = 0; i < N; i++) o->vd[4][i] = -1.0f; /* as friction indices: normal rows */
     for (int k = 0; k < 4; k++) o->sd[k] = 1.5f + (float)k + salt;
     int ok = 1;
     for (int k = 0; k < 6; k++) ok &= CHECK_OK(ctx, texla_mat_make(ctx, N, N, o->md[k], &o->m[k]), "mat_make");
@@ -77,6 +79,7 @@ static void make_objs(texla_ctx *ctx, objs *o, float salt) {
     ok &= CHECK_OK(ctx, texla_sparse_make_coo(ctx, o->v[0], o->v[0], 5, ri, ci, vv, &o->sp),
                    "sparse_make_coo");
     ok &= CHECK_OK(ctx, texla_lcp_workspace_make(ctx, N, &o->ws), "lcp_workspace_make");
+    ok &= CHECK_OK(ctx, texla_lcp_op_workspace_make(ctx, o->v[0], &o->ows), "lcp_op_workspace_make");
     (void)ok;
 }
 
@@ -404,6 +407,38 @@ static texla_result c_scalar_write_complex(texla_ctx *c, const objs *O, const ob
     return texla_scalar_write_complex(c, 1.0f, -2.0f, P(s[2], 0));
 }
 
+/* matrix-free LCPs: a failed make leaves its out zero (checked here, on a local) */
+static texla_result c_op_product(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    texla_op o = {(texla_op_kind)7, 7};
+    texla_result r = texla_op_product(c, op_of(pos == 0 ? F : O, 2), op_of(pos == 1 ? F : O, 2),
+                                      P(v[2], 2), &o);
+    if (!r) texla_op_destroy(c, o);
+    else if (o.id != 0 || o.kind != 0) outbuf[0] ^= 1; /* untouched() reports it */
+    return r;
+}
+static texla_result c_vec_lcp_step(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    return texla_vec_lcp_step(c, P(v[0], 0), P(v[1], 1), P(v[2], 2), P(v[3], 3), P(v[4], 4),
+                              P(v[3], 5), P(v[5], 6));
+}
+static texla_result c_lcp_op_workspace_make(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    texla_lcp_op_workspace w;
+    memset(&w, 0x5A, sizeof w);
+    texla_result r = texla_lcp_op_workspace_make(c, P(v[0], 0), &w);
+    if (!r) texla_lcp_op_workspace_destroy(c, &w);
+    else if (w.v[0].id || w.v[1].id || w.v[2].id) outbuf[0] ^= 1;
+    return r;
+}
+static texla_result c_lcp_jacobi_op(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    texla_lcp_op_workspace ws = O->ows;
+    for (int k = 0; k < 3; k++)
+        if (pos == 5 + k) ws.v[k] = F->ows.v[k];
+    texla_lcp_op_desc d = {.iterations = 2, .omega = 0.5f, .diag = P(v[2], 2),
+                           .friction_index = P(v[4], 3), .friction_mu = P(v[3], 4),
+                           .workspace = &ws};
+    return texla_lcp_jacobi_op(c, op_of(pos == 0 ? F : O, 2), P(v[1], 1), &d, P(v[5], 8),
+                               (texla_lcp_result *)(void *)outbuf);
+}
+
 typedef struct call {
     const char *name; /* the API function (check_handle_calls.py reads these) */
     call_fn fn;
@@ -499,10 +534,14 @@ static const call calls[] = {
     {"texla_cscalar_mul", c_cscalar_mul, 3, 0, 0},
     {"texla_scalar_read_complex", c_scalar_read_complex, 1, 0, 0},
     {"texla_scalar_write_complex", c_scalar_write_complex, 1, 0, 0},
+    {"texla_op_product", c_op_product, 3, 0, 0},
+    {"texla_vec_lcp_step", c_vec_lcp_step, 7, 0, 0},
+    {"texla_lcp_op_workspace_make", c_lcp_op_workspace_make, 1, 0, 0},
+    {"texla_lcp_jacobi_op", c_lcp_jacobi_op, 9, 0, 0},
 };
 /* the destroy calls are checked by test_destroy: texla_mat_destroy, texla_vec_destroy,
  * texla_scalar_destroy, texla_banded_destroy, texla_sparse_destroy,
- * texla_lcp_workspace_destroy */
+ * texla_lcp_workspace_destroy, texla_lcp_op_workspace_destroy, texla_op_destroy */
 
 /* ---- snapshots of a context's objects ---- */
 
@@ -616,6 +655,8 @@ static void test_destroy(objs *own, objs *other) {
     texla_sparse_destroy(c, other->sp);
     texla_lcp_workspace ws = other->ws;
     texla_lcp_workspace_destroy(c, &ws);
+    texla_lcp_op_workspace ows = other->ows;
+    texla_lcp_op_workspace_destroy(c, &ows);
     CHECK(textures_of(c) == t_own && textures_of(o) == t_other,
           "destroying another context's objects freed textures (%llu -> %llu here, %llu -> %llu "
           "there)", (unsigned long long)t_own, (unsigned long long)textures_of(c),
