@@ -62,6 +62,31 @@ double time_op(op_fn fn, void *arg, int batches) {
     return t[batches / 2];
 }
 
+/* the GPU's own time per call (a GL_TIME_ELAPSED query around `inner` back-to-back calls,
+ * median of `batches`); -1 when the GL has no timer queries (GL 3.3 has them) */
+double gpu_time_op(op_fn fn, void *arg, int batches) {
+    for (int i = 0; i < 2; i++)
+        if (fn(arg)) return -1;
+    glFinish();
+    GLuint q = 0;
+    glGenQueries(1, &q);
+    if (!q) return -1;
+    double t[32];
+    if (batches > 32) batches = 32;
+    int inner = 20;
+    for (int b = 0; b < batches; b++) {
+        glBeginQuery(GL_TIME_ELAPSED, q);
+        for (int i = 0; i < inner; i++) fn(arg);
+        glEndQuery(GL_TIME_ELAPSED);
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
+        t[b] = (double)ns * 1e-6 / inner;
+    }
+    glDeleteQueries(1, &q);
+    qsort(t, (size_t)batches, sizeof t[0], cmp_d);
+    return t[batches / 2];
+}
+
 /* ---- plain-GL ceilings ---- */
 
 static const char *VS = "#version 330 core\nvoid main(){vec2 p=vec2(gl_VertexID==1?3.0:-1.0,"

@@ -20,6 +20,7 @@ typedef int (*op_fn)(void *arg);
 /* median ms per call of fn(arg): warm-up, then `batches` batches of >= 20 ms between
  * glFinish calls (fn returns nonzero on failure: -1) */
 double time_op(op_fn fn, void *arg, int batches);
+double gpu_time_op(op_fn fn, void *arg, int batches);
 double now_ms(void);
 /* one table row: | op | size | ms | rate (bytes or flops per ms) | of ceiling | limited by | */
 void row(const char *op, const char *size, double ms, double bytes, double flops,
