@@ -37,6 +37,8 @@ typedef struct app {
     wave_sim sim;
     GLFWwindow *win;
     GLuint prog, vao, fbo, color, depth; /* fbo: headless render target */
+    GLuint ebo;                           /* the mesh's triangles as indices of its vertices */
+    int ebo_mesh;                         /* the mesh size ebo was made for */
     GLint u_state, u_nx, u_mesh, u_mvp, u_eye, u_scale;
     int paused, step_once, mesh, shots, want_shot, show_keys;
     float angle, residual;
@@ -85,9 +87,9 @@ static const char *VS =
     "    return texelFetch(u_state, c / 2, 0)[(c.x & 1) + 2 * (c.y & 1)];\n"
     "}\n"
     "void main() {\n"
-    "    const ivec2 corner[6] = ivec2[6](ivec2(0,0), ivec2(1,0), ivec2(1,1), ivec2(0,0), ivec2(1,1), ivec2(0,1));\n"
-    "    int quad = gl_VertexID / 6;\n"
-    "    ivec2 m = ivec2(quad % (u_mesh - 1), quad / (u_mesh - 1)) + corner[gl_VertexID % 6];\n"
+    "    // indexed: each vertex is shaded once and shared by its six triangles (the H100 runs\n"
+    "    // vertex shaders on its few graphics units)\n"
+    "    ivec2 m = ivec2(gl_VertexID % u_mesh, gl_VertexID / u_mesh);\n"
     "    vec2 uv = vec2(m) / float(u_mesh - 1);\n"
     "    ivec2 c = ivec2(uv * float(u_nx - 1) + 0.5);\n"
     "    int st = max(1, (u_nx - 1) / (u_mesh - 1));\n"
@@ -183,6 +185,24 @@ static void camera(app *a, float mvp[16]) {
     for (int c = 0; c < 4; c++) mvp[c * 4 + 1] += a->shift * mvp[c * 4 + 3]; /* y += shift w */
 }
 
+/* the mesh's two triangles a quad as indices of its m x m vertices (bound to the VAO, which
+ * is bound when this runs) */
+static void mesh_indices(app *a) {
+    int m = a->mesh, q = m - 1;
+    GLuint *idx = malloc(sizeof *idx * (size_t)q * (size_t)q * 6);
+    if (!idx) return;
+    static const int cx[6] = {0, 1, 1, 0, 1, 0}, cy[6] = {0, 0, 1, 0, 1, 1};
+    size_t k = 0;
+    for (int y = 0; y < q; y++)
+        for (int x = 0; x < q; x++)
+            for (int c = 0; c < 6; c++) idx[k++] = (GLuint)((y + cy[c]) * m + x + cx[c]);
+    if (!a->ebo) glGenBuffers(1, &a->ebo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, a->ebo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(k * sizeof *idx), idx, GL_STATIC_DRAW);
+    free(idx);
+    a->ebo_mesh = m;
+}
+
 static void draw(app *a) {
     float mvp[16];
     camera(a, mvp);
@@ -203,7 +223,8 @@ static void draw(app *a) {
     glUniform3fv(a->u_eye, 1, a->eye);
     glUniform1f(a->u_scale, 1.0f);
     glBindVertexArray(a->vao);
-    glDrawArrays(GL_TRIANGLES, 0, (a->mesh - 1) * (a->mesh - 1) * 6);
+    if (a->ebo_mesh != a->mesh) mesh_indices(a);
+    glDrawElements(GL_TRIANGLES, (a->mesh - 1) * (a->mesh - 1) * 6, GL_UNSIGNED_INT, NULL);
     glBindVertexArray(0);
     glDisable(GL_DEPTH_TEST);
 }
@@ -553,6 +574,7 @@ int main(int argc, char **argv) {
     demo_hud_free(&a.hud);
     glDeleteProgram(a.prog);
     glDeleteVertexArrays(1, &a.vao);
+    if (a.ebo) glDeleteBuffers(1, &a.ebo);
     demo_offscreen_free(&a.fbo, &a.color, &a.depth);
     demo_close(a.win, a.ctx);
     return rc;

@@ -98,8 +98,8 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
     if (!r) r = texla_vec_sub(ctx, b, s.q, s.r);
     if (!r) r = texla_vec_copy(ctx, s.r, s.p);
     if (!r) r = texla_vec_sqnorm(ctx, s.r, s.rr);
-    if (!r) r = texla_vec_sqnorm(ctx, b, s.bb);
     int tolmode = desc.tol > 0, it = 0, converged = 0, reading = 0;
+    if (!r && tolmode) r = texla_vec_sqnorm(ctx, b, s.bb); /* ||b||^2: tolerance mode's scale */
     texla_scalar rd = {0}; /* the scalar whose read is pending (rr is swapped every iteration) */
     int verifying = 0;     /* the pending read is of a recomputed (true) residual */
     float bb = -1, true_best = INFINITY;
