@@ -25,6 +25,7 @@ typedef struct kb {
     texla_banded band;
     int which, iters;
     texla_op op;
+    texla_cg_workspace *ws; /* CG: the caller's workspace, or NULL */
 } kb;
 
 enum { K_MM, K_MM_TN, K_MM_NT, K_GEMV, K_MATVEC, K_DOT, K_BANDED, K_CG, K_WAVE, K_LCP };
@@ -40,7 +41,7 @@ static int kb_op(void *arg) {
     case K_DOT: return texla_vec_dot(t->ctx, t->va, t->vb, t->s);
     case K_BANDED: return texla_banded_matvec(t->ctx, t->band, t->va, t->vc);
     case K_CG: {
-        texla_cg_desc d = {.max_iter = t->iters};
+        texla_cg_desc d = {.max_iter = t->iters, .workspace = t->ws};
         texla_cg_result r;
         return texla_cg(t->ctx, t->op, t->va, &d, t->vc, &r);
     }
@@ -48,7 +49,7 @@ static int kb_op(void *arg) {
         texla_result r = texla_banded_matvec_add(t->ctx, t->band, t->vb, 2.0f, t->va, t->vd);
         if (!r) r = texla_vec_scale(t->ctx, t->va, texla_host(2.0f), t->vc);
         if (!r) r = texla_vec_acc(t->ctx, texla_host(-1.0f), t->vb, t->vc);
-        texla_cg_desc d = {.max_iter = t->iters};
+        texla_cg_desc d = {.max_iter = t->iters, .workspace = t->ws};
         texla_cg_result res;
         if (!r) r = texla_cg(t->ctx, t->op, t->vd, &d, t->vc, &res);
         return r;
@@ -296,6 +297,15 @@ static void cg(const bench_env *e, int n, int iters) {
     row("kernels CG iteration", sz, per, 0, 0, lim);
     row("kernels CG setup (1 iteration)", sz, one, 0, 0,
         "a solve of 1 iteration: work vectors, r = b - A x, norms");
+    texla_cg_workspace ws;
+    if (!texla_cg_workspace_make(e->ctx, t.va, &ws)) {
+        t.ws = &ws;
+        t.iters = 1;
+        row("kernels CG setup, workspace kept", sz, time_op(kb_op, &t, 5), 0, 0,
+            "a solve of 1 iteration with texla_cg_desc.workspace: r = b - A x, norm");
+        t.ws = NULL;
+        texla_cg_workspace_destroy(e->ctx, &ws);
+    }
     texla_banded_destroy(e->ctx, t.band);
     free4(e->ctx, &t);
 }
@@ -311,9 +321,12 @@ static void wave(const bench_env *e, int n) {
     t.op = texla_op_banded(m);
     char sz[48], lim[96];
     snprintf(sz, sizeof sz, "%d^2, 8 CG its", n);
+    texla_cg_workspace ws; /* as the demo: CG's work objects kept across steps */
+    if (!texla_cg_workspace_make(e->ctx, t.va, &ws)) t.ws = &ws;
     double ms = time_op(kb_op, &t, e->batches);
     snprintf(lim, sizeof lim, "%.0f steps/s (the demo also draws)", ms > 0 ? 1000.0 / ms : 0.0);
     row("kernels wave implicit step", sz, ms, 0, 0, lim);
+    if (t.ws) texla_cg_workspace_destroy(e->ctx, &ws);
     texla_banded_destroy(e->ctx, t.band), texla_banded_destroy(e->ctx, m);
     free4(e->ctx, &t);
 }

@@ -37,6 +37,7 @@ typedef struct objs {
     texla_sparse sp;
     texla_lcp_workspace ws;
     texla_lcp_op_workspace ows; /* texla_lcp_jacobi_op's, for v[0]'s layout */
+    texla_cg_workspace cws;     /* texla_cg's, for v[0]'s layout */
     float md[6][N * N], cd[6][N], vd[6][N], sd[4];
 } objs;
 
@@ -80,6 +81,7 @@ static void make_objs(texla_ctx *ctx, objs *o, float salt) {
                    "sparse_make_coo");
     ok &= CHECK_OK(ctx, texla_lcp_workspace_make(ctx, N, &o->ws), "lcp_workspace_make");
     ok &= CHECK_OK(ctx, texla_lcp_op_workspace_make(ctx, o->v[0], &o->ows), "lcp_op_workspace_make");
+    ok &= CHECK_OK(ctx, texla_cg_workspace_make(ctx, o->v[0], &o->cws), "cg_workspace_make");
     (void)ok;
 }
 
@@ -439,6 +441,26 @@ static texla_result c_lcp_jacobi_op(texla_ctx *c, const objs *O, const objs *F, 
                                (texla_lcp_result *)(void *)outbuf);
 }
 
+static texla_result c_cg_workspace_make(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    texla_cg_workspace w;
+    memset(&w, 0x5A, sizeof w);
+    texla_result r = texla_cg_workspace_make(c, P(v[0], 0), &w);
+    if (!r) texla_cg_workspace_destroy(c, &w);
+    else if (w.v[0].id || w.s[0].id) outbuf[0] ^= 1;
+    return r;
+}
+/* texla_cg with a workspace: another context's object in each of its 11 places */
+static texla_result c_cg_ws(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    texla_cg_workspace ws = O->cws;
+    for (int k = 0; k < 6; k++)
+        if (pos == k) ws.v[k] = F->cws.v[k];
+    for (int k = 0; k < 5; k++)
+        if (pos == 6 + k) ws.s[k] = F->cws.s[k];
+    texla_cg_desc d = {.max_iter = 2, .workspace = &ws};
+    return texla_cg(c, texla_op_banded(O->b), O->v[1], &d, O->v[5],
+                    (texla_cg_result *)(void *)outbuf);
+}
+
 typedef struct call {
     const char *name; /* the API function (check_handle_calls.py reads these) */
     call_fn fn;
@@ -538,10 +560,13 @@ static const call calls[] = {
     {"texla_vec_lcp_step", c_vec_lcp_step, 7, 0, 0},
     {"texla_lcp_op_workspace_make", c_lcp_op_workspace_make, 1, 0, 0},
     {"texla_lcp_jacobi_op", c_lcp_jacobi_op, 9, 0, 0},
+    {"texla_cg_workspace_make", c_cg_workspace_make, 1, 0, 0},
+    {"texla_cg (workspace)", c_cg_ws, 11, 0, 0},
 };
 /* the destroy calls are checked by test_destroy: texla_mat_destroy, texla_vec_destroy,
  * texla_scalar_destroy, texla_banded_destroy, texla_sparse_destroy,
- * texla_lcp_workspace_destroy, texla_lcp_op_workspace_destroy, texla_op_destroy */
+ * texla_lcp_workspace_destroy, texla_lcp_op_workspace_destroy, texla_cg_workspace_destroy,
+ * texla_op_destroy */
 
 /* ---- snapshots of a context's objects ---- */
 
@@ -657,6 +682,8 @@ static void test_destroy(objs *own, objs *other) {
     texla_lcp_workspace_destroy(c, &ws);
     texla_lcp_op_workspace ows = other->ows;
     texla_lcp_op_workspace_destroy(c, &ows);
+    texla_cg_workspace cws = other->cws;
+    texla_cg_workspace_destroy(c, &cws);
     CHECK(textures_of(c) == t_own && textures_of(o) == t_other,
           "destroying another context's objects freed textures (%llu -> %llu here, %llu -> %llu "
           "there)", (unsigned long long)t_own, (unsigned long long)textures_of(c),

@@ -1137,6 +1137,72 @@ static void test_banded_regressions(void) {
     texla_vec_destroy(ctx, y);
 }
 
+/* a caller's workspace (texla_cg_desc.workspace): the same x bit for bit as without one, in both
+ * modes and across solves; no object made or freed by a solve; bad workspaces refused before x
+ * is touched */
+static void test_cg_workspace(void) {
+    const int nx = 61, ny = 47;
+    vshape s = grid_shape(nx, ny), s2 = grid_shape(nx, ny + 1);
+    size_t n = (size_t)s.n;
+    float *B = check_rnd(n), *X0 = check_rnd(n), *Xa = check_alloc(n, sizeof *Xa),
+          *Xb = check_alloc(n, sizeof *Xb);
+    texla_banded p = {0};
+    CHECK_OK(ctx, texla_banded_poisson(ctx, nx, ny, 0.5f, 1, &p), "cg workspace: poisson");
+    texla_op op = texla_op_banded(p);
+    texla_vec b = mkv(s, B, "cg workspace: b"), x = mkv(s, X0, "cg workspace: x");
+    texla_cg_workspace ws;
+    CHECK_OK(ctx, texla_cg_workspace_make(ctx, b, &ws), "texla_cg_workspace_make");
+    CHECK(ws.n == s.n, "workspace n %d, want %d", ws.n, s.n);
+    for (int mode = 0; mode < 2; mode++) {
+        texla_cg_desc d = {.max_iter = mode ? 400 : 25, .tol = mode ? 1e-5f : 0.0f};
+        texla_cg_result o1, o2;
+        CHECK_OK(ctx, texla_vec_write(ctx, X0, x), "x0");
+        CHECK_OK(ctx, texla_cg(ctx, op, b, &d, x, &o1), "cg without a workspace");
+        vfetch(x, s, Xa, "x without");
+        for (int rep = 0; rep < 2; rep++) {
+            texla_stats st0, st1;
+            texla_ctx_stats(ctx, &st0);
+            d.workspace = &ws;
+            CHECK_OK(ctx, texla_vec_write(ctx, X0, x), "x0");
+            CHECK_OK(ctx, texla_cg(ctx, op, b, &d, x, &o2), "cg with a workspace");
+            d.workspace = NULL;
+            texla_ctx_stats(ctx, &st1);
+            vfetch(x, s, Xb, "x with");
+            CHECK(!memcmp(Xa, Xb, n * sizeof *Xa) && o1.iterations == o2.iterations &&
+                      o1.stop == o2.stop,
+                  "cg %s mode, solve %d with a workspace: x differs from the solve without one "
+                  "(iterations %d / %d)", mode ? "tolerance" : "fixed", rep + 1, o1.iterations,
+                  o2.iterations);
+            CHECK(st1.textures == st0.textures, "cg with a workspace: textures %llu -> %llu",
+                  (unsigned long long)st0.textures, (unsigned long long)st1.textures);
+        }
+    }
+    /* refused: a workspace of another layout, one holding x or b; x unchanged */
+    texla_cg_workspace w2;
+    texla_vec b2 = mkv(s2, NULL, "cg workspace: b2");
+    CHECK_OK(ctx, texla_cg_workspace_make(ctx, b2, &w2), "a workspace of another layout");
+    CHECK_OK(ctx, texla_vec_write(ctx, X0, x), "x0");
+    texla_cg_desc d = {.max_iter = 5, .workspace = &w2};
+    CHECK_CODE(ctx, texla_cg(ctx, op, b, &d, x, NULL), TEXLA_ERR_SHAPE, "cg: workspace of 61 x 48");
+    texla_vec keep = ws.v[3];
+    ws.v[3] = x;
+    d.workspace = &ws;
+    CHECK_CODE(ctx, texla_cg(ctx, op, b, &d, x, NULL), TEXLA_ERR_ALIAS, "cg: x in the workspace");
+    ws.v[3] = b;
+    CHECK_CODE(ctx, texla_cg(ctx, op, b, &d, x, NULL), TEXLA_ERR_ALIAS, "cg: b in the workspace");
+    ws.v[3] = keep;
+    expect_holds(x, s, X0, "cg workspace: x untouched by the refused calls");
+    CHECK_CODE(ctx, texla_cg_workspace_make(ctx, b, NULL), TEXLA_ERR_ARGUMENT, "out NULL");
+    texla_cg_workspace_destroy(ctx, &w2);
+    texla_cg_workspace_destroy(ctx, &ws);
+    CHECK(ws.n == 0 && ws.v[0].id == 0 && ws.s[4].id == 0, "destroy zeroes the workspace");
+    texla_cg_workspace_destroy(ctx, &ws); /* zeroed: a no-op */
+    texla_cg_workspace_destroy(ctx, NULL);
+    texla_vec_destroy(ctx, b), texla_vec_destroy(ctx, x), texla_vec_destroy(ctx, b2);
+    texla_banded_destroy(ctx, p);
+    free(B), free(X0), free(Xa), free(Xb);
+}
+
 void suite_solvers(void) {
     double t0 = check_now();
     ctx = suite_ctx(NULL);
@@ -1150,6 +1216,7 @@ void suite_solvers(void) {
     test_cg_dense();
     test_cg_sparse();
     test_cg_errors();
+    test_cg_workspace();
     printf("  (cg dense, sparse, errors: %.1f s)\n", check_now() - t), t = check_now();
     test_lcp();
     printf("  (lcp: %.1f s)\n", check_now() - t), t = check_now();

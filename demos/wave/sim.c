@@ -32,6 +32,7 @@ int wave_sim_init(wave_sim *s, texla_ctx *ctx, int n, float dt, int implicit, in
     TRY(texla_vec_make_grid(ctx, n, n, NULL, &s->res));
     TRY(texla_scalar_make(ctx, 0, &s->rr));
     TRY(texla_scalar_make(ctx, 0, &s->bb));
+    TRY(texla_cg_workspace_make(ctx, s->rhs, &s->cg));
     return build(s);
 }
 
@@ -42,6 +43,7 @@ void wave_sim_free(wave_sim *s) {
     texla_vec_destroy(s->ctx, s->res);
     texla_scalar_destroy(s->ctx, s->rr);
     texla_scalar_destroy(s->ctx, s->bb);
+    texla_cg_workspace_destroy(s->ctx, &s->cg);
     texla_banded_destroy(s->ctx, s->A);
     texla_banded_destroy(s->ctx, s->M);
     texla_banded_destroy(s->ctx, s->N);
@@ -62,7 +64,8 @@ int wave_sim_step(wave_sim *s) {
         TRY(texla_banded_matvec_add(s->ctx, s->N, prev, 2.0f - s->damping, now, s->rhs));
         TRY(texla_vec_scale(s->ctx, now, texla_host(2.0f), next));
         TRY(texla_vec_acc(s->ctx, texla_host(-1.0f), prev, next));
-        texla_cg_desc d = {.max_iter = s->cg_iters}; /* fixed iterations: no read-back */
+        /* fixed iterations: no read-back */
+        texla_cg_desc d = {.max_iter = s->cg_iters, .workspace = &s->cg};
         texla_cg_result res;
         TRY(texla_cg(s->ctx, texla_op_banded(s->M), s->rhs, &d, next, &res));
     }

@@ -23,6 +23,7 @@ typedef struct wave_sim {
     int cur;
     texla_vec rhs, res;
     texla_scalar rr, bb;
+    texla_cg_workspace cg; /* CG's work objects, kept across steps */
     texla_banded A;   /* explicit step matrix */
     texla_banded M;   /* implicit: I + r/2 P */
     texla_banded N;   /* implicit: -(1 - d) M */

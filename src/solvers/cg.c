@@ -20,6 +20,52 @@ static void cg_free(texla_ctx *ctx, cg_state *s) {
     for (size_t i = 0; i < sizeof sc / sizeof sc[0]; i++) texla_scalar_destroy(ctx, *sc[i]);
 }
 
+texla_result texla_cg_workspace_make(texla_ctx *ctx, texla_vec like, texla_cg_workspace *out) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    if (!out)
+        return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT, "texla_cg_workspace_make: out is NULL");
+    *out = (texla_cg_workspace){0};
+    texla_vec_info li;
+    texla_result r = texla_vec_info_get(ctx, like, &li);
+    for (int k = 0; k < 6 && !r; k++) r = texla_vec_make_like(ctx, like, &out->v[k]);
+    for (int k = 0; k < 5 && !r; k++) r = texla_scalar_make(ctx, 0.0f, &out->s[k]);
+    if (r) texla_cg_workspace_destroy(ctx, out);
+    else out->n = li.n;
+    return r;
+}
+
+void texla_cg_workspace_destroy(texla_ctx *ctx, texla_cg_workspace *ws) {
+    if (!ctx || !ws) return;
+    for (int k = 0; k < 6; k++) texla_vec_destroy(ctx, ws->v[k]);
+    for (int k = 0; k < 5; k++) texla_scalar_destroy(ctx, ws->s[k]);
+    *ws = (texla_cg_workspace){0};
+}
+
+/* the caller's workspace: its objects are this context's, of b's layout, and none is x or b */
+static texla_result check_workspace(texla_ctx *ctx, const texla_cg_workspace *ws,
+                                    const texla_vec_info *bi, texla_vec b, texla_vec x) {
+    for (int k = 0; k < 6; k++) {
+        texla_vec_info wi;
+        texla_result r = texla_vec_info_get(ctx, ws->v[k], &wi);
+        if (r) return r;
+        if (wi.n != bi->n || wi.nx != bi->nx || wi.gx != bi->gx || wi.gy != bi->gy)
+            return texla_ctx_fail(ctx, TEXLA_ERR_SHAPE,
+                                  "texla_cg: the workspace is for vectors of %d elements (grid %d "
+                                  "x %d); b has %d (grid %d x %d)", wi.n, wi.gx, wi.gy, bi->n,
+                                  bi->gx, bi->gy);
+        if (ws->v[k].id == b.id || ws->v[k].id == x.id)
+            return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS,
+                                  "texla_cg: the workspace's vector %d is also %s", k,
+                                  ws->v[k].id == b.id ? "b" : "x");
+    }
+    /* the scalars: this context's (their values mean nothing between solves: zeroed) */
+    for (int k = 0; k < 5; k++) {
+        texla_result r = texla_scalar_write(ctx, 0.0f, ws->s[k]);
+        if (r) return r;
+    }
+    return TEXLA_OK;
+}
+
 const char *texla_cg_stop_name(texla_cg_stop s) {
     switch (s) {
     case TEXLA_CG_FIXED: return "fixed iteration count";
@@ -85,14 +131,22 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
                               "b has %d elements, x %d", rows, cols, bi.n, xi.n);
     int max_iter = desc.max_iter ? desc.max_iter : bi.n;
     int every = desc.check_every ? desc.check_every : 8;
+    texla_cg_workspace *ws = desc.workspace;
+    if (ws && (r = check_workspace(ctx, ws, &bi, b, x))) return r;
     texla_ctx_begin(ctx);
     cg_state s = {0};
     texla_scalar *sc[] = {&s.rr, &s.rr_new, &s.pq, &s.beta, &s.bb};
-    for (size_t i = 0; i < sizeof sc / sizeof sc[0] && !r; i++) r = texla_scalar_make(ctx, 0, sc[i]);
     texla_vec *vs[] = {&s.r, &s.p, &s.p2, &s.q, &s.xs, &s.xbest};
-    /* tolerance mode keeps the x under verification and the best verified x (xs, xbest) */
-    size_t nvs = desc.tol > 0 ? 6 : 4;
-    for (size_t i = 0; i < nvs && !r; i++) r = texla_vec_make_like(ctx, b, vs[i]);
+    if (ws) {
+        for (size_t i = 0; i < 5; i++) *sc[i] = ws->s[i];
+        for (size_t i = 0; i < 6; i++) *vs[i] = ws->v[i];
+    } else {
+        for (size_t i = 0; i < sizeof sc / sizeof sc[0] && !r; i++)
+            r = texla_scalar_make(ctx, 0, sc[i]);
+        /* tolerance mode keeps the x under verification and the best verified x (xs, xbest) */
+        size_t nvs = desc.tol > 0 ? 6 : 4;
+        for (size_t i = 0; i < nvs && !r; i++) r = texla_vec_make_like(ctx, b, vs[i]);
+    }
     /* r = b - A x; p = r; rr = r'r */
     if (!r) r = texla_op_matvec(ctx, a, x, s.q);
     if (!r) r = texla_vec_sub(ctx, b, s.q, s.r);
@@ -225,7 +279,7 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
         out->converged = out->stop == TEXLA_CG_CONVERGED;
         out->history_len = rp.len;
     }
-    cg_free(ctx, &s);
+    if (!ws) cg_free(ctx, &s); /* a workspace's objects stay the caller's */
     texla_ctx_end(ctx);
     return r;
 }
