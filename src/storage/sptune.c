@@ -2,7 +2,26 @@
  * tuning): the rule used when nothing was timed, the candidates the row statistics suggest,
  * timing them on this device (GPU timer queries; the wall clock around glFinish on software
  * renderers), the cross-check of every candidate's y against a float64 reference on the host
- * (only correct variants may win), and the tuning cache's keys and values. No GL here. */
+ * (only correct variants may win), and the tuning cache's keys and values. No GL here.
+ *
+ * How a product is tuned (the cost is CPU work on the host: building and uploading storages,
+ * the reference, reading y back; the GPU's runs are short):
+ *  - candidates from the row statistics; padded storages moving more than twice CSR's bytes are
+ *    not built. They are ordered by prior: the rule's variant and its storage first, then the
+ *    storages by the bytes they move; a storage is built once for all its candidates.
+ *  - the budget (a deadline per product): once past it no new storage is started (the first
+ *    always is); the untried candidates are reported skipped.
+ *  - each candidate: y checked against the float64 reference, then batches of about 0.5 ms
+ *    until two in a row agree within 3% (at most 60 ms; a few batches on software renderers,
+ *    whose timer is the wall clock around glFinish): right after the host built, uploaded or
+ *    freed a storage the GPU ran up to 3.5x slow for a few hundred ms (H100), which ranked
+ *    storages wrongly. Its first-round time is the median of 3 batches.
+ *  - the forms of the best KEEP storages stay alive (freed, and the storage retried, when a new
+ *    one does not fit): the workgroup sizes and fixed grids of the best two run on them
+ *    without a rebuild (fixed grids only where row lengths vary).
+ *  - the final round: the best FINALISTS (at most 2 per storage) timed again, interleaved,
+ *    FINAL_ROUNDS times, each keeping its best median; the choice is the fastest of them on
+ *    those times, which are the ones reported (texla_sparse_trial.final) and cached. */
 #include "storage/sparse.h"
 
 #include <math.h>
