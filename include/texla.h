@@ -607,6 +607,8 @@ typedef struct texla_sparse_trial {
     double bytes;       /* the variant's matrix arrays on the GPU */
     double padding;     /* stored entries past the nonzeros, per nonzero */
     int ok;             /* 1: y matched the float64 reference; 0: rejected or failed */
+    int final;          /* 1: re-timed in the final round; the choice is the fastest of these,
+                           and us is its final time (others: their first-round time) */
 } texla_sparse_trial;
 
 typedef struct texla_sparse_tune_desc {
@@ -617,10 +619,15 @@ typedef struct texla_sparse_tune_desc {
     int all;            /* 1: every candidate, not only those the row statistics suggest */
     texla_sparse_trial *trials; /* may be NULL: each candidate's result, up to max_trials */
     int max_trials;
+    double budget;      /* seconds the call may spend trying candidates (0: 6; < 0: no limit);
+                           candidates come in order of their prior (the rule's variant first,
+                           then storages by bytes moved), so the budget cuts the unlikely ones;
+                           the first storage and the final round always run */
     /* filled in by the call */
     int ntrials;        /* candidates tried */
     int cached;         /* ops answered from the cache (bits as ops) */
     double seconds;     /* wall-clock time of the call */
+    int skipped;        /* candidates not tried because the budget ran out */
 } texla_sparse_tune_desc;
 
 typedef struct texla_sparse_info {
@@ -665,7 +672,14 @@ TEXLA_API texla_result texla_sparse_matvec_add(texla_ctx *ctx, texla_sparse a, t
 TEXLA_API texla_result texla_sparse_matvec_t(texla_ctx *ctx, texla_sparse a, texla_vec x,
                                              texla_vec y);
 /* Times the candidates for this matrix on this device and keeps the fastest correct one for
- * each asked product; the result goes to the tuning cache. desc may be NULL (A x). */
+ * each asked product; the result goes to the tuning cache. desc may be NULL (A x).
+ * Measuring: each candidate's y is first checked against a float64 reference; then it runs in
+ * batches until two consecutive batches agree within 3% (capped at 60 ms; a few batches on
+ * software renderers), so clocks and the memory work left by building and freeing storages do
+ * not distort it, and its time is the median of 3 batches. The best 4 (at most 2 per storage,
+ * their storages kept alive) are then re-timed together, interleaved, 3 rounds, each keeping
+ * its best median; the choice is the fastest of that final round, on those times (the trials
+ * say which were final). */
 TEXLA_API texla_result texla_sparse_tune(texla_ctx *ctx, texla_sparse a,
                                          texla_sparse_tune_desc *desc);
 /* Pins the variant of one product (NULL: unpins; the cache or the rule decide again).

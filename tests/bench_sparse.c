@@ -131,8 +131,9 @@ static void print_trials(FILE *f, const char *name, texla_sparse_trial *t, int n
             char fm[16], sc[16], pa[96];
             texla_sparse_variant_names(&t[i].v, fm, sc, pa);
             if (t[i].ok)
-                fprintf(f, "    %-6s %-7s %-38s %9.1f us %7.1f GB/s %8.1f MB pad %5.1f%%\n", fm,
-                        sc, pa, t[i].us, t[i].gbs, t[i].bytes / 1e6, 100 * t[i].padding);
+                fprintf(f, "    %-6s %-7s %-38s %9.1f us %7.1f GB/s %8.1f MB pad %5.1f%%%s\n", fm,
+                        sc, pa, t[i].us, t[i].gbs, t[i].bytes / 1e6, 100 * t[i].padding,
+                        t[i].final ? " final" : "");
             else
                 fprintf(f, "    %-6s %-7s %-38s  rejected\n", fm, sc, pa);
             shown++;
@@ -208,10 +209,10 @@ void bench_spsuite(const bench_env *e) {
             double native = 4.0 * (m.rows + 1) + 4.0 * m.nnz + 4.0 * m.kind * m.nnz +
                             4.0 * vf * ((double)m.rows + m.cols);
             printf("%s: %d x %d %s entries, %lld of them (rows %d..%d, mean %.1f); read %.0f ms, "
-                   "made in %.2f s, tuned in %.2f s (%d candidates), cached tune %.3f s\n", name,
+                   "made in %.2f s, tuned in %.2f s (%d candidates, %d skipped), cached tune %.3f s\n", name,
                    m.rows, m.cols, m.kind == 1 ? "real" : m.kind == 2 ? "complex"
                    : m.kind == 4 ? "quaternion" : "3x3-block", m.nnz, si.row_min, si.row_max,
-                   si.row_mean, read_ms, make_s, td.seconds, td.ntrials, t2.seconds);
+                   si.row_mean, read_ms, make_s, td.seconds, td.ntrials, td.skipped, t2.seconds);
             int n = td.ntrials < MAX_TRIALS ? td.ntrials : MAX_TRIALS;
             if (tf) {
                 fprintf(tf, "%s (%s)\n", name, path);

@@ -486,6 +486,48 @@ static void spit(const char *path, const char *text) {
     if (f) fputs(text, f), fclose(f);
 }
 
+/* a budget too small for anything: the first storage (the rule's) is still tried, the choice
+ * is correct and the rest is reported skipped; with no limit nothing is skipped */
+static void test_budget(void) {
+    double t0 = check_now();
+    hmat m = gen_mixed("budget 129x131", 1, 129, 131, 40);
+    texla_ctx *c = cache_ctx("");
+    if (!c) return;
+    made r = make_on(c, &m, 0);
+    texla_sparse_trial trials[128];
+    texla_sparse_tune_desc td = {0};
+    td.ops = 3;
+    td.budget = 1e-9;
+    td.trials = trials;
+    td.max_trials = 128;
+    CHECK_OK(c, texla_sparse_tune(c, r.a, &td), "texla_sparse_tune with a budget of 1 ns");
+    CHECK(td.skipped >= 2 && td.ntrials >= 2, "budget 1 ns: %d tried, %d skipped, expected >= 2 "
+          "each", td.ntrials, td.skipped);
+    texla_sparse_info inf;
+    CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "texla_sparse_info_get after tuning");
+    int n = td.ntrials < 128 ? td.ntrials : 128, found = 0;
+    for (int i = 0; i < n; i++)
+        if (trials[i].op == 0 && trials[i].ok && trials[i].final &&
+            !memcmp(&trials[i].v, &inf.now[0], sizeof inf.now[0]))
+            found++;
+    CHECK(inf.how[0] == 2 && found == 1, "budget 1 ns: how %d, the choice %d times among the "
+          "correct final trials", inf.how[0], found);
+    check_made(c, &r, &m, "y = A x after a tune of 1 ns");
+    texla_sparse_tune_desc t2 = {0};
+    t2.ops = 3;
+    t2.force = 1;
+    t2.budget = -1;
+    CHECK_OK(c, texla_sparse_tune(c, r.a, &t2), "texla_sparse_tune with no budget");
+    CHECK(t2.skipped == 0 && t2.ntrials > td.ntrials, "no budget: %d tried, %d skipped (the 1 ns "
+          "budget tried %d)", t2.ntrials, t2.skipped, td.ntrials);
+    t2.budget = NAN;
+    CHECK_CODE(c, texla_sparse_tune(c, r.a, &t2), TEXLA_ERR_ARGUMENT, "budget NaN");
+    unmake(c, &r);
+    texla_ctx_destroy(c);
+    hfree(&m);
+    printf("budget (%.1f s)\n", check_now() - t0);
+}
+
 static void test_tuner(void) {
     double t0 = check_now();
     char dir[64];
@@ -505,19 +547,27 @@ static void test_tuner(void) {
     texla_sparse_info inf;
     CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "texla_sparse_info_get after tuning");
     CHECK(inf.how[0] == 2 && inf.how[1] == 2, "tuned: how %d %d, expected 2 2", inf.how[0], inf.how[1]);
-    /* the choice is among the correct, timed trials, and the fastest of them */
-    int n = td.ntrials < 128 ? td.ntrials : 128, found = 0, ok = 0;
+    /* the choice is among the correct trials of the final round, and the fastest of them on
+     * the times reported */
+    int n = td.ntrials < 128 ? td.ntrials : 128, found = 0, ok = 0, finals[2] = {0, 0};
     double fastest[2] = {1e300, 1e300};
     for (int i = 0; i < n; i++) {
         ok += trials[i].ok;
         CHECK(!trials[i].ok || trials[i].us > 0, "trial %d: correct but not timed", i);
-        if (trials[i].ok && trials[i].us < fastest[trials[i].op]) fastest[trials[i].op] = trials[i].us;
+        CHECK(!trials[i].final || trials[i].ok, "trial %d: in the final round but not correct", i);
+        finals[trials[i].op] += trials[i].final;
+        if (trials[i].final && trials[i].us < fastest[trials[i].op])
+            fastest[trials[i].op] = trials[i].us;
         if (trials[i].op == 0 && !memcmp(&trials[i].v, &inf.now[0], sizeof inf.now[0])) {
             found++;
             CHECK(trials[i].ok, "the tuner chose a variant whose y did not match the reference");
         }
     }
     CHECK(found == 1, "the chosen variant is %d times among the trials", found);
+    CHECK(finals[0] >= 1 && finals[0] <= 4 && finals[1] >= 1 && finals[1] <= 4,
+          "final round: %d and %d trials, expected 1..4 each", finals[0], finals[1]);
+    CHECK(td.skipped == 0, "the default budget skipped %d candidates of a 300 x 280 matrix",
+          td.skipped);
     {
         char f[16], sc[16], pa[96];
         texla_sparse_variant_names(&inf.now[0], f, sc, pa);
@@ -527,7 +577,7 @@ static void test_tuner(void) {
         printf("; A' x: %s %s %s %.1f us\n", f, sc, pa, inf.us[1]);
     }
     CHECK(inf.us[0] == fastest[0] && inf.us[1] == fastest[1],
-          "the chosen variants took %g and %g us; the fastest correct trials %g and %g",
+          "the chosen variants took %g and %g us; the fastest final trials %g and %g",
           inf.us[0], inf.us[1], fastest[0], fastest[1]);
     check_made(c, &r, &m, "y = A x with the tuned variant");
     /* tuned again: from the cache, quickly */
@@ -1041,6 +1091,7 @@ void suite_sparse(void) {
     test_complex();
     test_million();
     test_tuner();
+    test_budget();
     tu_end();
     texla_ctx_destroy(ctx);
 }

@@ -175,8 +175,11 @@ int cli_tune(int argc, char **argv) {
     int op = transposed ? 1 : 0;
     char f[16], s[16];
     texla_sparse_variant_names(&inf.now[op], f, s, NULL);
-    printf("tuned in %.2f s (%d candidates); cache %s\n", td.seconds, td.ntrials,
-           *texla_tune_path(ctx) ? texla_tune_path(ctx) : "none");
+    int finals = 0;
+    for (int i = 0; i < n; i++) finals += trials[i].final;
+    printf("tuned in %.2f s (%d candidates, %d skipped by the budget; the best %d re-timed "
+           "together, the choice made on those times); cache %s\n", td.seconds, td.ntrials,
+           td.skipped, finals, *texla_tune_path(ctx) ? texla_tune_path(ctx) : "none");
     printf("best %s %s %.1f us\n", f, s, inf.us[op]);
     rc = 0;
 done:

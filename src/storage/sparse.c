@@ -439,9 +439,15 @@ texla_result texla_sparse_tune(texla_ctx *ctx, texla_sparse a, texla_sparse_tune
     if (d->max_trials < 0 || (d->max_trials && !d->trials))
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: max_trials %d with trials %s", fn,
                            d->max_trials, d->trials ? "given" : "NULL");
+    if (!(d->budget == d->budget))
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: budget is NaN; seconds (0: the default, "
+                           "< 0: no limit)", fn);
     double t0 = texla__now_ms();
+    /* the budget, shared by the asked products: each gets an equal part of what is left */
+    double budget_ms = d->budget > 0 ? d->budget * 1e3 : d->budget < 0 ? -1 : 6e3;
     d->ntrials = 0;
     d->cached = 0;
+    d->skipped = 0;
     texla__gl_enter(&ctx->gl);
     int compute = compute_now(ctx);
     for (int op = 0; op < 2 && !r; op++) {
@@ -466,10 +472,17 @@ texla_result texla_sparse_tune(texla_ctx *ctx, texla_sparse a, texla_sparse_tune
         sp_tune_req q = {{&p0, P->at.ptr ? &p1 : NULL}, P->entry, P->k, op, compute, scatter,
                          d->block, d->all, op ? &P->rl : &P->cl, op ? &P->cl : &P->rl,
                          d->trials ? d->trials + d->ntrials : NULL,
-                         d->max_trials > d->ntrials ? d->max_trials - d->ntrials : 0, 0};
+                         d->max_trials > d->ntrials ? d->max_trials - d->ntrials : 0, 0, 0, 0};
+        if (budget_ms >= 0) {
+            int left = 1 + (op == 0 && (ops & 2));
+            double now = texla__now_ms();
+            q.deadline_ms = now + fmax(0.0, (t0 + budget_ms - now) / left);
+            if (!(q.deadline_ms > 0)) q.deadline_ms = 1e-9; /* a clock at 0: spent at once */
+        }
         sp_form made;
         r = sp_tune(ctx, fn, &q, &v, &us, &made);
         d->ntrials += q.ntrials;
+        d->skipped += q.skipped;
         if (r) break;
         r = adopt(ctx, P, op, &v, &made, us, compute);
         if (!r) sp_tune_store(ctx, key, &v, us);

@@ -144,6 +144,8 @@ typedef struct sp_tune_req {
     const texla__layout *xl, *yl;
     texla_sparse_trial *trials;
     int max_trials, ntrials;
+    double deadline_ms; /* texla__now_ms() past which no new storage is built (0: none) */
+    int skipped;        /* candidates left untried by the deadline */
 } sp_tune_req;
 /* times the candidates of q->op and returns the fastest correct one, with its form (made) */
 texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_sparse_variant *best,

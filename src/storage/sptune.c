@@ -2,7 +2,26 @@
  * tuning): the rule used when nothing was timed, the candidates the row statistics suggest,
  * timing them on this device (GPU timer queries; the wall clock around glFinish on software
  * renderers), the cross-check of every candidate's y against a float64 reference on the host
- * (only correct variants may win), and the tuning cache's keys and values. No GL here. */
+ * (only correct variants may win), and the tuning cache's keys and values. No GL here.
+ *
+ * How a product is tuned (the cost is CPU work on the host: building and uploading storages,
+ * the reference, reading y back; the GPU's runs are short):
+ *  - candidates from the row statistics; padded storages moving more than twice CSR's bytes are
+ *    not built. They are ordered by prior: the rule's variant and its storage first, then the
+ *    storages by the bytes they move; a storage is built once for all its candidates.
+ *  - the budget (a deadline per product): once past it no new storage is started (the first
+ *    always is); the untried candidates are reported skipped.
+ *  - each candidate: y checked against the float64 reference, then batches of about 0.5 ms
+ *    until two in a row agree within 3% (at most 60 ms; a few batches on software renderers,
+ *    whose timer is the wall clock around glFinish): right after the host built, uploaded or
+ *    freed a storage the GPU ran up to 3.5x slow for a few hundred ms (H100), which ranked
+ *    storages wrongly. Its first-round time is the median of 3 batches.
+ *  - the forms of the best KEEP storages stay alive (freed, and the storage retried, when a new
+ *    one does not fit): the workgroup sizes and fixed grids of the best two run on them
+ *    without a rebuild (fixed grids only where row lengths vary).
+ *  - the final round: the best FINALISTS (at most 2 per storage) timed again, interleaved,
+ *    FINAL_ROUNDS times, each keeping its best median; the choice is the fastest of them on
+ *    those times, which are the ones reported (texla_sparse_trial.final) and cached. */
 #include "storage/sparse.h"
 
 #include <math.h>
@@ -211,9 +230,10 @@ typedef struct cand {
     texla_sparse_variant v;
     int plane;
     texla_sparse_variant fv; /* storage */
-    double us;
+    double us;               /* the first round's median; then, for finalists, the final time */
     double bytes, padding;
-    int ok, tried;
+    double prior;            /* the storage's bytes, worked out from the row lengths */
+    int ok, tried, final;
 } cand;
 
 typedef struct clist {
@@ -227,6 +247,18 @@ typedef struct clist {
     int ncost;
 } clist;
 
+/* the bytes of storage fv of plane (-1: does not apply), sized once per storage */
+static double storage_bytes(clist *L, const sp_tune_req *q, int plane,
+                            const texla_sparse_variant *fv) {
+    for (int i = 0; i < L->ncost; i++)
+        if (L->cost[i].plane == plane && sp_format_same(&L->cost[i].fv, fv)) return L->cost[i].bytes;
+    double bytes = -1, pad = 0;
+    sp_form_cost(q->pl[plane], fv, &bytes, &pad);
+    if (L->ncost < (int)(sizeof L->cost / sizeof L->cost[0]))
+        L->cost[L->ncost++] = (struct cost){plane, *fv, bytes};
+    return bytes;
+}
+
 static void add(texla_ctx *ctx, clist *L, texla_sparse_variant v, const sp_tune_req *q) {
     sp_variant_norm(&v);
     const char *why;
@@ -237,25 +269,16 @@ static void add(texla_ctx *ctx, clist *L, texla_sparse_variant v, const sp_tune_
     int plane;
     texla_sparse_variant fv = sp_format_of(&v, q->op, &plane);
     if (!q->pl[plane] || !q->pl[plane]->m) return;
-    /* padded storage that moves more than three times CSR's bytes cannot win: not built (its
-     * size is worked out from the row lengths, once per storage) */
-    int padded = fv.format == TEXLA_SPARSE_ELL || fv.format == TEXLA_SPARSE_SELL ||
-                 (fv.format == TEXLA_SPARSE_BSR && fv.block != q->block);
-    if (padded && !q->all) {
-        double bytes = -1, pad = 0;
-        int i = 0;
-        for (; i < L->ncost; i++)
-            if (L->cost[i].plane == plane && sp_format_same(&L->cost[i].fv, &fv)) break;
-        if (i < L->ncost) {
-            bytes = L->cost[i].bytes;
-        } else {
-            sp_form_cost(q->pl[plane], &fv, &bytes, &pad);
-            if (L->ncost < (int)(sizeof L->cost / sizeof L->cost[0]))
-                L->cost[L->ncost++] = (struct cost){plane, fv, bytes};
-        }
+    double prior = 0;
+    if (q->compute) {
+        /* storage that moves more than twice CSR's bytes cannot win: not built */
         const sp_csr *m = q->pl[plane]->m;
         double csr = ((double)m->rows + 1) * 4 + (double)m->nnz * (4 + 4.0 * m->k);
-        if (bytes < 0 || bytes > 3 * csr) return;
+        double bytes = storage_bytes(L, q, plane, &fv);
+        int padded = fv.format == TEXLA_SPARSE_ELL || fv.format == TEXLA_SPARSE_SELL ||
+                     (fv.format == TEXLA_SPARSE_BSR && fv.block != q->block);
+        if (padded && !q->all && (bytes < 0 || bytes > 2 * csr)) return;
+        prior = bytes < 0 ? 1e300 : bytes;
     }
     if (L->n == L->cap) {
         int cap = L->cap ? 2 * L->cap : 32;
@@ -270,6 +293,47 @@ static void add(texla_ctx *ctx, clist *L, texla_sparse_variant v, const sp_tune_
     c->plane = plane;
     c->fv = fv;
     c->us = -1;
+    c->prior = prior;
+}
+
+static int same_storage(const cand *a, const cand *b) {
+    return a->plane == b->plane && sp_format_same(&a->fv, &b->fv);
+}
+
+/* candidates in order of their prior: the rule's storage first (the rule's variant at its
+ * head), then storages by bytes moved, each storage's candidates together (one build each) */
+static void order(clist *L, const texla_sparse_variant *rule) {
+    int head = -1;
+    for (int i = 0; i < L->n && head < 0; i++)
+        if (!memcmp(&L->c[i].v, rule, sizeof *rule)) head = i;
+    if (head > 0) {
+        cand t = L->c[head];
+        memmove(L->c + 1, L->c, sizeof *L->c * (size_t)head);
+        L->c[0] = t;
+    }
+    double *key = malloc(sizeof *key * texla__at_least_one(L->n));
+    if (!key) return;
+    for (int i = 0; i < L->n; i++) { /* a storage's key: its first candidate's position */
+        key[i] = L->c[i].prior;
+        for (int j = 0; j < i; j++)
+            if (same_storage(&L->c[j], &L->c[i])) {
+                key[i] = key[j];
+                break;
+            }
+        if (head >= 0 && same_storage(&L->c[0], &L->c[i])) key[i] = -1;
+    }
+    for (int i = 1; i < L->n; i++) { /* stable insertion sort: a few dozen candidates */
+        cand t = L->c[i];
+        double k = key[i];
+        int j = i - 1;
+        for (; j >= 0 && key[j] > k; j--) {
+            L->c[j + 1] = L->c[j];
+            key[j + 1] = key[j];
+        }
+        L->c[j + 1] = t;
+        key[j + 1] = k;
+    }
+    free(key);
 }
 
 /* the candidates the statistics of the rows the product reads suggest */
@@ -348,6 +412,18 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
 
 /* ---- timing ---- */
 
+#define KEEP 4         /* storages kept alive for the schedule variants and the final round */
+#define FINALISTS 4
+#define FINAL_ROUNDS 3
+#define SETTLE_MS 60.0 /* the settle loop's cap (hardware) */
+#define SETTLE_SW 4    /* its cap in batches on software renderers, whose clock is the wall's */
+#define DEFAULT_BUDGET_S 6.0
+
+typedef struct kept {
+    sp_form f;
+    int used;
+} kept;
+
 typedef struct bench {
     texla_ctx *ctx;
     texla__obj xo, yo; /* stand-ins of x and y: textures and layouts */
@@ -355,6 +431,7 @@ typedef struct bench {
     ref rf;
     float *y;          /* read back, per element */
     float *tex;        /* read back, as stored */
+    kept keep[KEEP];   /* forms of the best storages so far */
 } bench;
 
 static texla_result run_once(bench *b, const cand *c, sp_form *f) {
@@ -366,7 +443,45 @@ static int cmp_d(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* y checked against the reference, then the median of 3 timings of reps products */
+static texla_result batch(bench *b, const cand *c, sp_form *f, int reps, double *ms) {
+    texla__gl *g = &b->ctx->gl;
+    texla_result r = TEXLA_OK;
+    texla__timer_begin(g);
+    for (int i = 0; i < reps && !r; i++) r = run_once(b, c, f);
+    *ms = texla__timer_end_ms(g) / reps;
+    return r;
+}
+
+/* microseconds per product: batches of about 0.5 ms until two in a row agree within 3% (the
+ * GPU's clocks and the memory work left by building, uploading and freeing storages make the
+ * first ones slow, up to 3.5x for a few hundred ms on an H100), capped; then the median of 3 */
+static texla_result measure(bench *b, const cand *c, sp_form *f, int settle, double *us) {
+    texla__gl *g = &b->ctx->gl;
+    double one;
+    texla_result r = batch(b, c, f, 1, &one);
+    if (r) return r;
+    int reps = one > 0 ? (int)ceil(0.5 / one) : 20;
+    if (reps < 1) reps = 1;
+    if (reps > 50) reps = 50;
+    if (settle) {
+        double t0 = texla__now_ms(), prev = -1, t;
+        for (int n = 0;; n++) {
+            r = batch(b, c, f, reps, &t);
+            if (r) return r;
+            if (prev > 0 && fabs(t - prev) <= 0.03 * fmin(t, prev)) break;
+            prev = t;
+            if (g->caps.software ? n + 1 >= SETTLE_SW : texla__now_ms() - t0 >= SETTLE_MS) break;
+        }
+    }
+    double t[3];
+    for (int s = 0; s < 3 && !r; s++) r = batch(b, c, f, reps, &t[s]);
+    if (r) return r;
+    qsort(t, 3, sizeof t[0], cmp_d);
+    *us = t[1] * 1e3;
+    return TEXLA_OK;
+}
+
+/* y checked against the reference, then timed after settling */
 static texla_result try_cand(bench *b, cand *c, sp_form *f) {
     texla_ctx *ctx = b->ctx;
     texla__gl *g = &ctx->gl;
@@ -380,23 +495,7 @@ static texla_result try_cand(bench *b, cand *c, sp_form *f) {
     for (long long i = 0; i < b->rf.n; i++) b->y[i] = b->tex[texla__texel_index(&b->yo.lay, (int)i)];
     c->ok = matches(&b->rf, b->y);
     if (!c->ok) return TEXLA_OK;
-    texla__timer_begin(g);
-    r = run_once(b, c, f);
-    double one = texla__timer_end_ms(g);
-    if (r) return r;
-    int reps = one > 0 ? (int)ceil(0.5 / one) : 20;
-    if (reps < 1) reps = 1;
-    if (reps > 50) reps = 50;
-    double t[3];
-    for (int s = 0; s < 3 && !r; s++) {
-        texla__timer_begin(g);
-        for (int i = 0; i < reps && !r; i++) r = run_once(b, c, f);
-        t[s] = texla__timer_end_ms(g) / reps;
-    }
-    if (r) return r;
-    qsort(t, 3, sizeof t[0], cmp_d);
-    c->us = t[1] * 1e3;
-    return TEXLA_OK;
+    return measure(b, c, f, 1, &c->us);
 }
 
 static texla_result make_form(texla_ctx *ctx, const char *fn, const sp_tune_req *q, const cand *c,
@@ -413,50 +512,156 @@ static texla_result make_form(texla_ctx *ctx, const char *fn, const sp_tune_req 
     return r;
 }
 
-/* runs every candidate sharing storage with c[i0] on one form; keeps the form when it holds
- * the best so far (in *best_form) */
-static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, clist *L, int i0,
-                                int *best, sp_form *best_form, int *have_best) {
-    texla_ctx *ctx = b->ctx;
-    sp_form f;
-    texla_result r = make_form(ctx, fn, q, &L->c[i0], &f);
-    if (r == TEXLA_ERR_LIMIT || r == TEXLA_ERR_MEMORY) { /* this storage does not fit: skip */
-        for (int i = i0; i < L->n; i++)
-            if (!L->c[i].tried && L->c[i].plane == L->c[i0].plane &&
-                sp_format_same(&L->c[i].fv, &L->c[i0].fv))
-                L->c[i].tried = 1;
-        return TEXLA_OK;
+static int kept_of(bench *b, const cand *c) {
+    for (int i = 0; i < KEEP; i++)
+        if (b->keep[i].used && b->keep[i].f.plane == c->plane &&
+            sp_format_same(&b->keep[i].f.fv, &c->fv))
+            return i;
+    return -1;
+}
+
+/* the best time among the correct candidates of storage s (-1: none) */
+static double storage_best(const clist *L, const cand *s) {
+    double best = -1;
+    for (int i = 0; i < L->n; i++)
+        if (L->c[i].ok && same_storage(&L->c[i], s) && (best < 0 || L->c[i].us < best))
+            best = L->c[i].us;
+    return best;
+}
+
+/* is storage s among the KEEP best storages so far? */
+static int among_best(const clist *L, const cand *s) {
+    double mine = storage_best(L, s);
+    if (mine < 0) return 0;
+    int better = 0;
+    for (int i = 0; i < L->n; i++) {
+        if (!L->c[i].ok || same_storage(&L->c[i], s)) continue;
+        int first = 1; /* count each storage once, at its first correct candidate */
+        for (int j = 0; j < i && first; j++)
+            if (L->c[j].ok && same_storage(&L->c[j], &L->c[i])) first = 0;
+        if (first && storage_best(L, &L->c[i]) < mine) better++;
     }
-    if (r) return r;
-    int improved = 0;
+    return better < KEEP;
+}
+
+/* frees the kept forms whose storage fell out of the best (all but the best's: all = 1) */
+static void prune_kept(bench *b, const clist *L, int all, int best) {
+    for (int i = 0; i < KEEP; i++) {
+        if (!b->keep[i].used) continue;
+        cand s = {0};
+        s.plane = b->keep[i].f.plane;
+        s.fv = b->keep[i].f.fv;
+        int is_best = best >= 0 && same_storage(&s, &L->c[best]);
+        if (is_best || (!all && among_best(L, &s))) continue;
+        sp_form_free(b->ctx, &b->keep[i].f);
+        b->keep[i].used = 0;
+    }
+}
+
+static int best_of(const clist *L) {
+    int best = -1;
+    for (int i = 0; i < L->n; i++)
+        if (L->c[i].ok && (best < 0 || L->c[i].us < L->c[best].us)) best = i;
+    return best;
+}
+
+/* runs every untried candidate sharing storage with c[i0] on one form (kept or made); keeps
+ * the form while its storage is among the best */
+static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, clist *L, int i0) {
+    texla_ctx *ctx = b->ctx;
+    sp_form own, *f = &own;
+    int k = kept_of(b, &L->c[i0]);
+    texla_result r = TEXLA_OK;
+    if (k >= 0) {
+        f = &b->keep[k].f;
+    } else {
+        r = make_form(ctx, fn, q, &L->c[i0], &own);
+        if (r == TEXLA_ERR_LIMIT || r == TEXLA_ERR_MEMORY) { /* room for it without the others? */
+            int any = 0;
+            for (int i = 0; i < KEEP; i++) any |= b->keep[i].used;
+            if (any) {
+                prune_kept(b, L, 1, best_of(L));
+                r = make_form(ctx, fn, q, &L->c[i0], &own);
+            }
+        }
+        if (r == TEXLA_ERR_LIMIT || r == TEXLA_ERR_MEMORY) { /* this storage does not fit: skip */
+            for (int i = i0; i < L->n; i++)
+                if (!L->c[i].tried && same_storage(&L->c[i], &L->c[i0])) L->c[i].tried = 1;
+            return TEXLA_OK;
+        }
+        if (r) return r;
+    }
     for (int i = i0; i < L->n && !r; i++) {
         cand *c = &L->c[i];
-        if (c->tried || c->plane != L->c[i0].plane || !sp_format_same(&c->fv, &L->c[i0].fv))
-            continue;
-        r = try_cand(b, c, &f);
+        if (c->tried || !same_storage(c, &L->c[i0])) continue;
+        r = try_cand(b, c, f);
         if (r == TEXLA_ERR_SHADER || r == TEXLA_ERR_LIMIT) { /* this variant cannot run here */
             c->ok = 0;
             r = TEXLA_OK;
         }
-        if (!r && c->ok && (*best < 0 || c->us < L->c[*best].us)) {
-            *best = i;
-            improved = 1;
+    }
+    if (k < 0) {
+        int slot = -1;
+        if (!r && among_best(L, &L->c[i0])) {
+            prune_kept(b, L, 0, best_of(L));
+            for (int i = 0; i < KEEP && slot < 0; i++)
+                if (!b->keep[i].used) slot = i;
+        }
+        if (slot >= 0) {
+            b->keep[slot].f = own;
+            b->keep[slot].used = 1;
+        } else {
+            sp_form_free(ctx, &own);
         }
     }
-    if (!r && improved) {
-        if (*have_best) sp_form_free(ctx, best_form);
-        *best_form = f;
-        *have_best = 1;
-    } else {
-        sp_form_free(ctx, &f);
-    }
     return r;
+}
+
+/* the final round: the best FINALISTS (at most 2 per storage, their forms kept) timed again,
+ * interleaved, FINAL_ROUNDS times; each keeps its best median, and the choice is made on those */
+static texla_result final_round(bench *b, clist *L) {
+    int fin[FINALISTS], nf = 0;
+    while (nf < FINALISTS) {
+        int pick = -1;
+        for (int i = 0; i < L->n; i++) {
+            cand *c = &L->c[i];
+            if (!c->ok || c->final || kept_of(b, c) < 0) continue;
+            int same = 0;
+            for (int j = 0; j < nf; j++) same += same_storage(&L->c[fin[j]], c);
+            if (same >= 2) continue;
+            if (pick < 0 || c->us < L->c[pick].us) pick = i;
+        }
+        if (pick < 0) break;
+        L->c[pick].final = 1;
+        fin[nf++] = pick;
+    }
+    double best[FINALISTS];
+    for (int j = 0; j < nf; j++) best[j] = -1;
+    texla_result r = TEXLA_OK;
+    for (int round = 0; round < FINAL_ROUNDS && !r; round++)
+        for (int j = 0; j < nf && !r; j++) {
+            cand *c = &L->c[fin[j]];
+            double us;
+            r = measure(b, c, &b->keep[kept_of(b, c)].f, 0, &us);
+            if (!r && (best[j] < 0 || us < best[j])) best[j] = us;
+        }
+    for (int j = 0; j < nf && !r; j++) L->c[fin[j]].us = best[j];
+    return r;
+}
+
+static int uniform_rows(const sp_tune_req *q) {
+    const sp_stats *st = q->pl[0]->st;
+    double m = q->op ? st->cmean : st->mean, sd = q->op ? st->csd : st->sd;
+    int M = q->op ? st->cmax : st->lmax;
+    return sd <= 0.1 * m + 1 && M <= 2 * m + 8;
 }
 
 texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_sparse_variant *best_v,
                      double *us, sp_form *form) {
     clist L = {0};
     candidates(ctx, q, &L);
+    texla_sparse_variant rule = sp_rule(ctx, q->pl[0]->st, q->k, q->entry, q->op, q->compute);
+    order(&L, &rule);
     bench b;
     memset(&b, 0, sizeof b);
     b.ctx = ctx;
@@ -471,7 +676,8 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     b.tex = malloc(sizeof *b.tex * yt);
     b.y = malloc(sizeof *b.y * texla__at_least_one(yl->n));
     texla_result r = TEXLA_OK;
-    int best = -1, have = 0;
+    int best = -1;
+    q->skipped = 0;
     if (x) { /* x: uniform in [-1, 1), the same every run */
         uint64_t s = 0x9E3779B97F4A7C15ull;
         for (int i = 0; i < xl->n; i++) {
@@ -487,22 +693,22 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     r = texla__pool_take(g, xl->gx / 2, xl->gy / 2, &b.xo.t);
     if (!r) r = texla__tex_upload(g, &b.xo.t, xtex);
     if (!r) r = texla__pool_take(g, yl->gx / 2, yl->gy / 2, &b.yo.t);
-    for (int i = 0; i < L.n && !r; i++)
-        if (!L.c[i].tried) r = run_storage(&b, fn, q, &L, i, &best, form, &have);
-    /* the schedule's grid and workgroup size, around the best three */
+    /* the budget: once spent, no new storage is built (the first one always is) */
+    for (int i = 0; i < L.n && !r; i++) {
+        if (L.c[i].tried) continue;
+        if (i > 0 && q->deadline_ms > 0 && texla__now_ms() > q->deadline_ms && best_of(&L) >= 0)
+            break;
+        r = run_storage(&b, fn, q, &L, i);
+    }
+    /* the schedule's grid and workgroup size, around the best two, on their kept storages;
+     * the fixed grids only where the rows' lengths vary (uniform rows balance themselves) */
+    best = best_of(&L);
     if (!r && q->compute && best >= 0) {
-        int top[3] = {-1, -1, -1};
-        for (int i = 0; i < L.n; i++) {
-            if (!L.c[i].ok) continue;
-            for (int t = 0; t < 3; t++)
-                if (top[t] < 0 || L.c[i].us < L.c[top[t]].us) {
-                    for (int u = 2; u > t; u--) top[u] = top[u - 1];
-                    top[t] = i;
-                    break;
-                }
-        }
-        int n0 = L.n;
-        for (int t = 0; t < 3; t++) {
+        int top[2] = {best, -1};
+        for (int i = 0; i < L.n; i++)
+            if (L.c[i].ok && i != best && (top[1] < 0 || L.c[i].us < L.c[top[1]].us)) top[1] = i;
+        int n0 = L.n, uni = uniform_rows(q);
+        for (int t = 0; t < 2; t++) {
             if (top[t] < 0 || L.c[top[t]].v.sched == TEXLA_SCHED_ATOMIC) continue;
             texla_sparse_variant v = L.c[top[t]].v;
             int wgs[2] = {64, 256};
@@ -511,27 +717,44 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
                 u.wg = wgs[w];
                 add(ctx, &L, u, q);
             }
-            for (int d = 1; d <= 2; d++)
-                for (int bp = 4; bp <= 8; bp += 4) {
-                    texla_sparse_variant u = v;
-                    u.dist = d;
-                    u.bpsm = bp;
-                    add(ctx, &L, u, q);
-                }
+            static const int dists[3][2] = {{1, 4}, {2, 4}, {2, 8}};
+            for (int d = 0; d < 3 && !uni; d++) {
+                texla_sparse_variant u = v;
+                u.dist = dists[d][0];
+                u.bpsm = dists[d][1];
+                add(ctx, &L, u, q);
+            }
         }
-        for (int i = n0; i < L.n && !r; i++)
-            if (!L.c[i].tried) r = run_storage(&b, fn, q, &L, i, &best, form, &have);
+        for (int i = n0; i < L.n && !r; i++) {
+            if (L.c[i].tried) continue;
+            if (q->deadline_ms > 0 && texla__now_ms() > q->deadline_ms) break;
+            r = run_storage(&b, fn, q, &L, i);
+        }
     }
+    if (!r && best_of(&L) >= 0) r = final_round(&b, &L);
+    best = -1;
+    for (int i = 0; i < L.n; i++) /* the choice: the fastest finalist, on its final time */
+        if (L.c[i].final && (best < 0 || L.c[i].us < L.c[best].us)) best = i;
+    if (best < 0) best = best_of(&L);
     if (!r && best < 0)
         r = texla__fail(ctx, TEXLA_ERR_UNSUPPORTED,
                         "%s: no candidate variant ran correctly here (%d tried)", fn, L.n);
     if (!r) {
         *best_v = L.c[best].v;
         *us = L.c[best].us;
+        int k = kept_of(&b, &L.c[best]);
+        if (k >= 0) {
+            *form = b.keep[k].f;
+            b.keep[k].used = 0;
+        } else {
+            r = make_form(ctx, fn, q, &L.c[best], form);
+        }
     }
     texla__pool_give(g, &b.xo.t);
     texla__pool_give(g, &b.yo.t);
 done:
+    for (int i = 0; i < KEEP; i++)
+        if (b.keep[i].used) sp_form_free(ctx, &b.keep[i].f);
     /* the trials, for reports */
     q->ntrials = 0;
     {
@@ -539,7 +762,10 @@ done:
         double native = ((double)m->rows + 1) * 4 + (double)m->nnz * (4 + 4.0 * m->k) +
                         (double)xl->n * 4 + (double)yl->n * 4;
         for (int i = 0; i < L.n; i++) {
-            if (!L.c[i].tried) continue;
+            if (!L.c[i].tried) {
+                q->skipped++;
+                continue;
+            }
             if (q->trials && q->ntrials < q->max_trials) {
                 texla_sparse_trial *t = &q->trials[q->ntrials];
                 t->op = (texla_sparse_op)q->op;
@@ -549,11 +775,11 @@ done:
                 t->bytes = L.c[i].bytes;
                 t->padding = L.c[i].padding;
                 t->ok = L.c[i].ok;
+                t->final = L.c[i].final;
             }
             q->ntrials++;
         }
     }
-    if (r && have) sp_form_free(ctx, form);
     texla__buf_free(g, &b.ylin);
     free(x), free(xtex), free(b.tex), free(b.y), free(b.rf.y), free(b.rf.bound), free(L.c);
     return r;
