@@ -417,6 +417,7 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
 #define FINAL_ROUNDS 3
 #define SETTLE_MS 60.0 /* the settle loop's cap (hardware) */
 #define SETTLE_SW 4    /* its cap in batches on software renderers, whose clock is the wall's */
+#define HOPELESS 8.0   /* a candidate this many times slower than the best so far: timed once */
 #define DEFAULT_BUDGET_S 6.0
 
 typedef struct kept {
@@ -455,11 +456,19 @@ static texla_result batch(bench *b, const cand *c, sp_form *f, int reps, double 
 /* microseconds per product: batches of about 0.5 ms until two in a row agree within 3% (the
  * GPU's clocks and the memory work left by building, uploading and freeing storages make the
  * first ones slow, up to 3.5x for a few hundred ms on an H100), capped; then the median of 3 */
-static texla_result measure(bench *b, const cand *c, sp_form *f, int settle, double *us) {
+static texla_result measure(bench *b, const cand *c, sp_form *f, int settle, double bar,
+                            double *us) {
     texla__gl *g = &b->ctx->gl;
     double one;
     texla_result r = batch(b, c, f, 1, &one);
     if (r) return r;
+    /* hopeless: one product HOPELESS times the best so far (bar, microseconds; <= 0: none) is
+     * kept as measured once; settling and medians of it would cost seconds where a few rows
+     * hold most entries (circuit-like matrices: 65-180 ms a product for plain CSR) */
+    if (bar > 0 && one * 1e3 > HOPELESS * bar) {
+        *us = one * 1e3;
+        return TEXLA_OK;
+    }
     int reps = one > 0 ? (int)ceil(0.5 / one) : 20;
     if (reps < 1) reps = 1;
     if (reps > 50) reps = 50;
@@ -482,7 +491,7 @@ static texla_result measure(bench *b, const cand *c, sp_form *f, int settle, dou
 }
 
 /* y checked against the reference, then timed after settling */
-static texla_result try_cand(bench *b, cand *c, sp_form *f) {
+static texla_result try_cand(bench *b, cand *c, sp_form *f, double bar) {
     texla_ctx *ctx = b->ctx;
     texla__gl *g = &ctx->gl;
     c->tried = 1;
@@ -495,7 +504,7 @@ static texla_result try_cand(bench *b, cand *c, sp_form *f) {
     for (long long i = 0; i < b->rf.n; i++) b->y[i] = b->tex[texla__texel_index(&b->yo.lay, (int)i)];
     c->ok = matches(&b->rf, b->y);
     if (!c->ok) return TEXLA_OK;
-    return measure(b, c, f, 1, &c->us);
+    return measure(b, c, f, 1, bar, &c->us);
 }
 
 static texla_result make_form(texla_ctx *ctx, const char *fn, const sp_tune_req *q, const cand *c,
@@ -594,7 +603,8 @@ static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, 
     for (int i = i0; i < L->n && !r; i++) {
         cand *c = &L->c[i];
         if (c->tried || !same_storage(c, &L->c[i0])) continue;
-        r = try_cand(b, c, f);
+        int bi = best_of(L);
+        r = try_cand(b, c, f, bi >= 0 ? L->c[bi].us : -1);
         if (r == TEXLA_ERR_SHADER || r == TEXLA_ERR_LIMIT) { /* this variant cannot run here */
             c->ok = 0;
             r = TEXLA_OK;
@@ -642,7 +652,7 @@ static texla_result final_round(bench *b, clist *L) {
         for (int j = 0; j < nf && !r; j++) {
             cand *c = &L->c[fin[j]];
             double us;
-            r = measure(b, c, &b->keep[kept_of(b, c)].f, 0, &us);
+            r = measure(b, c, &b->keep[kept_of(b, c)].f, 0, -1, &us);
             if (!r && (best[j] < 0 || us < best[j])) best[j] = us;
         }
     for (int j = 0; j < nf && !r; j++) L->c[fin[j]].us = best[j];
