@@ -12,7 +12,14 @@
  *   default and one variant of each other block shape also A' B and A B'; the default variant also at 1x1x1, 1 x 1000 x 1, primes, 127/128/129 in
  *   every position, K < BK, and (A B only, for time) 4097 x 3 x 4095; every variant at 4 x 16384 . 16384 x 4 of
  *   equal positive terms (the two-level ones must reach 2e-6 normwise); padding lanes zero
- *   even when B holds an Inf (0 * Inf in a padding lane would be NaN).
+ *   even when B holds an Inf (0 * Inf in a padding lane would be NaN). All these with
+ *   "gemm_path" pinned direct (one kernel each). Pinned via_nt (transposed copies, then A B'):
+ *   I B and I' B equal B bit for bit at 1x1 .. 257x35 (the copy kernel itself, its tiles cut
+ *   anywhere), A B and A' B plain and C += against float64 at 1x1x1, 1 x 1000 x 1, primes,
+ *   127/128/129 in every position, 64 x 9 x 64 and 129 x 131 x 127 with a 128x128 variant, bit
+ *   for bit twice, passes counted (copies + 1); A' B with A' wider than a texture takes the
+ *   direct kernel silently (no error, no warning); repeated products make no new textures (the
+ *   copies go back to the pool); 4097 x 3 x 4095 by the default path (via_nt at that size).
  *   Matrix-vector products: every "gemv" variant at 129 x 2049 (x staged in two chunks), the
  *   default at 1x1, 1 x 1000, 1000 x 1, 127 x 129, 129 x 127, 4099 x 5, 5 x 4099, with x and y
  *   dense n x 1, plain 2D vectors and grid vectors, y = A x + s b, and q = A p with p'q.
@@ -27,7 +34,8 @@
  *   iterations: no read-back; the fused iteration's true residual within the unfused one's
  *   accuracy); texla_lcp_jacobi on both backends.
  *   The tuning cache: a product tuned and kept in a temporary cache file, reused by a second
- *   context without timing, a corrupt entry ignored with a warning and tuned again.
+ *   context without timing, a corrupt entry ignored with a warning and tuned again; the
+ *   gemm_path of A B timed on first use (both paths' tiles tuned on the way) and read back.
  *   Errors of the new calls by exact code.
  *
  * TOLERANCES (u = 2^-24, g_k = k u / (1 - k u); Higham 3.1/3.5; never tuned), componentwise,
@@ -1183,6 +1191,20 @@ static int gemm_product_passes(texla_ctx *ctx, uint64_t *npasses) {
     return r;
 }
 
+/* C = A B at 40^3, the path not pinned */
+static int gemm_path_passes(texla_ctx *ctx, uint64_t *npasses) {
+    texla_mat a, b, c;
+    float *h = check_rnd(40 * 40);
+    int r = texla_mat_make(ctx, 40, 40, h, &a) || texla_mat_make(ctx, 40, 40, h, &b) ||
+            texla_mat_make(ctx, 40, 40, NULL, &c);
+    uint64_t p0 = passes(ctx);
+    if (!r) r = texla_mat_matmul(ctx, a, b, c);
+    *npasses = passes(ctx) - p0;
+    texla_mat_destroy(ctx, a), texla_mat_destroy(ctx, b), texla_mat_destroy(ctx, c);
+    free(h);
+    return r;
+}
+
 static void test_tune_cache(void) {
     double t0 = check_now();
     char dir[256];
@@ -1245,6 +1267,37 @@ static void test_tune_cache(void) {
                 found = 1;
         CHECK(found, "the corrupt entry was replaced by a tuned one");
         texla_ctx_destroy(ctx);
+    }
+    /* 4: gemm_path: timed on first use, both paths' tiles tuned on the way; then read back */
+    ctx = suite_ctx(&desc);
+    if (ctx) {
+        const char *pkey = "gemm_path 1 nn 64 64 64";
+        uint64_t np2 = 0;
+        CHECK(gemm_path_passes(ctx, &np) == 0, "path tuning: %s", texla_error_message(ctx));
+        const char *pv = NULL;
+        int tiles_nt = 0;
+        for (int i = 0; i < texla_tune_count(ctx); i++)
+            if (!texla_tune_entry(ctx, i, &k, &v)) {
+                if (!strcmp(k, pkey)) pv = v;
+                if (!strcmp(k, "gemm 1 nt 64 64 64")) tiles_nt = 1;
+            }
+        CHECK(pv && (!strcmp(pv, "direct") || !strcmp(pv, "via_nt")),
+              "the tuning cache's \"%s\" is %s; direct or via_nt expected", pkey,
+              pv ? pv : "missing");
+        CHECK(tiles_nt, "timing via_nt tuned the A B' tiles too (gemm 1 nt 64 64 64)");
+        char pchosen[16];
+        snprintf(pchosen, sizeof pchosen, "%s", pv ? pv : "");
+        texla_ctx_destroy(ctx);
+        ctx = suite_ctx(&desc);
+        if (ctx) {
+            CHECK(gemm_path_passes(ctx, &np2) == 0, "cached path: %s", texla_error_message(ctx));
+            unsigned long long want = !strcmp(pchosen, "via_nt") ? 2 : 1;
+            CHECK(np2 == want, "a product whose path (%s) is cached: %llu passes, %llu expected",
+                  pchosen, (unsigned long long)np2, want);
+            texla_ctx_destroy(ctx);
+        }
+        printf("gemm_path tuned at 40^3: %s (first product %llu passes, then %llu)\n", pchosen,
+               (unsigned long long)np, (unsigned long long)np2);
     }
     check_rmdir_all(dir);
     printf("tuning cache round trip: tuned, reused without timing, corrupt entry retuned "
