@@ -12,3 +12,6 @@ echo "bench rc=$?"
 cp "$XDG_CACHE_HOME/texla/tune.txt" "$OUT/tune.txt" 2>/dev/null
 nvidia-smi --query-gpu=pstate,clocks.sm,clocks.mem --format=csv
 cat "$OUT/kernels_bench.txt" | cut -c1-150
+echo "== products: the chosen path (tuned), then each path forced =="
+grep -E "^\| kernels matmul" "$OUT/kernels_bench.txt" | cut -c1-190
+grep -E "^gemm_path|gemm_path 1" "$OUT/tune.txt" 2>/dev/null

@@ -1121,9 +1121,11 @@ TEXLA_API texla_result texla_lcp_step(texla_ctx *ctx, texla_mat a, texla_mat b, 
                                       texla_mat x, texla_mat index, texla_mat mu, texla_mat dst);
 
 /* The variants of a tuned kernel family ("gemm": the tiled products, "gemv": the dense
- * matrix-vector product), by index: *name for i = 0, 1, ... (TEXLA_ERR_ARGUMENT past the
- * last). Names read like "128x128x8/8x8/c128": block rows x columns x inner slice / outputs
- * per invocation / values per first-level sum (c0: one serial sum). */
+ * matrix-vector product, "gemm_path": how A B and A' B are computed, "direct" by the tiled
+ * kernel in that form or "via_nt" through transposed copies and the A B' kernel), by index:
+ * *name for i = 0, 1, ... (TEXLA_ERR_ARGUMENT past the last). gemm names read like
+ * "128x128x8/8x8/c128": block rows x columns x inner slice / outputs per invocation / values
+ * per first-level sum (c0: one serial sum). */
 TEXLA_API texla_result texla_kernel_variant(texla_ctx *ctx, const char *family, int i,
                                             const char **name);
 /* Pins a family's variant for this context (for benchmarks and comparisons); NULL returns to

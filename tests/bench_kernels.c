@@ -1,12 +1,14 @@
 /* bench_kernels.c - texla-bench section "kernels": the compute kernels on the workloads of
  * issue 11, in the table format of the other sections:
- *   products A B, A' B, A B' at 1024^3 and 4096^3 (the tuned variant; TFLOP/s), the dense
+ *   products A B, A' B, A B' at 1024^3 and 4096^3 (the tuned path and tiles; TFLOP/s; then A B
+ *   and A' B with each "gemm_path" forced: direct and via_nt), the dense
  *   matrix-vector product 8192^2 (n x 1 operands, and 2D vectors), dot products of 2^20 and
  *   2^24 elements and a 1024-element one into a GPU scalar, a CG iteration on a 2048^2 Poisson
  *   system (fixed iterations, no read-back), the banded 5-point product 2048^2 (the recognised
  *   stencil, and the same diagonals perturbed so the general kernel runs), a projected Jacobi
  *   iteration n = 1024, a wave-demo-like implicit step 1024^2 with 8 CG iterations; then a
- *   sweep timing EVERY gemm variant at 4096^3 and 1024^3 (and every gemv variant at 8192^2),
+ *   sweep timing EVERY gemm variant at 4096^3 and 1024^3, A B direct and A B' (the kernel the
+ *   via_nt path runs), and every gemv variant at 8192^2,
  *   each checked on 64 sampled elements against float64 ("ok" / "WRONG").
  * On a software GL every size is scaled down. Run on its own:
  *   texla-bench --backend compute --sections kernels */
@@ -110,26 +112,47 @@ static void products(const bench_env *e, int n) {
     static const char *const names[3] = {"kernels matmul (A B)", "kernels matmul_tn (A'B)",
                                          "kernels matmul_nt (AB')"};
     static const char *const forms[3] = {"nn", "tn", "nt"};
-    char sz[48], lim[160], key[96];
+    static const char *const paths[2] = {"direct", "via_nt"};
+    char sz[48], lim[200], key[96], pkey[96], op[80], path[64];
     int cls = 16;
     while (cls < n && cls < 8192) cls *= 2;
     double fl = 2.0 * n * n * n;
-    for (int f = 0; f < 3; f++) {
-        t.which = K_MM + f;
-        double ms = time_op(kb_op, &t, n >= 4096 ? 5 : e->batches);
-        snprintf(key, sizeof key, "gemm 1 %s %d %d %d", forms[f], cls, cls, cls);
-        snprintf(sz, sizeof sz, "%d^3", n);
-        snprintf(lim, sizeof lim, "%.2f TFLOP/s; %s; check %s", ms > 0 ? fl / (ms * 1e9) : 0.0,
-                 cached(e->ctx, key), sample_check(e->ctx, t.c, n, f, A, B));
-        row(names[f], sz, ms, 0, fl, lim);
+    snprintf(sz, sizeof sz, "%d^3", n);
+    /* the library's choice first (gemm_path tuned or defaulted, then its tiles), then A B and
+     * A' B with each path forced: "direct" (the tiled kernel in that form) and "via_nt"
+     * (transposed copies, then the A B' kernel; the copies are in the time) */
+    for (int pin = -1; pin < 2; pin++) {
+        for (int f = 0; f < 3; f++) {
+            if (pin >= 0 && f == 2) continue; /* A B' has one path */
+            if (pin >= 0 && texla_ctx_set_variant(e->ctx, "gemm_path", paths[pin])) {
+                fail(e->ctx);
+                continue;
+            }
+            t.which = K_MM + f;
+            double ms = time_op(kb_op, &t, n >= 4096 ? 5 : e->batches);
+            snprintf(pkey, sizeof pkey, "gemm_path 1 %s %d %d %d", forms[f], cls, cls, cls);
+            snprintf(path, sizeof path, "%s",
+                     f == 2 ? "direct" : pin >= 0 ? paths[pin] : cached(e->ctx, pkey));
+            int via = !strcmp(path, "via_nt");
+            snprintf(key, sizeof key, "gemm 1 %s %d %d %d", via ? "nt" : forms[f], cls, cls, cls);
+            snprintf(lim, sizeof lim, "%.2f TFLOP/s; path %s%s; tiles %s; check %s",
+                     ms > 0 ? fl / (ms * 1e9) : 0.0, path, pin >= 0 ? " (forced)" : "",
+                     cached(e->ctx, key), sample_check(e->ctx, t.c, n, f, A, B));
+            snprintf(op, sizeof op, "%s%s%s", names[f], pin >= 0 ? " " : "",
+                     pin >= 0 ? paths[pin] : "");
+            row(op, sz, ms, 0, fl, lim);
+        }
     }
+    texla_ctx_set_variant(e->ctx, "gemm_path", NULL);
     texla_mat_destroy(e->ctx, t.a), texla_mat_destroy(e->ctx, t.b), texla_mat_destroy(e->ctx, t.c);
     free(A), free(B);
 }
 
-/* every gemm variant, A B at n^3 */
-static void sweep_gemm(const bench_env *e, int n) {
-    kb t = {.ctx = e->ctx, .which = K_MM};
+/* every gemm variant at n^3, A B by the direct kernel (nt 0), or A B' (nt 1: the kernel A B
+ * and A' B run via_nt) */
+static void sweep_gemm(const bench_env *e, int n, int nt) {
+    kb t = {.ctx = e->ctx, .which = nt ? K_MM_NT : K_MM};
+    texla_ctx_set_variant(e->ctx, "gemm_path", "direct");
     float *A = rnd((size_t)n * n), *B = rnd((size_t)n * n);
     if (texla_mat_make(e->ctx, n, n, A, &t.a) || texla_mat_make(e->ctx, n, n, B, &t.b) ||
         texla_mat_make(e->ctx, n, n, NULL, &t.c)) {
@@ -143,17 +166,18 @@ static void sweep_gemm(const bench_env *e, int n) {
         const char *name;
         if (texla_kernel_variant(e->ctx, "gemm", v, &name)) break;
         snprintf(op, sizeof op, "sweep gemm %s", name);
-        snprintf(sz, sizeof sz, "%d^3 A B", n);
+        snprintf(sz, sizeof sz, "%d^3 %s", n, nt ? "A B'" : "A B");
         if (texla_ctx_set_variant(e->ctx, "gemm", name)) {
             row(op, sz, -1, 0, fl, "not available on this GL (shared memory)");
             continue;
         }
         double ms = time_op(kb_op, &t, n >= 4096 ? 3 : e->batches);
         snprintf(lim, sizeof lim, "%.2f TFLOP/s; check %s", ms > 0 ? fl / (ms * 1e9) : 0.0,
-                 ms > 0 ? sample_check(e->ctx, t.c, n, 0, A, B) : "-");
+                 ms > 0 ? sample_check(e->ctx, t.c, n, nt ? 2 : 0, A, B) : "-");
         row(op, sz, ms, 0, fl, lim);
     }
     texla_ctx_set_variant(e->ctx, "gemm", NULL);
+    texla_ctx_set_variant(e->ctx, "gemm_path", NULL);
     texla_mat_destroy(e->ctx, t.a), texla_mat_destroy(e->ctx, t.b), texla_mat_destroy(e->ctx, t.c);
     free(A), free(B);
 }
@@ -376,7 +400,9 @@ void bench_kernels(const bench_env *e) {
     banded(e, soft ? 256 : 2048);
     lcp(e, soft ? 256 : 1024, soft ? 10 : 100);
     wave(e, soft ? 128 : 1024);
-    sweep_gemm(e, big);
-    sweep_gemm(e, small);
+    sweep_gemm(e, big, 0);
+    sweep_gemm(e, small, 0);
+    sweep_gemm(e, big, 1);
+    sweep_gemm(e, small, 1);
     gemv(e, soft ? 1024 : 8192, 1);
 }

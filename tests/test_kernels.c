@@ -12,7 +12,14 @@
  *   default and one variant of each other block shape also A' B and A B'; the default variant also at 1x1x1, 1 x 1000 x 1, primes, 127/128/129 in
  *   every position, K < BK, and (A B only, for time) 4097 x 3 x 4095; every variant at 4 x 16384 . 16384 x 4 of
  *   equal positive terms (the two-level ones must reach 2e-6 normwise); padding lanes zero
- *   even when B holds an Inf (0 * Inf in a padding lane would be NaN).
+ *   even when B holds an Inf (0 * Inf in a padding lane would be NaN). All these with
+ *   "gemm_path" pinned direct (one kernel each). Pinned via_nt (transposed copies, then A B'):
+ *   I B and I' B equal B bit for bit at 1x1 .. 257x35 (the copy kernel itself, its tiles cut
+ *   anywhere), A B and A' B plain and C += against float64 at 1x1x1, 1 x 1000 x 1, primes,
+ *   127/128/129 in every position, 64 x 9 x 64 and 129 x 131 x 127 with a 128x128 variant, bit
+ *   for bit twice, passes counted (copies + 1); A' B with A' wider than a texture takes the
+ *   direct kernel silently (no error, no warning); repeated products make no new textures (the
+ *   copies go back to the pool); 4097 x 3 x 4095 by the default path (via_nt at that size).
  *   Matrix-vector products: every "gemv" variant at 129 x 2049 (x staged in two chunks), the
  *   default at 1x1, 1 x 1000, 1000 x 1, 127 x 129, 129 x 127, 4099 x 5, 5 x 4099, with x and y
  *   dense n x 1, plain 2D vectors and grid vectors, y = A x + s b, and q = A p with p'q.
@@ -27,7 +34,8 @@
  *   iterations: no read-back; the fused iteration's true residual within the unfused one's
  *   accuracy); texla_lcp_jacobi on both backends.
  *   The tuning cache: a product tuned and kept in a temporary cache file, reused by a second
- *   context without timing, a corrupt entry ignored with a warning and tuned again.
+ *   context without timing, a corrupt entry ignored with a warning and tuned again; the
+ *   gemm_path of A B timed on first use (both paths' tiles tuned on the way) and read back.
  *   Errors of the new calls by exact code.
  *
  * TOLERANCES (u = 2^-24, g_k = k u / (1 - k u); Higham 3.1/3.5; never tuned), componentwise,
@@ -149,6 +157,9 @@ static const char *const form_name[3] = {"A B", "A' B", "A B'"};
  * gemm variant pinned (NULL: the default) on the compute context, and (fragment) on the
  * fragment context too: each against float64, the two against each other. */
 static double gemm_worst;
+/* the "gemm_path" gemm_case pins: "direct" (one kernel per product) or "via_nt" (transposed
+ * copies of B, and of A in A' B, then the A B' kernel) */
+static const char *gemm_path = "direct";
 static void gemm_case(const char *variant, int n, int K, int m, int fragment, int forms) {
     char what[200];
     size_t na = (size_t)n * K, nb = (size_t)K * m, nc = (size_t)n * m;
@@ -185,20 +196,26 @@ static void gemm_case(const char *variant, int n, int K, int m, int fragment, in
         both[i] = bnd[0][i] + bnd[1][i];
     }
     CHECK_OK(cc, texla_ctx_set_variant(cc, "gemm", variant), "texla_ctx_set_variant gemm");
+    CHECK_OK(cc, texla_ctx_set_variant(cc, "gemm_path", gemm_path), "set_variant gemm_path");
+    int via = !strcmp(gemm_path, "via_nt");
     for (int form = 0; form < forms; form++) {
+        /* kernels per product: the copies (B in A B, A and B in A' B), then the product */
+        /* (A B with one column of B is the matrix-vector kernel) */
+        uint64_t want = via && form == 0 && m > 1 ? 2 : via && form == 1 ? 3 : 1;
         for (int side = 0; side < (fragment ? 2 : 1); side++) {
             texla_ctx *ctx = side ? fc : cc;
             const char *on = side ? "fragment, classic passes" : vname;
             texla_mat a = form == 1 ? mk(ctx, K, n, At, "gemm A'") : mk(ctx, n, K, A, "gemm A");
             texla_mat b = form == 2 ? mk(ctx, m, K, Bt, "gemm B'") : mk(ctx, K, m, B, "gemm B");
             texla_mat c = mk(ctx, n, m, C0, "gemm C"); /* random: must be overwritten */
-            snprintf(what, sizeof what, "C = %s, %d x %d x %d (%s)", form_name[form], n, K, m, on);
+            snprintf(what, sizeof what, "C = %s, %d x %d x %d (%s%s)", form_name[form], n, K, m,
+                     on, side || form == 2 ? "" : via ? ", via_nt" : ", direct");
             uint64_t p0 = passes(ctx);
             texla_result r = product(ctx, form, 0, a, b, c);
             CHECK_OK(ctx, r, what);
             if (!side)
-                CHECK(passes(ctx) - p0 == 1, "%s: %llu passes, one kernel expected", what,
-                      (unsigned long long)(passes(ctx) - p0));
+                CHECK(passes(ctx) - p0 == want, "%s: %llu passes, %llu kernels expected", what,
+                      (unsigned long long)(passes(ctx) - p0), (unsigned long long)want);
             if (!r && !readm(ctx, c, n, m, res[side], what)) {
                 double w = 0;
                 within(res[side], ref, bnd[side], nc, &w, what);
@@ -224,6 +241,7 @@ static void gemm_case(const char *variant, int n, int K, int m, int fragment, in
         }
     }
     CHECK_OK(cc, texla_ctx_set_variant(cc, "gemm", NULL), "texla_ctx_set_variant gemm NULL");
+    CHECK_OK(cc, texla_ctx_set_variant(cc, "gemm_path", NULL), "set_variant gemm_path NULL");
     free(A), free(B), free(C0), free(At), free(Bt), free(res[0]), free(res[1]), free(again);
     free(ref), free(absr), free(refa), free(both), free(cgot);
     for (int side = 0; side < 2; side++) free(bnd[side]), free(bnda[side]);
@@ -362,6 +380,126 @@ static void test_gemm(void) {
     }
     (void)texla_ctx_set_variant(cc, "gemm", NULL);
     printf("  products: %.1f s\n", check_now() - t0);
+}
+
+static int warnings;
+static char last_warning[512];
+static void on_warning(texla_result code, const char *msg, void *user) {
+    (void)code, (void)user;
+    warnings++;
+    snprintf(last_warning, sizeof last_warning, "%s", msg);
+}
+static int errors_seen;
+static void on_error(texla_result code, const char *msg, void *user) {
+    (void)code, (void)msg, (void)user;
+    errors_seen++;
+}
+
+/* ---- A B and A' B through transposed copies ("gemm_path" via_nt) ---- */
+
+/* C = I B (A B: B' copied) and C = I' B (A' B: I' and B' copied): each element of a product
+ * with the identity is one b * 1 among zeros, exact, so C must equal B bit for bit: the
+ * transpose kernel itself, at shapes cutting its 32 x 8-texel tiles anywhere */
+static void transpose_exact(int r, int c) {
+    char what[128];
+    float *B = check_rnd((size_t)r * c), *I = check_alloc((size_t)r * r, sizeof *I);
+    float *got = check_alloc((size_t)r * c, sizeof *got);
+    for (int i = 0; i < r; i++) I[(size_t)i * r + i] = 1.0f;
+    texla_mat id = mk(cc, r, r, I, "identity"), b = mk(cc, r, c, B, "B"),
+              d = mk(cc, r, c, NULL, "C");
+    CHECK_OK(cc, texla_ctx_set_variant(cc, "gemm_path", "via_nt"), "set_variant gemm_path");
+    /* A B with one column of B is the matrix-vector kernel: no copy to test there */
+    for (int form = c == 1 ? 1 : 0; form < 2; form++) {
+        snprintf(what, sizeof what, "C = %s, A the %d x %d identity, B %d x %d (via_nt)",
+                 form_name[form], r, r, r, c);
+        uint64_t p0 = passes(cc);
+        CHECK_OK(cc, product(cc, form, 0, id, b, d), what);
+        uint64_t np = passes(cc) - p0;
+        CHECK(np == (form ? 3u : 2u), "%s: %llu passes, %d expected (copies, product)", what,
+              (unsigned long long)np, form ? 3 : 2);
+        if (!readm(cc, d, r, c, got, what))
+            CHECK(same_bits(got, B, (size_t)r * c), "%s: C differs from B", what);
+    }
+    (void)texla_ctx_set_variant(cc, "gemm_path", NULL);
+    texla_mat_destroy(cc, id), texla_mat_destroy(cc, b), texla_mat_destroy(cc, d);
+    free(B), free(I), free(got);
+}
+
+/* A' B with A K x 1, K past GL_MAX_TEXTURE_SIZE: no texture can hold A' (1 x K), so via_nt
+ * takes the direct kernel, silently (no error, no warning), with the same result */
+static void via_nt_fallback(void) {
+    texla_ctx_desc desc = {.backend = TEXLA_BACKEND_COMPUTE, .tune = -1,
+                           .warning_cb = on_warning, .error_cb = on_error};
+    texla_ctx *ctx = suite_ctx(&desc);
+    if (!ctx) return;
+    texla_info info;
+    texla_ctx_info(ctx, &info);
+    int K = info.max_texture_size + 5;
+    char what[128];
+    snprintf(what, sizeof what, "C = A' B, 1 x %d x 1 (A' wider than a texture: direct)", K);
+    float *A = check_rnd((size_t)K), *B = check_rnd((size_t)K);
+    double ref = 0, abs_ = 0;
+    for (int k = 0; k < K; k++) ref += (double)A[k] * B[k], abs_ += fabs((double)A[k] * B[k]);
+    texla_mat a = mk(ctx, K, 1, A, what), b = mk(ctx, K, 1, B, what), c = mk(ctx, 1, 1, NULL, what);
+    const char *vname;
+    texla_kernel_variant(ctx, "gemm", 0, &vname);
+    CHECK_OK(ctx, texla_ctx_set_variant(ctx, "gemm_path", "via_nt"), what);
+    warnings = errors_seen = 0;
+    uint64_t p0 = passes(ctx);
+    float got = 0;
+    CHECK_OK(ctx, texla_mat_matmul_tn(ctx, a, b, c), what);
+    CHECK(passes(ctx) - p0 == 1, "%s: %llu passes, one expected", what,
+          (unsigned long long)(passes(ctx) - p0));
+    CHECK(warnings == 0 && errors_seen == 0, "%s: %d warnings (last: %s), %d errors", what,
+          warnings, last_warning, errors_seen);
+    if (!readm(ctx, c, 1, 1, &got, what))
+        CHECK(fabs(got - ref) <= 1.01 * G(rounds(K, variant_chunk(vname))) * abs_,
+              "%s: got %.9g, ref %.17g", what, (double)got, ref);
+    (void)texla_ctx_set_variant(ctx, "gemm_path", NULL);
+    texla_mat_destroy(ctx, a), texla_mat_destroy(ctx, b), texla_mat_destroy(ctx, c);
+    free(A), free(B);
+    texla_ctx_destroy(ctx);
+}
+
+/* the copies come from the pool and go back to it: repeated products make no new textures */
+static void via_nt_pool(void) {
+    int n = 67, K = 45, m = 71;
+    texla_mat a = mk(cc, K, n, NULL, "pool"), b = mk(cc, K, m, NULL, "pool"),
+              c = mk(cc, n, m, NULL, "pool");
+    CHECK_OK(cc, texla_ctx_set_variant(cc, "gemm_path", "via_nt"), "pool");
+    texla_stats s0 = {0}, s1 = {0};
+    CHECK_OK(cc, texla_mat_matmul_tn(cc, a, b, c), "pool: first A' B");
+    texla_ctx_stats(cc, &s0);
+    for (int i = 0; i < 3; i++) CHECK_OK(cc, texla_mat_matmul_tn(cc, a, b, c), "pool: A' B");
+    texla_ctx_stats(cc, &s1);
+    CHECK(s1.textures == s0.textures, "via_nt: %llu textures after the first product, %llu "
+          "after three more (copies not returned to the pool)", (unsigned long long)s0.textures,
+          (unsigned long long)s1.textures);
+    (void)texla_ctx_set_variant(cc, "gemm_path", NULL);
+    texla_mat_destroy(cc, a), texla_mat_destroy(cc, b), texla_mat_destroy(cc, c);
+}
+
+static void test_gemm_via_nt(void) {
+    double t0 = check_now();
+    static const int tshapes[][2] = {{1, 1},    {1, 33},   {33, 1},   {5, 129},
+                                     {127, 130}, {130, 67}, {257, 35}, {64, 96}};
+    for (size_t s = 0; s < sizeof tshapes / sizeof tshapes[0]; s++)
+        transpose_exact(tshapes[s][0], tshapes[s][1]);
+    printf("transposed copies: I B and I' B == B bit for bit, 1x1 .. 257x35 (%.1f s)\n",
+           check_now() - t0);
+    static const int shapes[][3] = {{1, 1, 1},       {1, 1000, 1},    {3, 5, 7},
+                                    {13, 17, 11},    {127, 128, 129}, {129, 127, 128},
+                                    {128, 129, 127}, {64, 9, 64}};
+    gemm_path = "via_nt";
+    gemm_worst = 0;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        gemm_case(NULL, shapes[s][0], shapes[s][1], shapes[s][2], 0, 2);
+    gemm_case("128x128x8/8x8/c128", 129, 131, 127, 0, 2);
+    gemm_path = "direct";
+    printf("  via_nt, A B and A' B, plain and C +=, 1x1x1 .. 129x131x127: worst error / bound "
+           "%.3f (%.1f s)\n", gemm_worst, check_now() - t0);
+    via_nt_fallback();
+    via_nt_pool();
 }
 
 /* ---- matrix-vector products ---- */
@@ -1037,15 +1175,24 @@ static void test_fused_solvers(void) {
 
 /* ---- the tuning cache ---- */
 
-static int warnings;
-static char last_warning[512];
-static void on_warning(texla_result code, const char *msg, void *user) {
-    (void)code, (void)user;
-    warnings++;
-    snprintf(last_warning, sizeof last_warning, "%s", msg);
-}
 
 static int gemm_product_passes(texla_ctx *ctx, uint64_t *npasses) {
+    texla_mat a, b, c;
+    float *h = check_rnd(40 * 40);
+    int r = texla_mat_make(ctx, 40, 40, h, &a) || texla_mat_make(ctx, 40, 40, h, &b) ||
+            texla_mat_make(ctx, 40, 40, NULL, &c);
+    /* the tiles' tuning alone (gemm_path's is checked by tune_path) */
+    if (!r) r = texla_ctx_set_variant(ctx, "gemm_path", "direct");
+    uint64_t p0 = passes(ctx);
+    if (!r) r = texla_mat_matmul(ctx, a, b, c);
+    *npasses = passes(ctx) - p0;
+    texla_mat_destroy(ctx, a), texla_mat_destroy(ctx, b), texla_mat_destroy(ctx, c);
+    free(h);
+    return r;
+}
+
+/* C = A B at 40^3, the path not pinned */
+static int gemm_path_passes(texla_ctx *ctx, uint64_t *npasses) {
     texla_mat a, b, c;
     float *h = check_rnd(40 * 40);
     int r = texla_mat_make(ctx, 40, 40, h, &a) || texla_mat_make(ctx, 40, 40, h, &b) ||
@@ -1120,6 +1267,37 @@ static void test_tune_cache(void) {
                 found = 1;
         CHECK(found, "the corrupt entry was replaced by a tuned one");
         texla_ctx_destroy(ctx);
+    }
+    /* 4: gemm_path: timed on first use, both paths' tiles tuned on the way; then read back */
+    ctx = suite_ctx(&desc);
+    if (ctx) {
+        const char *pkey = "gemm_path 1 nn 64 64 64";
+        uint64_t np2 = 0;
+        CHECK(gemm_path_passes(ctx, &np) == 0, "path tuning: %s", texla_error_message(ctx));
+        const char *pv = NULL;
+        int tiles_nt = 0;
+        for (int i = 0; i < texla_tune_count(ctx); i++)
+            if (!texla_tune_entry(ctx, i, &k, &v)) {
+                if (!strcmp(k, pkey)) pv = v;
+                if (!strcmp(k, "gemm 1 nt 64 64 64")) tiles_nt = 1;
+            }
+        CHECK(pv && (!strcmp(pv, "direct") || !strcmp(pv, "via_nt")),
+              "the tuning cache's \"%s\" is %s; direct or via_nt expected", pkey,
+              pv ? pv : "missing");
+        CHECK(tiles_nt, "timing via_nt tuned the A B' tiles too (gemm 1 nt 64 64 64)");
+        char pchosen[16];
+        snprintf(pchosen, sizeof pchosen, "%s", pv ? pv : "");
+        texla_ctx_destroy(ctx);
+        ctx = suite_ctx(&desc);
+        if (ctx) {
+            CHECK(gemm_path_passes(ctx, &np2) == 0, "cached path: %s", texla_error_message(ctx));
+            unsigned long long want = !strcmp(pchosen, "via_nt") ? 2 : 1;
+            CHECK(np2 == want, "a product whose path (%s) is cached: %llu passes, %llu expected",
+                  pchosen, (unsigned long long)np2, want);
+            texla_ctx_destroy(ctx);
+        }
+        printf("gemm_path tuned at 40^3: %s (first product %llu passes, then %llu)\n", pchosen,
+               (unsigned long long)np, (unsigned long long)np2);
     }
     check_rmdir_all(dir);
     printf("tuning cache round trip: tuned, reused without timing, corrupt entry retuned "
@@ -1213,6 +1391,7 @@ void suite_kernels(void) {
            info.shared_memory, info.subgroup_size);
     test_errors();
     test_gemm();
+    test_gemm_via_nt();
     test_gemv();
     test_reduce();
     test_banded_kernels();

@@ -53,7 +53,8 @@
     X(SPMV_PACK, "kernels/spmv_pack.comp", KERNEL)                                             \
     X(CVEC, "cvec.frag", OP)                                                                   \
     X(CSCALAR, "cscalar.frag", OP)                                                             \
-    X(LCP_STEP_VEC, "lcp_step_vec.frag", OP)
+    X(LCP_STEP_VEC, "lcp_step_vec.frag", OP)                                                  \
+    X(TRANSPOSE_K, "kernels/transpose.comp", KERNEL)
 
 #define TEXLA__POINTS_VERT "sparse.vert"
 

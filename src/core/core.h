@@ -96,7 +96,7 @@ typedef struct texla__tune {
 } texla__tune;
 
 /* the families of tuned kernels (variants.c) */
-enum { TEXLA__FAM_GEMM, TEXLA__FAM_GEMV, TEXLA__FAM_COUNT };
+enum { TEXLA__FAM_GEMM, TEXLA__FAM_GEMV, TEXLA__FAM_GEMM_PATH, TEXLA__FAM_COUNT };
 
 struct texla_ctx {
     texla__err err;
@@ -218,6 +218,10 @@ typedef texla_result (*texla__variant_run)(texla_ctx *ctx, int variant, void *ar
  * NULL: *out is -1 when timing would be needed (so the caller prepares for it only then) */
 texla_result texla__variant_pick(texla_ctx *ctx, int fam, const char *key, texla__variant_run run,
                                  void *arg, int *out);
+/* the same with the variant to use where nothing is measured (pinned or cached still win);
+ * def < 0: the family's default */
+texla_result texla__variant_choose(texla_ctx *ctx, int fam, const char *key, int def,
+                                   texla__variant_run run, void *arg, int *out);
 /* a power of two >= v within lo .. hi (problem classes in tuning keys) */
 int texla__size_class(int v, int lo, int hi);
 

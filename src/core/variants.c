@@ -54,9 +54,22 @@ static const texla__variant gemv_v[] = {
 };
 #undef GEMV
 
+/* How C (+)= A B and C (+)= A' B are computed (storage/dense_kernels.c): "direct", the tiled
+ * kernel in that form, which scatters the texels of B (and of A') into its k-major tiles one
+ * float at a time; or "via_nt", transposed copies of those operands (glsl/kernels/transpose.comp,
+ * 32 x 8 invocations, 4 KiB shared) into pool textures, then the A B' form, where both operands
+ * arrive as texels of 4 rows at one k and are stored whole. Same tiles, same two-level sums.
+ * Where nothing is measured, the caller's size-based default (dense_kernels.c). */
+static const texla__variant gemm_path_v[] = {
+    {"direct", "", 1, 0, 1},
+    {"via_nt", "", 256, 4096, 1},
+};
+
 const texla__family texla__families[TEXLA__FAM_COUNT] = {
     [TEXLA__FAM_GEMM] = {"gemm", gemm_v, (int)(sizeof gemm_v / sizeof gemm_v[0]), 0},
     [TEXLA__FAM_GEMV] = {"gemv", gemv_v, (int)(sizeof gemv_v / sizeof gemv_v[0]), 0},
+    [TEXLA__FAM_GEMM_PATH] = {"gemm_path", gemm_path_v,
+                              (int)(sizeof gemm_path_v / sizeof gemm_path_v[0]), 0},
 };
 /* the tuner keeps one time per variant in an array of 64 */
 _Static_assert(sizeof gemm_v / sizeof gemm_v[0] <= 64 && sizeof gemv_v / sizeof gemv_v[0] <= 64,
@@ -114,6 +127,11 @@ static texla_result time_variant(texla_ctx *ctx, int i, texla__variant_run run, 
 
 texla_result texla__variant_pick(texla_ctx *ctx, int fam, const char *key, texla__variant_run run,
                                  void *arg, int *out) {
+    return texla__variant_choose(ctx, fam, key, -1, run, arg, out);
+}
+
+texla_result texla__variant_choose(texla_ctx *ctx, int fam, const char *key, int def,
+                                   texla__variant_run run, void *arg, int *out) {
     const texla__family *f = &texla__families[fam];
     if (ctx->pin[fam]) {
         *out = ctx->pin[fam] - 1;
@@ -121,7 +139,9 @@ texla_result texla__variant_pick(texla_ctx *ctx, int fam, const char *key, texla
     }
     int mode = ctx->desc.tune;
     if (mode < 0 || (mode == 0 && ctx->gl.caps.software)) {
-        *out = texla__variant_default(ctx, fam);
+        *out = def >= 0 && def < f->n && texla__variant_usable(ctx, fam, def)
+                   ? def
+                   : texla__variant_default(ctx, fam);
         return TEXLA_OK;
     }
     char val[128];
@@ -147,12 +167,14 @@ texla_result texla__variant_pick(texla_ctx *ctx, int fam, const char *key, texla
      * timings in a row agree within 3% (at most 12 timings or about 150 ms). Then every
      * variant is timed once, and the best three again in reverse order; each keeps its
      * faster time. */
-    int def = texla__variant_default(ctx, fam);
+    int first = def >= 0 && def < f->n && texla__variant_usable(ctx, fam, def)
+                    ? def
+                    : texla__variant_default(ctx, fam);
     {
         double prev = -1, t0 = texla__now_ms();
         for (int k = 0; k < 12 && texla__now_ms() - t0 < 150; k++) {
             double ms = 0;
-            if (time_variant(ctx, def, run, arg, &ms)) break; /* reported when timed below */
+            if (time_variant(ctx, first, run, arg, &ms)) break; /* reported when timed below */
             if (prev > 0 && fabs(ms - prev) <= 0.03 * prev) break;
             prev = ms;
         }
@@ -191,7 +213,7 @@ texla_result texla__variant_pick(texla_ctx *ctx, int fam, const char *key, texla
     }
     for (int i = 0; i < f->n && i < 64; i++)
         if (t[i] >= 0 && (best < 0 || t[i] < t[best])) best = i;
-    if (best < 0) best = def;
+    if (best < 0) best = first;
     texla__tune_put(ctx, key, f->v[best].name);
     *out = best;
     return TEXLA_OK;
@@ -214,7 +236,8 @@ texla_result texla_kernel_variant(texla_ctx *ctx, const char *family, int i, con
     int f = family_named(family);
     if (f < 0)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
-                           "%s: no kernel family \"%s\" (there are \"gemm\" and \"gemv\")", fn,
+                           "%s: no kernel family \"%s\" (there are \"gemm\", \"gemv\" and "
+                           "\"gemm_path\")", fn,
                            family ? family : "(NULL)");
     if (i < 0 || i >= texla__families[f].n)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: %s has variants 0 .. %d; %d asked for",
@@ -229,7 +252,8 @@ texla_result texla_ctx_set_variant(texla_ctx *ctx, const char *family, const cha
     int f = family_named(family);
     if (f < 0)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
-                           "%s: no kernel family \"%s\" (there are \"gemm\" and \"gemv\")", fn,
+                           "%s: no kernel family \"%s\" (there are \"gemm\", \"gemv\" and "
+                           "\"gemm_path\")", fn,
                            family ? family : "(NULL)");
     if (!variant) {
         ctx->pin[f] = 0;
