@@ -21,7 +21,7 @@
  *    and frees of storages of 100+ MB keep it going; it ends some 0.2-0.5 s after the last),
  *    so the times the tuner reports read up to 3.5x above the warm product's (rand 2^20 x 16:
  *    0.43 vs 0.147 ms), alike for every candidate: the choices matched the warm ranking
- *    (fem3x3 picks BSR b = 3 at 0.046 ms warm, where the first tuner picked CSR at 0.079). */
+ *    (fem3x3 picks BSR b = 3 at 0.046 ms warm, where the first tuner picked CSR at 0.079).
  *  - the forms of the best KEEP storages stay alive (freed, and the storage retried, when a new
  *    one does not fit): the workgroup sizes and fixed grids of the best two run on them
  *    without a rebuild (fixed grids only where row lengths vary).
