@@ -1,6 +1,7 @@
 /* lcp.c - projected Jacobi for linear complementarity problems, built only from texla's public
  * operations (texla.h): no GL here, no read-back inside the iterations. */
 #include "texla.h"
+#include "solvers/lcp_verdict.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,27 +34,6 @@ const char *texla_lcp_status_name(texla_lcp_status s) {
     case TEXLA_LCP_CANCELLED: return "cancelled";
     }
     return "unknown";
-}
-
-/* Every index must name a normal row of this LCP: an integer j with 0 <= j < n, j != i and
- * index[j] < 0 (any negative integer marks a normal row). h: the indices, read back with the
- * measures (never read just for this: the loop stays free of read-backs). */
-static texla_result check_friction(texla_ctx *ctx, const float *h, int n) {
-    for (int i = 0; i < n; i++) {
-        float f = h[i];
-        const char *why = NULL;
-        if (!(f == floorf(f)) || !isfinite(f)) why = "is not an integer";
-        else if (f < 0) continue;
-        else if (f >= (float)n) why = "is past the last row";
-        else if ((int)f == i) why = "names its own row";
-        else if (!(h[(int)f] < 0)) why = "names a friction row, not a normal one";
-        if (why)
-            return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT,
-                                  "texla_lcp_jacobi: friction_index[%d] = %g %s (a friction row's "
-                                  "index names a normal row 0..%d, whose own index is < 0); x "
-                                  "holds the iterations made with it", i, (double)f, why, n - 1);
-    }
-    return TEXLA_OK;
 }
 
 /* the history and the progress callback (as in cg.c) */
@@ -224,44 +204,12 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
         if (!r) r = texla_mat_read(ctx, b, hb);
         if (!r && bounded) r = texla_mat_read(ctx, desc.friction_index, hi);
         if (!r && bounded) r = texla_mat_read(ctx, desc.friction_mu, hm);
-        if (!r && bounded) r = check_friction(ctx, hi, n);
+        if (!r && bounded) r = texla__lcp_check_friction(ctx, "texla_lcp_jacobi", hi, n);
         if (!r) {
-            double mx = INFINITY, mw = INFINITY, xw = 0, mxw = 0, fx = 0;
-            double xmax = 0, bmaxh = 0, axmax = 0;
-            int nan = 0;
-            for (int i = 0; i < n; i++) {
-                nan |= hx[i] != hx[i] || hw[i] != hw[i];
-                xmax = fmax(xmax, fabs((double)hx[i]));
-                bmaxh = fmax(bmaxh, fabs((double)hb[i]));
-                axmax = fmax(axmax, fabs((double)hw[i] - (double)hb[i]));
-                int j = bounded ? (int)hi[i] : -1;
-                if (j >= 0 && j < n) { /* friction row: within its cone? */
-                    fx = fmax(fx, fabs((double)hx[i]) - (double)hm[i] * fmax(hx[j], 0.0));
-                    continue;
-                }
-                mx = fmin(mx, hx[i]);
-                mw = fmin(mw, hw[i]);
-                xw += (double)hx[i] * hw[i];
-                mxw = fmax(mxw, fabs((double)hx[i] * hw[i]));
-            }
-            *out = (texla_lcp_result){.min_x = (float)mx, .min_w = (float)mw, .xw = (float)xw,
-                                      .max_abs_xw = (float)mxw, .max_friction_excess = (float)fx};
-            /* the verdict, relative to the problem's scale; the default tolerance sits above
-             * float32's rounding of a length-n product */
-            double tol = desc.tol > 0 ? desc.tol : fmax(1e-4, 16.0 * sqrt((double)n) * 0x1p-24);
-            double scale = bmaxh + axmax, tiny = 1e-30;
-            out->tol = (float)tol;
-            out->scale = (float)scale;
-            out->rel_min_w = (float)(mw < 0 ? -mw / fmax(scale, tiny) : 0.0);
-            out->rel_xw = (float)(mxw / fmax(scale * xmax, tiny));
-            out->rel_friction = (float)(fx / fmax(xmax, tiny));
+            texla__lcp_verdict(n, hx, hw, hb, hi, hm, bounded, desc.tol, out);
             out->iterations = it;
             out->history_len = rp.len;
-            out->status = nan ? TEXLA_LCP_NAN
-                        : rp.cancelled ? TEXLA_LCP_CANCELLED
-                        : out->rel_min_w > tol || out->rel_xw > tol || out->rel_friction > tol
-                            ? TEXLA_LCP_UNSOLVED
-                            : TEXLA_LCP_SOLVED;
+            if (rp.cancelled && out->status != TEXLA_LCP_NAN) out->status = TEXLA_LCP_CANCELLED;
         }
         free(hx);
     }

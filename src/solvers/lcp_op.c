@@ -2,6 +2,7 @@
  * sparse matrices for contacts, never formed), on vectors; built only from texla's public
  * operations (texla.h): no GL here, no read-back inside the iterations. */
 #include "texla.h"
+#include "solvers/lcp_verdict.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -31,26 +32,6 @@ static int same_layout(const texla_vec_info *a, const texla_vec_info *b) {
     return a->n == b->n && a->nx == b->nx && a->gx == b->gx && a->gy == b->gy;
 }
 
-/* as texla_lcp_jacobi's: every friction row's index names a normal row (checked with the
- * measures only: the loop stays free of read-backs) */
-static texla_result check_friction(texla_ctx *ctx, const float *h, int n) {
-    for (int i = 0; i < n; i++) {
-        float f = h[i];
-        const char *why = NULL;
-        if (!(f == floorf(f)) || !isfinite(f)) why = "is not an integer";
-        else if (f < 0) continue;
-        else if (f >= (float)n) why = "is past the last row";
-        else if ((int)f == i) why = "names its own row";
-        else if (!(h[(int)f] < 0)) why = "names a friction row, not a normal one";
-        if (why)
-            return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT,
-                                  "texla_lcp_jacobi_op: friction_index[%d] = %g %s (a friction "
-                                  "row's index names a normal row 0..%d, whose own index is < 0); "
-                                  "x holds the iterations made with it", i, (double)f, why, n - 1);
-    }
-    return TEXLA_OK;
-}
-
 /* the measures and the verdict of texla_lcp_result (as texla_lcp_jacobi's) from x, w = A x + b
  * and b, read back once */
 static texla_result measures(texla_ctx *ctx, int n, texla_vec x, texla_vec w, texla_vec b,
@@ -64,40 +45,10 @@ static texla_result measures(texla_ctx *ctx, int n, texla_vec x, texla_vec w, te
     if (!r) r = texla_vec_read(ctx, b, hb);
     if (!r && bounded) r = texla_vec_read(ctx, fi, hi);
     if (!r && bounded) r = texla_vec_read(ctx, fm, hm);
-    if (!r && bounded) r = check_friction(ctx, hi, n);
+    if (!r && bounded) r = texla__lcp_check_friction(ctx, "texla_lcp_jacobi_op", hi, n);
     if (!r) {
-        double mx = INFINITY, mw = INFINITY, xw = 0, mxw = 0, fx = 0;
-        double xmax = 0, bmax = 0, axmax = 0;
-        int nan = 0;
-        for (int i = 0; i < n; i++) {
-            nan |= hx[i] != hx[i] || hw[i] != hw[i];
-            xmax = fmax(xmax, fabs((double)hx[i]));
-            bmax = fmax(bmax, fabs((double)hb[i]));
-            axmax = fmax(axmax, fabs((double)hw[i] - (double)hb[i]));
-            int j = bounded ? (int)hi[i] : -1;
-            if (j >= 0 && j < n) { /* friction row: within its cone? */
-                fx = fmax(fx, fabs((double)hx[i]) - (double)hm[i] * fmax(hx[j], 0.0));
-                continue;
-            }
-            mx = fmin(mx, hx[i]);
-            mw = fmin(mw, hw[i]);
-            xw += (double)hx[i] * hw[i];
-            mxw = fmax(mxw, fabs((double)hx[i] * hw[i]));
-        }
-        *out = (texla_lcp_result){.min_x = (float)mx, .min_w = (float)mw, .xw = (float)xw,
-                                  .max_abs_xw = (float)mxw, .max_friction_excess = (float)fx};
-        double tol = tol_in > 0 ? tol_in : fmax(1e-4, 16.0 * sqrt((double)n) * 0x1p-24);
-        double scale = bmax + axmax, tiny = 1e-30;
-        out->tol = (float)tol;
-        out->scale = (float)scale;
-        out->rel_min_w = (float)(mw < 0 ? -mw / fmax(scale, tiny) : 0.0);
-        out->rel_xw = (float)(mxw / fmax(scale * xmax, tiny));
-        out->rel_friction = (float)(fx / fmax(xmax, tiny));
+        texla__lcp_verdict(n, hx, hw, hb, hi, hm, bounded, tol_in, out);
         out->iterations = iters;
-        out->status = nan ? TEXLA_LCP_NAN
-                    : out->rel_min_w > tol || out->rel_xw > tol || out->rel_friction > tol
-                        ? TEXLA_LCP_UNSOLVED
-                        : TEXLA_LCP_SOLVED;
     }
     free(hx);
     return r;
