@@ -1124,7 +1124,8 @@ TEXLA_API texla_result texla_lcp_step(texla_ctx *ctx, texla_mat a, texla_mat b, 
 
 /* The variants of a tuned kernel family ("gemm": the tiled products, "gemv": the dense
  * matrix-vector product, "gemm_path": how A B and A' B are computed, "direct" by the tiled
- * kernel in that form or "via_nt" through transposed copies and the A B' kernel), by index:
+ * kernel in that form or "via_nt" through transposed copies and the A B' kernel, "reduce":
+ * how the one-pass reductions walk a texture, "rows" or "tiles" of 32 x 8 texels), by index:
  * *name for i = 0, 1, ... (TEXLA_ERR_ARGUMENT past the last). gemm names read like
  * "128x128x8/8x8/c128": block rows x columns x inner slice / outputs per invocation / values
  * per first-level sum (c0: one serial sum). */

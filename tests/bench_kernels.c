@@ -240,7 +240,21 @@ static void dots(const bench_env *e, int n, const char *label) {
     free(h);
     char sz[48];
     snprintf(sz, sizeof sz, "n = %d", n);
+    const char *def = NULL;
+    texla_kernel_variant(e->ctx, "reduce", 0, &def);
     row(label, sz, time_op(kb_op, &t, e->batches), 8.0 * n, 0, "one kernel pass -> GPU scalar");
+    /* each way of walking the texture, pinned */
+    for (int v = 0;; v++) {
+        const char *name;
+        char op[96], lim[64];
+        if (texla_kernel_variant(e->ctx, "reduce", v, &name)) break;
+        if (texla_ctx_set_variant(e->ctx, "reduce", name)) continue;
+        snprintf(op, sizeof op, "%s, %s", label, name);
+        snprintf(lim, sizeof lim, "reduce variant %s (pinned)", name);
+        row(op, sz, time_op(kb_op, &t, e->batches), 8.0 * n, 0, lim);
+    }
+    texla_ctx_set_variant(e->ctx, "reduce", NULL);
+    (void)def;
     texla_vec_destroy(e->ctx, t.va), texla_vec_destroy(e->ctx, t.vb);
     texla_scalar_destroy(e->ctx, t.s);
 }

@@ -7,7 +7,8 @@
 // parts in index order. Fixed order everywhere: the same result run to run. The counter is
 // left at zero for the next pass.
 // Defines: FOLD 0 sum, 1 max, 2 min; MAP 0 none, 1 A .* B, 2 A .* A, 3 |A|, 4 NaN and +-Inf
-// become the fold's identity.
+// become the fold's identity; TILE 0: the row-major grid stride above, 1: whole 32 x 8 tiles
+// per workgroup (the "reduce" family's variants "rows" and "tiles", src/core/variants.c).
 // u_i1 = (w, h, dx, dy): the source's size in texels, and the grid stride N as (N mod w,
 // N div w). u_shape: the source's padding mask (padding lanes become the fold's identity).
 layout(local_size_x = 256) in;
@@ -93,6 +94,29 @@ float group_fold(float v, uint lid) {
 void main() {
     uint lid = gl_LocalInvocationIndex;
     uint groups = gl_NumWorkGroups.x;
+#if TILE
+    // Tiles of 32 x 8 texels, as a GPU lays a 2D texture out in memory: workgroup k folds
+    // tiles k, k + G, k + 2G, ... (u_i1 = (w, h, tiles across, tiles)), four in flight;
+    // invocation (lid % 32, lid / 32) reads its texel of each.
+    int w = u_i1.x, h = u_i1.y, tw = u_i1.z, tiles = u_i1.w;
+    ivec2 me = ivec2(int(lid) & 31, int(lid) >> 5);
+    int G = int(groups), t = int(gl_WorkGroupID.x);
+    float a0 = ID, a1 = ID, a2 = ID, a3 = ID;
+    for (; t + 3 * G < tiles; t += 4 * G) {
+        ivec2 s0 = ivec2((t % tw) * 32, (t / tw) * 8) + me;
+        ivec2 s1 = ivec2(((t + G) % tw) * 32, ((t + G) / tw) * 8) + me;
+        ivec2 s2 = ivec2(((t + 2 * G) % tw) * 32, ((t + 2 * G) / tw) * 8) + me;
+        ivec2 s3 = ivec2(((t + 3 * G) % tw) * 32, ((t + 3 * G) / tw) * 8) + me;
+        if (s0.x < w && s0.y < h) a0 = F(a0, element(s0));
+        if (s1.x < w && s1.y < h) a1 = F(a1, element(s1));
+        if (s2.x < w && s2.y < h) a2 = F(a2, element(s2));
+        if (s3.x < w && s3.y < h) a3 = F(a3, element(s3));
+    }
+    for (; t < tiles; t += G) {
+        ivec2 s0 = ivec2((t % tw) * 32, (t / tw) * 8) + me;
+        if (s0.x < w && s0.y < h) a0 = F(a0, element(s0));
+    }
+#else
     int w = u_i1.x, h = u_i1.y, dx = u_i1.z, dy = u_i1.w;
     int g = int(gl_GlobalInvocationID.x);
     ivec2 p = ivec2(g % w, g / w);
@@ -118,6 +142,7 @@ void main() {
         p += ivec2(dx, dy);
         if (p.x >= w) p += ivec2(-w, 1);
     }
+#endif
     float acc = group_fold(F(F(a0, a1), F(a2, a3)), lid);
     if (groups == 1u) {
         if (lid == 0u) imageStore(u_dst, ivec2(0, 0), vec4(acc, 0.0, 0.0, 0.0));

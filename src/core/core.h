@@ -96,7 +96,7 @@ typedef struct texla__tune {
 } texla__tune;
 
 /* the families of tuned kernels (variants.c) */
-enum { TEXLA__FAM_GEMM, TEXLA__FAM_GEMV, TEXLA__FAM_GEMM_PATH, TEXLA__FAM_COUNT };
+enum { TEXLA__FAM_GEMM, TEXLA__FAM_GEMV, TEXLA__FAM_GEMM_PATH, TEXLA__FAM_REDUCE, TEXLA__FAM_COUNT };
 
 struct texla_ctx {
     texla__err err;

@@ -65,11 +65,23 @@ static const texla__variant gemm_path_v[] = {
     {"via_nt", "", 256, 4096, 1},
 };
 
+/* How the one-pass reduction (glsl/kernels/reduce.comp) walks its texture: "rows", a grid
+ * stride in row-major order (neighbouring invocations on neighbouring texels of a row), or
+ * "tiles", whole 32 x 8 tiles per workgroup, as GPUs lay textures out in memory. Not tuned
+ * (a reduction runs inside solver loops, where timing on first use would cost more than it
+ * saves): tiles from 2^16 texels up, rows below (core/recipes.c), or the one pinned
+ * (texla_ctx_set_variant). */
+static const texla__variant reduce_v[] = {
+    {"rows", "#define TILE 0\n", 256, 0, 0},
+    {"tiles", "#define TILE 1\n", 256, 0, 0},
+};
+
 const texla__family texla__families[TEXLA__FAM_COUNT] = {
     [TEXLA__FAM_GEMM] = {"gemm", gemm_v, (int)(sizeof gemm_v / sizeof gemm_v[0]), 0},
     [TEXLA__FAM_GEMV] = {"gemv", gemv_v, (int)(sizeof gemv_v / sizeof gemv_v[0]), 0},
     [TEXLA__FAM_GEMM_PATH] = {"gemm_path", gemm_path_v,
                               (int)(sizeof gemm_path_v / sizeof gemm_path_v[0]), 0},
+    [TEXLA__FAM_REDUCE] = {"reduce", reduce_v, (int)(sizeof reduce_v / sizeof reduce_v[0]), 1},
 };
 /* the tuner keeps one time per variant in an array of 64 */
 _Static_assert(sizeof gemm_v / sizeof gemm_v[0] <= 64 && sizeof gemv_v / sizeof gemv_v[0] <= 64,
@@ -236,8 +248,8 @@ texla_result texla_kernel_variant(texla_ctx *ctx, const char *family, int i, con
     int f = family_named(family);
     if (f < 0)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
-                           "%s: no kernel family \"%s\" (there are \"gemm\", \"gemv\" and "
-                           "\"gemm_path\")", fn,
+                           "%s: no kernel family \"%s\" (there are \"gemm\", \"gemv\", "
+                           "\"gemm_path\" and \"reduce\")", fn,
                            family ? family : "(NULL)");
     if (i < 0 || i >= texla__families[f].n)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: %s has variants 0 .. %d; %d asked for",
@@ -252,8 +264,8 @@ texla_result texla_ctx_set_variant(texla_ctx *ctx, const char *family, const cha
     int f = family_named(family);
     if (f < 0)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
-                           "%s: no kernel family \"%s\" (there are \"gemm\", \"gemv\" and "
-                           "\"gemm_path\")", fn,
+                           "%s: no kernel family \"%s\" (there are \"gemm\", \"gemv\", "
+                           "\"gemm_path\" and \"reduce\")", fn,
                            family ? family : "(NULL)");
     if (!variant) {
         ctx->pin[f] = 0;
