@@ -52,6 +52,18 @@ if [ -f tests/test_cubes.sh ]; then
 fi
 echo "== library files on their own (build/bin/test-units: handle table, tuning cache writer)"
 "$B/bin/test-units" 2>&1 | tee "$log"; add "$log" test-units
+echo "== the fuzz harnesses still compile against today's API (cc -fsyntax-only; make fuzz runs them)"
+fp=0; ff=0
+for f in tests/fuzz/fuzz_*.c; do
+    if ${CC:-cc} -fsyntax-only -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc \
+        -I"$B/glad/include" "$f" 2> "$log.cc"; then
+        fp=$((fp + 1)); echo "ok   $f compiles"
+    else
+        ff=$((ff + 1)); echo "FAIL $f does not compile:"; head -n 5 "$log.cc"
+    fi
+done
+rm -f "$log.cc"
+echo "$fp passed, $ff failed, 0 skipped" | tee "$log"; add "$log" fuzz-harnesses
 echo "== every call that takes a handle is tried with another context's (tests/check_handle_calls.py)"
 python3 tests/check_handle_calls.py 2>&1 | tee "$log"; add "$log" check_handle_calls.py
 echo "== texla CLI on special files (tests/test_files.sh)"
