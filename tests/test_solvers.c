@@ -1016,19 +1016,27 @@ static void test_lcp_outcomes(void) {
     texla_lcp_desc d2 = {.iterations = 400, .check_every = 4, .progress = on_progress,
                          .progress_user = &l, .history = h, .history_iter = hi, .history_cap = 32};
     CHECK_OK(ctx, texla_lcp_jacobi(ctx, a, b, &d2, x, &out), "lcp 400 iterations");
-    CHECK(out.status == TEXLA_LCP_SOLVED && out.iterations == 400 && out.history_len == 32 &&
-          l.calls >= 32 && l.nondecreasing && l.max_iter == 400,
+    /* How many of the 99 residuals read asynchronously during the iterations arrive before
+     * the loop ends depends on how far the GPU lags the host (llvmpipe: all, filling the 32
+     * entries; an H100: 30 of them): any count from none to the cap, then the x returned. */
+    int hl = out.history_len;
+    CHECK(out.status == TEXLA_LCP_SOLVED && out.iterations == 400 && hl >= 1 && hl <= 32 &&
+          l.calls >= hl && l.nondecreasing && l.max_iter == 400,
           "lcp 400 iterations: status %s (rel min w %.2g, x.*w %.2g), history %d, %d calls",
-          texla_lcp_status_name(out.status), (double)out.rel_min_w, (double)out.rel_xw,
-          out.history_len, l.calls);
-    check_history("lcp history", h, hi, out.history_len, 400);
+          texla_lcp_status_name(out.status), (double)out.rel_min_w, (double)out.rel_xw, hl,
+          l.calls);
+    CHECK(hl == 32 || l.calls == hl, "lcp history of %d entries (not full) but %d callbacks", hl,
+          l.calls);
+    check_history("lcp history", h, hi, hl, 400);
     CHECK_OK(ctx, texla_mat_read(ctx, x, X), "lcp: read x");
     double bound, nat = cpu_natural(n, A, B, X, &bound);
-    CHECK(hi[31] == 400 && fabs(h[31] - nat) <= bound,
-          "lcp history: the last entry (%g at %d) is the natural residual of the x returned (%g, "
-          "float64, +- %.2g)", (double)h[31], hi[31], nat, bound);
-    CHECK(h[0] > h[30], "lcp history falls: %g at %d, %g at %d", (double)h[0], hi[0],
-          (double)h[30], hi[30]);
+    if (hl >= 1)
+        CHECK(hi[hl - 1] == 400 && fabs(h[hl - 1] - nat) <= bound,
+              "lcp history: the last entry (%g at %d) is the natural residual of the x returned "
+              "(%g, float64, +- %.2g)", (double)h[hl - 1], hi[hl - 1], nat, bound);
+    if (hl >= 3)
+        CHECK(h[0] > h[hl - 2], "lcp history falls: %g at %d, %g at %d", (double)h[0], hi[0],
+              (double)h[hl - 2], hi[hl - 2]);
 
     /* cancelled at the first callback */
     texla_mat_write(ctx, (float[24]){0}, x);
