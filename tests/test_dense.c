@@ -479,6 +479,9 @@ static void product_shape(int n, int K, int m, const int *ks, int nks) {
     const char *tiles = NULL;
     CHECK_OK(ctx, texla_kernel_variant(ctx, "gemm", 0, &tiles), "the default gemm variant");
     if (tiles) CHECK_OK(ctx, texla_ctx_set_variant(ctx, "gemm", tiles), "gemm tiles pinned");
+    tiles = NULL; /* an n x 1 operand goes to the matrix-vector kernel: its default too */
+    CHECK_OK(ctx, texla_kernel_variant(ctx, "gemv", 0, &tiles), "the default gemv variant");
+    if (tiles) CHECK_OK(ctx, texla_ctx_set_variant(ctx, "gemv", tiles), "gemv pinned");
     double t0 = check_now();
     ref_matmul(n, K, m, A, B, ref, absref);
     double t_ref = check_now() - t0;
@@ -539,6 +542,7 @@ static void product_shape(int n, int K, int m, const int *ks, int nks) {
     texla_mat_destroy(ctx, c);
     CHECK_OK(ctx, texla_ctx_set_variant(ctx, "gemm_path", NULL), "gemm_path unpinned");
     CHECK_OK(ctx, texla_ctx_set_variant(ctx, "gemm", NULL), "gemm unpinned");
+    CHECK_OK(ctx, texla_ctx_set_variant(ctx, "gemv", NULL), "gemv unpinned");
     free(A), free(B), free(At), free(Bt), free(garbage), free(got), free(ref), free(absref);
 }
 
