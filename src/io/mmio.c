@@ -520,7 +520,7 @@ static texla_result read_array(reader *r, mm_field field, mm_sym sym, long long 
             e = fail(r->ctx, TEXLA_ERR_MEMORY, "%s: out of memory for a %d x %d matrix",
                      r->path, m->rows, m->cols);
     }
-    if (!e) {
+    if (!e && total > 0) { /* (0 x 2^31 - 1 has no values: no walk over its columns) */
         size_t k = 0, c = (size_t)m->cols;
         for (size_t j = 0; j < c; j++) {
             size_t i0 = sym == S_GENERAL ? 0 : sym == S_SYMMETRIC ? j : j + 1;
