@@ -17,11 +17,11 @@
  *    freed a storage the GPU ran up to 3.5x slow for a few hundred ms (H100), which ranked
  *    storages wrongly. Its first-round time is the median of 3 batches. A candidate whose
  *    first product takes HOPELESS times the best so far is kept at that one time.
- *    Measured on the H100 after this: the slow state lasts through a whole tuning (allocations
- *    and frees of storages of 100+ MB keep it going; it ends some 0.2-0.5 s after the last),
- *    so the times the tuner reports read up to 3.5x above the warm product's (rand 2^20 x 16:
- *    0.43 vs 0.147 ms), alike for every candidate: the choices matched the warm ranking
- *    (fem3x3 picks BSR b = 3 at 0.046 ms warm, where the first tuner picked CSR at 0.079).
+ *    On the H100 this was not enough: the first round's times still read 2-4x the warm
+ *    product's, unevenly (the clocks follow the load, and the bursts between the host's builds
+ *    are short); the final round's warm-up (below) is what made the reported times match the
+ *    warm product's within 1-2% and the choices right (fem3x3: BSR b = 3 at 0.046 ms, where
+ *    the first tuner picked CSR at 0.079).
  *  - the forms of the best KEEP storages stay alive (freed, and the storage retried, when a new
  *    one does not fit): the workgroup sizes and fixed grids of the best two run on them
  *    without a rebuild (fixed grids only where row lengths vary).
