@@ -294,6 +294,7 @@ static const struct {
     /* {"name", bench_name}, one line per section file */
     {"kernels", bench_kernels},
     {"spsuite", bench_spsuite},
+    {"contact", bench_contact},
     {NULL, NULL},
 };
 

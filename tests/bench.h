@@ -32,5 +32,6 @@ int parse_list(const char *s, int *out, int max);
 /* sections (tests/bench_NAME.c) */
 void bench_kernels(const bench_env *e);
 void bench_spsuite(const bench_env *e); /* the sparse suite of bench/spgen.py (--spdir) */
+void bench_contact(const bench_env *e); /* a cubes-like contact LCP, matrix-free */
 
 #endif

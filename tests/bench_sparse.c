@@ -198,6 +198,9 @@ void bench_spsuite(const bench_env *e) {
         td.force = 1;
         td.trials = trials;
         td.max_trials = MAX_TRIALS;
+        /* SP_BUDGET=S: the tuner's budget in seconds (< 0: every candidate); default its own */
+        const char *bud = getenv("SP_BUDGET");
+        if (bud && *bud) td.budget = atof(bud);
         t2.ops = 3;
         if (!bad) bad = texla_sparse_tune(ctx, s.a, &td) != TEXLA_OK;
         if (!bad) bad = texla_sparse_tune(ctx, s.a, &t2) != TEXLA_OK;
