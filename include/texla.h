@@ -965,6 +965,16 @@ TEXLA_API void texla_op_destroy(texla_ctx *ctx, texla_op a);
 TEXLA_API texla_result texla_vec_lcp_step(texla_ctx *ctx, texla_vec x, texla_vec w, texla_vec b,
                                           texla_vec e, texla_vec index, texla_vec mu,
                                           texla_vec dst);
+/* The same step with the product inside: dst = project(x + (A x + b) .* e), A any n x n
+ * operator. On the compute backend a sparse A with real entries (TEXLA_ENTRY_REAL or _BLOCK3)
+ * is one kernel pass, and a product L R of two such two passes (R x stays in an internal buffer:
+ * the product's mid is not written; each row's lanes sum in a fixed order, so the result is
+ * the same run to run, equal to the unfused step's up to the order of the row sums); x's layout
+ * must be what the matrices' products read and write. Otherwise A x goes to work, then
+ * texla_vec_lcp_step. work (x's layout) is none of the others; dst is none of the others. */
+TEXLA_API texla_result texla_op_lcp_step(texla_ctx *ctx, texla_op a, texla_vec x, texla_vec b,
+                                         texla_vec e, texla_vec index, texla_vec mu,
+                                         texla_vec work, texla_vec dst);
 
 /* The work vectors of texla_lcp_jacobi_op for one layout (like's), owned by the caller. */
 typedef struct texla_lcp_op_workspace {

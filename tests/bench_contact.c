@@ -5,7 +5,8 @@
  * call (median of batches between glFinish calls) and the host's share (the time to issue a
  * batch of calls before the glFinish): when the two agree, the piece is bound by the host, not
  * by the GPU. Rows: a one-pass floor (a 1024-element vector copy), J x, B y, A x, one
- * texla_vec_lcp_step, and texla_lcp_jacobi_op per iteration (96 iterations a call).
+ * texla_vec_lcp_step, one texla_op_lcp_step (the step with A x inside: fused kernels on the
+ * compute backend) and texla_lcp_jacobi_op per iteration (96 iterations a call).
  *   texla-bench --backend compute --sections contact */
 #include "bench.h"
 
@@ -26,7 +27,7 @@ typedef struct cb {
     texla_lcp_op_workspace ws;
 } cb;
 
-enum { C_FLOOR, C_J, C_B, C_A, C_STEP, C_JACOBI };
+enum { C_FLOOR, C_J, C_B, C_A, C_STEP, C_OPSTEP, C_JACOBI };
 #define JACOBI_ITERS 96
 
 static int cb_op(void *arg) {
@@ -37,6 +38,8 @@ static int cb_op(void *arg) {
     case C_B: return texla_sparse_matvec(t->ctx, t->B, t->x, t->v);
     case C_A: return texla_op_matvec(t->ctx, t->A, t->x, t->w);
     case C_STEP: return texla_vec_lcp_step(t->ctx, t->x, t->w, t->b, t->d, t->fi, t->mu, t->y);
+    case C_OPSTEP:
+        return texla_op_lcp_step(t->ctx, t->A, t->x, t->b, t->d, t->fi, t->mu, t->w, t->y);
     case C_JACOBI: {
         texla_lcp_op_desc d = {.iterations = JACOBI_ITERS, .omega = 0.7f, .diag = t->d,
                                .friction_index = t->fi, .friction_mu = t->mu,
@@ -135,7 +138,8 @@ static void one_size(const bench_env *e, int cubes) {
         printf("contact %d cubes: m %d rows, %d body DOFs, %d entries in J; make J %.2f ms, "
                "make B %.2f ms; J x: %s; B y: %s\n", cubes, m, k, nz, tj, tbm, vj, vb);
         static const char *const names[] = {"one pass (copy 1024)", "J x", "B y", "A x = J (B x)",
-                                            "lcp_step", "lcp_jacobi_op / iteration"};
+                                            "vec_lcp_step", "op_lcp_step (A x inside)",
+                                            "lcp_jacobi_op / iteration"};
         for (int w = C_FLOOR; w <= C_JACOBI; w++) {
             t.which = w;
             double ms = time_op(cb_op, &t, e->batches);

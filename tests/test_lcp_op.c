@@ -252,6 +252,139 @@ static void test_step(void) {
     }
 }
 
+/* texla_op_lcp_step: dst = project(x + (A x + b) .* e) with A sparse, or A = L R with both
+ * sparse (the fused kernels of the compute backend: one pass and two; elsewhere the product
+ * and texla_vec_lcp_step), against float64: the product's error g_k (|A| |x|)_i (k the most
+ * terms a row sums; a product L R: g_(kL+kR) (|L| |R| |x|)_i) scaled by |e_i|, plus the step's
+ * own 4 u of step_case; friction rows add mu_i times their normal row's bound. Rows of 1..~3k
+ * entries (lanes 1..32), empty rows, friction rows whose index is their own row or out of
+ * range (then normal rows), n = 1, 7, 129, 1000. Compared with the unfused step on the same
+ * data, and run twice: bit-identical. Padding lanes stay 0. */
+static void opstep_case(int n, int q, int k, int product, int bounded) {
+    coo L = coo_random(n, product ? q : n, k), R = coo_random(product ? q : n, n, k / 2 + 1);
+    if (n > 100) { /* a long row and an empty one (coo_random gives each row at least one) */
+        int keep = 0;
+        for (int e = 0; e < L.nnz; e++)
+            if (L.r[e] != 3) L.r[keep] = L.r[e], L.c[keep] = L.c[e], L.v[keep++] = L.v[e];
+        L.nnz = keep;
+    }
+    float *x = check_rnd((size_t)n), *b = check_rnd((size_t)n), *e = check_rnd((size_t)n);
+    float *fi = check_alloc((size_t)n, 4), *mu = check_alloc((size_t)n, 4);
+    for (int i = 0; i < n; i++) {
+        fi[i] = bounded && i % 3 ? (float)(i - i % 3) : -1.0f;
+        if (bounded && i % 7 == 5) fi[i] = (float)i;  /* its own row */
+        if (bounded && i % 11 == 10) fi[i] = (float)n; /* out of range: a normal row */
+        mu[i] = bounded && i % 3 ? (float)(0.5 * (check_rand() + 1)) : 0.0f;
+        e[i] = -0.5f * fabsf(e[i]) - 0.1f;
+    }
+    texla_vec vx = {0}, vb = {0}, ve = {0}, vfi = {0}, vmu = {0}, vq = {0}, work = {0}, d1 = {0},
+              d2 = {0}, d3 = {0};
+    CHECK_OK(ctx, texla_vec_make(ctx, n, x, &vx), "x");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, b, &vb), "b");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, e, &ve), "e");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, fi, &vfi), "index");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, mu, &vmu), "mu");
+    CHECK_OK(ctx, texla_vec_make(ctx, product ? q : n, NULL, &vq), "mid");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, NULL, &work), "work");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, NULL, &d1), "dst");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, NULL, &d2), "dst 2");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, NULL, &d3), "dst 3");
+    texla_sparse ls = coo_upload(&L, vx, product ? vq : vx), rs = {0};
+    texla_op a = texla_op_sparse(ls);
+    if (product) {
+        rs = coo_upload(&R, vq, vx);
+        CHECK_OK(ctx, texla_op_product(ctx, texla_op_sparse(ls), texla_op_sparse(rs), vq, &a),
+                 "texla_op_product");
+    }
+    texla_vec none = {0}, vi = bounded ? vfi : none, vm = bounded ? vmu : none;
+    texla_stats s0, s1;
+    texla_ctx_stats(ctx, &s0);
+    CHECK_OK(ctx, texla_op_lcp_step(ctx, a, vx, vb, ve, vi, vm, work, d1), "texla_op_lcp_step");
+    texla_ctx_stats(ctx, &s1);
+    uint64_t passes = s1.passes - s0.passes;
+    CHECK_OK(ctx, texla_op_lcp_step(ctx, a, vx, vb, ve, vi, vm, work, d2), "again");
+    CHECK_OK(ctx, texla_op_matvec(ctx, a, vx, work), "A x");
+    CHECK_OK(ctx, texla_vec_lcp_step(ctx, vx, work, vb, ve, vi, vm, d3), "unfused");
+    /* float64: w = A x and |A| |x| */
+    double *xd = check_alloc((size_t)n, sizeof *xd), *xa = check_alloc((size_t)n, sizeof *xa);
+    double *w = check_alloc((size_t)n, sizeof *w), *wa = check_alloc((size_t)n, sizeof *wa);
+    int kl = 0, kr = 0;
+    for (int i = 0; i < n; i++) xd[i] = x[i], xa[i] = fabs((double)x[i]);
+    if (product) {
+        double *m = check_alloc((size_t)q, sizeof *m), *ma = check_alloc((size_t)q, sizeof *ma);
+        coo_apply(&R, xd, xa, m, ma, &kr);
+        coo_apply(&L, m, ma, w, wa, &kl);
+        free(m), free(ma);
+    } else {
+        coo_apply(&L, xd, xa, w, wa, &kl);
+    }
+    double g = (kl + kr + 2) * U / (1 - (kl + kr + 2) * U);
+    float *got = check_alloc((size_t)n, 4), *got2 = check_alloc((size_t)n, 4),
+          *un = check_alloc((size_t)n, 4);
+    CHECK_OK(ctx, texla_vec_read(ctx, d1, got), "read");
+    CHECK_OK(ctx, texla_vec_read(ctx, d2, got2), "read 2");
+    CHECK_OK(ctx, texla_vec_read(ctx, d3, un), "read unfused");
+    int bad = 0, badu = 0;
+    double worst = 0;
+    for (int i = 0; i < n; i++) {
+        double vi_ = x[i] + (w[i] + b[i]) * e[i];
+        double ei = 4 * U * (fabs((double)x[i]) + (fabs(w[i]) + fabs((double)b[i])) * fabs((double)e[i])) +
+                    g * wa[i] * fabs((double)e[i]);
+        double ref = fmax(vi_, 0.0), tol = ei;
+        int j = (int)fi[i];
+        if (bounded && j >= 0 && j < n) {
+            double vj = x[j] + (w[j] + b[j]) * e[j];
+            double ej = 4 * U * (fabs((double)x[j]) + (fabs(w[j]) + fabs((double)b[j])) * fabs((double)e[j])) +
+                        g * wa[j] * fabs((double)e[j]);
+            double lim = mu[i] * fmax(vj, 0.0);
+            ref = fmax(-lim, fmin(lim, vi_));
+            tol = ei + mu[i] * ej + 2 * U * lim;
+        }
+        double d = fabs(got[i] - ref);
+        bad += d > tol;
+        badu += fabs((double)un[i] - ref) > tol;
+        worst = fmax(worst, tol > 0 ? d / tol : (d > 0 ? INFINITY : 0));
+    }
+    const char *what = product ? "L R" : "sparse A";
+    CHECK(bad == 0, "texla_op_lcp_step %s n=%d %s: %d elements off (worst error / bound %.3g)",
+          what, n, bounded ? "bounded" : "plain", bad, worst);
+    CHECK(badu == 0, "unfused step %s n=%d: %d elements off", what, n, badu);
+    CHECK(!memcmp(got, got2, sizeof *got * (size_t)n),
+          "texla_op_lcp_step %s n=%d: two runs bit-identical", what, n);
+    texla_info inf;
+    texla_ctx_info(ctx, &inf);
+    if (inf.backend == TEXLA_BACKEND_COMPUTE)
+        CHECK(passes == (uint64_t)(product ? 2 : 1),
+              "texla_op_lcp_step %s on the compute backend: %llu passes (fused: %d)", what,
+              (unsigned long long)passes, product ? 2 : 1);
+    texla_vec_info info;
+    CHECK_OK(ctx, texla_vec_info_get(ctx, d1, &info), "info");
+    size_t raw = (size_t)info.tex_width * info.tex_height * 4, nz = 0, live = 0;
+    float *rr = check_alloc(raw, sizeof *rr);
+    CHECK_OK(ctx, texla_vec_read_raw(ctx, d1, rr), "read raw");
+    for (size_t t = 0; t < raw; t++) nz += rr[t] != 0;
+    for (int i = 0; i < n; i++) live += got[i] != 0;
+    CHECK(nz == live, "texla_op_lcp_step n=%d: padding lanes stay 0 (%zu nonzero lanes, %zu "
+          "elements)", n, nz, live);
+    if (product) texla_op_destroy(ctx, a);
+    texla_sparse_destroy(ctx, ls), texla_sparse_destroy(ctx, rs);
+    texla_vec vs[10] = {vx, vb, ve, vfi, vmu, vq, work, d1, d2, d3};
+    for (int i = 0; i < 10; i++) texla_vec_destroy(ctx, vs[i]);
+    coo_free(&L), coo_free(&R);
+    free(x), free(b), free(e), free(fi), free(mu), free(xd), free(xa), free(w), free(wa);
+    free(got), free(got2), free(un), free(rr);
+}
+
+static void test_opstep(void) {
+    static const int ns[] = {1, 7, 129, 1000};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        for (int product = 0; product < 2; product++)
+            for (int bounded = 0; bounded < 2; bounded++)
+                opstep_case(ns[i], ns[i] / 2 + 3, ns[i] < 100 ? 4 : 12, product, bounded);
+    opstep_case(300, 40, 200, 1, 1); /* long rows: 32 lanes */
+    opstep_case(200, 150, 2, 0, 1);  /* short rows: 1 lane */
+}
+
 /* ---- projected Jacobi over an operator ---- */
 
 typedef struct lcp_problem {
@@ -641,6 +774,7 @@ void suite_lcp_op(void) {
     if (!ctx) return;
     test_product();
     test_step();
+    test_opstep();
     test_jacobi();
     test_errors();
     texla_ctx_destroy(ctx);

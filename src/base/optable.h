@@ -54,7 +54,8 @@
     X(CVEC, "cvec.frag", OP)                                                                   \
     X(CSCALAR, "cscalar.frag", OP)                                                             \
     X(LCP_STEP_VEC, "lcp_step_vec.frag", OP)                                                  \
-    X(TRANSPOSE_K, "kernels/transpose.comp", KERNEL)
+    X(TRANSPOSE_K, "kernels/transpose.comp", KERNEL)                                          \
+    X(LCP_SPARSE_K, "kernels/lcp_sparse.comp", KERNEL)
 
 #define TEXLA__POINTS_VERT "sparse.vert"
 

@@ -2,6 +2,7 @@
  * for the solvers; and products of operators, A x = L (R x), applied without forming L R (the
  * matrix-free contact LCP: J (M^-1 J' x)). */
 #include "core/core.h"
+#include "storage/sparse.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,4 +117,60 @@ texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, texla_vec 
 void texla_op_destroy(texla_ctx *ctx, texla_op a) {
     if (a.kind != TEXLA_OP_PRODUCT) return;
     texla__destroy(ctx, a.id, TEXLA__KIND_OPERATOR);
+}
+
+texla_result texla_op_lcp_step(texla_ctx *ctx, texla_op a, texla_vec x, texla_vec b, texla_vec e,
+                               texla_vec index, texla_vec mu, texla_vec work, texla_vec dst) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_op_lcp_step";
+    int bounded = index.id != 0 || mu.id != 0;
+    texla__operand ops[8] = {{"x", x.id, TEXLA__KIND_VEC, NULL},
+                             {"b", b.id, TEXLA__KIND_VEC, NULL},
+                             {"e", e.id, TEXLA__KIND_VEC, NULL},
+                             {"work", work.id, TEXLA__KIND_VEC, NULL},
+                             {"index", index.id, TEXLA__KIND_VEC, NULL},
+                             {"mu", mu.id, TEXLA__KIND_VEC, NULL},
+                             {"dst", dst.id, TEXLA__KIND_VEC, NULL}};
+    int n = 7;
+    if (!bounded) ops[4] = ops[6], n = 5;
+    texla_result r = texla__resolve(ctx, fn, ops, n);
+    if (!r) r = texla__same_shape(ctx, fn, ops, n);
+    if (r) return r;
+    /* work receives A x while x, b, e (and index, mu) are still read */
+    for (int i = 0; i < n - 1; i++)
+        if (i != 3 && ops[i].id == work.id)
+            return texla__fail(ctx, TEXLA_ERR_ALIAS,
+                               "%s: work is also %s; it receives A x, so it must be a vector of "
+                               "its own", fn, ops[i].name);
+    texla__obj *ao;
+    r = op_obj(ctx, fn, "a", a, &ao);
+    if (r) return r;
+    if (ao->rows != ao->cols || ao->rows != ops[0].o->lay.n)
+        return texla__fail(ctx, TEXLA_ERR_SHAPE,
+                           "%s: a must be n x n with n the vectors' %d elements; it is %d x %d",
+                           fn, ops[0].o->lay.n, ao->rows, ao->cols);
+    /* a sparse A, or L R with both sparse: the fused kernels (storage/splcp.c) */
+    texla__obj *lo = NULL, *ro = NULL;
+    if (a.kind == TEXLA_OP_SPARSE) {
+        lo = ao;
+    } else if (a.kind == TEXLA_OP_PRODUCT) {
+        product_part p = *(const product_part *)ao->part;
+        if (p.l.kind == TEXLA_OP_SPARSE && p.r.kind == TEXLA_OP_SPARSE) {
+            lo = sp_object(ctx, p.l.id), ro = sp_object(ctx, p.r.id);
+            if (!lo || !ro) lo = ro = NULL; /* texla_op_matvec below names the part that is gone */
+        }
+    }
+    int done = 0;
+    if (lo) {
+        texla__gl_enter(&ctx->gl);
+        r = sp_lcp_step(ctx, fn, lo, ro, ops[0].o, ops[1].o, ops[2].o,
+                        bounded ? ops[4].o : NULL, bounded ? ops[5].o : NULL, ops[n - 1].o, &done);
+        texla__gl_leave(&ctx->gl);
+        if (r || done) return r;
+    }
+    texla_ctx_begin(ctx);
+    r = texla_op_matvec(ctx, a, x, work);
+    if (!r) r = texla_vec_lcp_step(ctx, x, work, b, e, index, mu, dst);
+    texla_ctx_end(ctx);
+    return r;
 }

@@ -140,8 +140,7 @@ texla_result texla_lcp_jacobi_op(texla_ctx *ctx, texla_op a, texla_vec b,
     texla_vec cur = x, nxt = x2, none = {0};
     texla_vec fi = bounded ? desc.friction_index : none, fm = bounded ? desc.friction_mu : none;
     for (int i = 0; i < iters && !r; i++) {
-        r = texla_op_matvec(ctx, a, cur, w);
-        if (!r) r = texla_vec_lcp_step(ctx, cur, w, b, e, fi, fm, nxt);
+        r = texla_op_lcp_step(ctx, a, cur, b, e, fi, fm, w, nxt);
         texla_vec t = cur;
         cur = nxt, nxt = t;
     }

@@ -27,8 +27,10 @@ typedef struct sparse_part {
     int rows, cols;         /* public: entries (BLOCK3: blocks) */
     int scatter;            /* the desc allowed scatter forms */
     sp_csr a, at;           /* A, and A' when made */
-    sp_stats st, stt;
+    sp_stats st, stt;       /* st: made on first need (a product's rule, the tuner, info) */
+    int st_made;
     texla__layout rl, cl;   /* y's and x's layouts of y = A x */
+    sp_nat nat;             /* the natural CSR on the GPU, for fused solver kernels (splcp.c) */
     sp_form *forms[MAX_FORMS];
     sp_prod prod[2];
     texla__buf ylin;
@@ -53,6 +55,7 @@ static void release(texla_ctx *ctx, texla__obj *o) {
             free(P->forms[i]);
         }
     texla__buf_free(&ctx->gl, &P->ylin);
+    sp_nat_free(ctx, &P->nat);
     sp_csr_free(&P->a);
     sp_csr_free(&P->at); /* the part itself is freed by the handle table */
 }
@@ -75,7 +78,14 @@ static texla_result grid(texla_ctx *ctx, texla__obj *o, const texla__grid_req *q
 
 static const texla__kind_desc kind = {"sparse matrix", release, describe, grid};
 
-static sp_plane plane_of(const sparse_part *P, int which) {
+/* A's row statistics, made on first need: a matrix used only by fused kernels never pays */
+static const sp_stats *stats_a(sparse_part *P) {
+    if (!P->st_made) sp_stats_of(&P->a, &P->st), P->st_made = 1;
+    return &P->st;
+}
+
+static sp_plane plane_of(sparse_part *P, int which) {
+    stats_a(P);
     sp_plane p = {which ? &P->at : &P->a, which ? &P->stt : &P->st, which ? P->cl : P->rl,
                   which ? P->rl : P->cl, P->k};
     return p;
@@ -187,7 +197,7 @@ static int compute_now(texla_ctx *ctx) {
 /* the key and the rule read A's rows (y = A x) and columns (y = A' x) */
 static const sp_stats *stats_for(texla_ctx *ctx, sparse_part *P, int op) {
     (void)ctx, (void)op;
-    return &P->st;
+    return stats_a(P);
 }
 
 /* the variant of product op now: the pin, the one chosen before on this backend, the cache's,
@@ -305,7 +315,6 @@ texla_result texla_sparse_make(texla_ctx *ctx, const texla_sparse_desc *d, texla
         free(P);
         return r;
     }
-    sp_stats_of(&P->a, &P->st);
     texla__gl_enter(&ctx->gl);
     texla__obj *o;
     uint64_t id = 0;
@@ -419,6 +428,20 @@ static sparse_part *part_of(texla_ctx *ctx, const char *fn, texla_sparse a, texl
     }
     *r = TEXLA_OK;
     return o->part;
+}
+
+texla__obj *sp_object(texla_ctx *ctx, uint64_t id) {
+    return texla__obj_get(ctx, id, TEXLA__KIND_SPARSE);
+}
+
+const sp_nat *sp_natural(texla_ctx *ctx, const char *fn, texla__obj *o, const texla__layout **rl,
+                         const texla__layout **cl, texla_result *r) {
+    sparse_part *P = o->part;
+    *r = TEXLA_OK;
+    *rl = &P->rl, *cl = &P->cl;
+    if (P->k != 1) return NULL;
+    if (!P->nat.made) *r = sp_nat_make(ctx, fn, &P->a, &P->cl, &P->nat);
+    return *r ? NULL : &P->nat;
 }
 
 texla_result texla_sparse_tune(texla_ctx *ctx, texla_sparse a, texla_sparse_tune_desc *d) {
@@ -552,7 +575,7 @@ texla_result texla_sparse_info_get(texla_ctx *ctx, texla_sparse a, texla_sparse_
     if (!P) return r;
     if (!out) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: out is NULL", fn);
     memset(out, 0, sizeof *out);
-    const sp_stats *st = &P->st;
+    const sp_stats *st = stats_a(P);
     int rb = P->entry == TEXLA_ENTRY_BLOCK3 ? 3 : 1;
     out->rows = P->rows;
     out->cols = P->cols;

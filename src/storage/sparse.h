@@ -75,6 +75,16 @@ typedef struct sp_form {
     double bytes, padding;
 } sp_form;
 
+/* The natural CSR of a real matrix on the GPU (rows in order, columns sorted), for fused
+ * solver kernels (splcp.c: texla_op_lcp_step). */
+typedef struct sp_nat {
+    texla__buf buf[5]; /* 0 row starts (rows + 1), 1 packed columns (each column's texel and
+                          channel in x's layout), 2 column indices, 3 values, 4 a scratch of one
+                          float per row (the intermediate vector of a product) */
+    int rows, cols, made;
+    long long nnz;
+} sp_nat;
+
 /* ---- spformats.c ---- */
 void sp_csr_free(sp_csr *m);
 /* The canonical CSR of COO (rptr NULL) or CSR (ridx NULL) input of k floats per entry
@@ -106,6 +116,28 @@ void sp_form_cost(const sp_plane *p, const texla_sparse_variant *fv, double *byt
 texla_result sp_form_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
                           const texla_sparse_variant *fv, sp_form *f);
 void sp_form_free(texla_ctx *ctx, sp_form *f);
+/* uploads m (real entries) as a natural CSR, packed columns in layout cl */
+texla_result sp_nat_make(texla_ctx *ctx, const char *fn, const sp_csr *m, const texla__layout *cl,
+                         sp_nat *out);
+void sp_nat_free(texla_ctx *ctx, sp_nat *n);
+
+/* ---- splcp.c: projected Jacobi steps with a sparse product inside ---- */
+/* dst = project(x + (A x + b) .* e) (texla_vec_lcp_step's projection; idx, mu NULL: max(0, .))
+ * with A the sparse object l, or A = L R with r the sparse object R (r NULL: A = l), in kernel
+ * passes, when it can: real entries, the compute backend, x's layout what the matrices' products
+ * read and write. *done 0 when it cannot (nothing run, no error). Operands checked by the
+ * caller (ops/operator.c: texla_op_lcp_step). Runs inside the guard. */
+texla_result sp_lcp_step(texla_ctx *ctx, const char *fn, texla__obj *l, texla__obj *r,
+                         const texla__obj *x, const texla__obj *b, const texla__obj *e,
+                         const texla__obj *idx, const texla__obj *mu, texla__obj *dst, int *done);
+
+/* ---- sparse.c, for splcp.c ---- */
+/* The sparse object of handle id (NULL: not one, no error reported), and, when its entries are
+ * real (BLOCK3 expanded), its natural CSR (made on first use; NULL with *r set on failure, or
+ * with *r = TEXLA_OK when the entries are not real); rl, cl: the layouts of y and x of y = A x */
+texla__obj *sp_object(texla_ctx *ctx, uint64_t id);
+const sp_nat *sp_natural(texla_ctx *ctx, const char *fn, texla__obj *o, const texla__layout **rl,
+                         const texla__layout **cl, texla_result *r);
 
 /* ---- points.c: the fragment backend's forms (the plane's real expansion) ---- */
 texla_result sp_points_make(texla_ctx *ctx, const char *fn, const sp_plane *p, sp_form *f);
@@ -115,6 +147,8 @@ texla_result sp_fragment_run(texla_ctx *ctx, const sp_form *f, const texla__obj 
                              texla__obj *y, float beta, int add);
 
 /* ---- spkern.c ---- */
+/* p's dispatch: n workgroups as gx x gy (GL_MAX_COMPUTE_WORK_GROUP_COUNT; TEXLA_ERR_LIMIT) */
+texla_result sp_groups_of(texla_ctx *ctx, long long n, texla__pass *p);
 /* can v run for op here (compute, atomics, entry type)? 0 yes; else an error code and why */
 texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int k, int op,
                               const char **why);

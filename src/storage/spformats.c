@@ -160,6 +160,18 @@ texla_result sp_csr_make(texla_ctx *ctx, const char *fn, int rows, int cols, int
     for (int i = 0; i < rows; i++) {
         const int *o = order + ptr[i];
         int n = ptr[i + 1] - ptr[i];
+        if (!block && k == 1) { /* real entries: no per-entry copy loop (it became memcpy) */
+            for (int q = 0; q < n; q++) {
+                if (q == 0 || cidx[o[q]] != cidx[o[q - 1]]) {
+                    out->col[w] = cidx[o[q]];
+                    out->val[w++] = val[o[q]];
+                } else {
+                    out->val[w - 1] += val[o[q]];
+                }
+            }
+            out->ptr[i + 1] = (int)w;
+            continue;
+        }
         if (!block) {
             for (int q = 0; q < n; q++) {
                 const float *v = val + (size_t)o[q] * (size_t)kin;
@@ -886,4 +898,35 @@ void sp_form_free(texla_ctx *ctx, sp_form *f) {
     texla__points_free(&f->vao, &f->vbo);
     for (int i = 0; i < 2; i++) texla__tex_free(&ctx->gl, &f->tex[i]);
     f->bytes = 0;
+}
+
+/* ---- the natural CSR (fused solver kernels) ---- */
+
+texla_result sp_nat_make(texla_ctx *ctx, const char *fn, const sp_csr *m, const texla__layout *cl,
+                         sp_nat *out) {
+    memset(out, 0, sizeof *out);
+    size_t nnz = (size_t)m->nnz;
+    uint32_t *packed = malloc(sizeof *packed * one((long long)nnz));
+    if (!packed) return oom(ctx, fn, "the packed columns", (double)nnz * 4);
+    /* each column's texel and channel in x's layout */
+    for (size_t e = 0; e < nnz; e++) packed[e] = sp_loc(cl, m->col[e]);
+    texla__gl *g = &ctx->gl;
+    texla_result r = texla__buf_make(g, sizeof(int) * ((size_t)m->rows + 1), m->ptr, &out->buf[0]);
+    if (!r) r = texla__buf_make(g, sizeof *packed * nnz, packed, &out->buf[1]);
+    if (!r) r = texla__buf_make(g, sizeof(int) * nnz, m->col, &out->buf[2]);
+    if (!r) r = texla__buf_make(g, sizeof(float) * nnz, m->val, &out->buf[3]);
+    if (!r) r = texla__buf_make(g, sizeof(float) * (size_t)texla__at_least_one(m->rows), NULL,
+                                &out->buf[4]);
+    free(packed);
+    if (r) {
+        sp_nat_free(ctx, out);
+        return r;
+    }
+    out->rows = m->rows, out->cols = m->cols, out->nnz = m->nnz, out->made = 1;
+    return TEXLA_OK;
+}
+
+void sp_nat_free(texla_ctx *ctx, sp_nat *n) {
+    for (int i = 0; i < 5; i++) texla__buf_free(&ctx->gl, &n->buf[i]);
+    memset(n, 0, sizeof *n);
 }

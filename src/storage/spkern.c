@@ -123,7 +123,7 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
 }
 
 /* a dispatch of n workgroups as gx x gy (GL_MAX_COMPUTE_WORK_GROUP_COUNT) */
-static texla_result groups_of(texla_ctx *ctx, long long n, texla__pass *p) {
+texla_result sp_groups_of(texla_ctx *ctx, long long n, texla__pass *p) {
     long long gmax = ctx->gl.caps.groups_max[0] > 0 ? ctx->gl.caps.groups_max[0] : 65535;
     long long ymax = ctx->gl.caps.groups_max[1] > 0 ? ctx->gl.caps.groups_max[1] : 65535;
     if (n < 1) n = 1;
@@ -193,7 +193,7 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
     if (f->perm) bind(&p, f, 4, 4);
     if (lng || v->dist == 2) bind(&p, f, 5, 5);
     if (lng) bind(&p, f, 6, 6);
-    texla_result r = groups_of(ctx, grid(ctx, v, units + f->nchunks), &p);
+    texla_result r = sp_groups_of(ctx, grid(ctx, v, units + f->nchunks), &p);
     return r ? r : texla__run(&ctx->gl, &p);
 }
 
@@ -221,7 +221,7 @@ static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, sp_fo
     p.f0[0] = beta;
     for (int i = 0; i < 3; i++) bind(&p, f, i, i);
     if (v->dist == 2) bind(&p, f, 5, 5);
-    texla_result r = groups_of(ctx, grid(ctx, v, units), &p);
+    texla_result r = sp_groups_of(ctx, grid(ctx, v, units), &p);
     return r ? r : texla__run(&ctx->gl, &p);
 }
 
@@ -264,7 +264,7 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, s
     p.ssbo[5].b = ylin;
     if (seg) bind(&p, f, 6, 6);
     long long inv = seg ? ninv : count;
-    texla_result r = groups_of(ctx, (inv + wg - 1) / wg, &p);
+    texla_result r = sp_groups_of(ctx, (inv + wg - 1) / wg, &p);
     if (!r && count) r = texla__run(&ctx->gl, &p);
     if (!r && seg && count) { /* the carries, element by element in order */
         char d3[256];
@@ -273,7 +273,7 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, s
         texla__pass q = p;
         q.defines = d3;
         q.i2[1] = (int)ninv;
-        r = groups_of(ctx, (2 * ninv + wg - 1) / wg, &q);
+        r = sp_groups_of(ctx, (2 * ninv + wg - 1) / wg, &q);
         if (!r) r = texla__run(&ctx->gl, &q);
     }
     if (r) return r;
@@ -283,7 +283,7 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, s
     q.i0[2] = add && beta != 0.0f;
     q.f0[0] = beta;
     q.ssbo[5].b = ylin;
-    r = groups_of(ctx, (long long)(texels + 255) / 256, &q);
+    r = sp_groups_of(ctx, (long long)(texels + 255) / 256, &q);
     return r ? r : texla__run(&ctx->gl, &q);
 }
 
