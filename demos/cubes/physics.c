@@ -1,5 +1,6 @@
 /* physics.c - rigid boxes with contacts solved as an LCP on the GPU (see physics.h). */
 #include "physics.h"
+#include "par.h"
 
 #include <float.h>
 #include <math.h>
@@ -125,6 +126,7 @@ int cubes_world_init(cubes_world *w, texla_ctx *ctx, const cubes_params *p) {
     memset(w, 0, sizeof *w);
     w->ctx = ctx;
     w->p = cubes_params_resolve(p);
+    par_init(0); /* the threads of the CPU work (one pool for every world; left to the exit) */
     if (w->p.matmul_k > 0 && texla_ctx_set_matmul_k(ctx, w->p.matmul_k)) return -1;
     return 0;
 }
@@ -158,8 +160,8 @@ void cubes_world_free(cubes_world *w) {
     free(w->order), free(w->border), free(w->col), free(w->uf);
     free(w->hJ), free(w->hB), free(w->hb), free(w->hx), free(w->hfi), free(w->hmu), free(w->hc);
     free(w->hd), free(w->rows);
-    free(w->sp_ptr), free(w->sp_col), free(w->sp_val), free(w->sp_brow), free(w->sp_bcol);
-    free(w->sp_bval);
+    free(w->sp_ptr), free(w->sp_col), free(w->sp_val), free(w->sp_bptr), free(w->sp_bfill);
+    free(w->sp_bcol), free(w->sp_bval);
     free(w->bp_ent), free(w->bp_start), free(w->bp_pairs), free(w->bp_first), free(w->bp_box);
     memset(w, 0, sizeof *w);
 }
@@ -1108,6 +1110,61 @@ static int grow_vectors(cubes_world *w, size_t nv) {
 
 /* Every group's rows, b, warm start, index, mu, diag; with dense, J and B as dense mc x kc
  * matrices too (the dense solvers' uploads). */
+/* The rows of a group's contacts, spread over threads (par.h) in chunks of ROWS_CHUNK
+ * contacts: each contact writes only its own three rows and entries; the chunks' deepest
+ * penetration and nonzero count are combined in chunk order. */
+#define ROWS_CHUNK 256
+typedef struct rows_job {
+    cubes_world *w;
+    const cubes_group *G;
+    const float (*vstar)[6];
+    float *depth;
+    long *cnt;
+} rows_job;
+
+static void rows_chunk(void *arg, int chunk) {
+    rows_job *J = arg;
+    cubes_world *w = J->w;
+    const cubes_group *G = J->G;
+    const cubes_params *p = &w->p;
+    cubes_row *rows = w->rows + G->off_v;
+    float *b = w->hb + G->off_v, *x = w->hx + G->off_v, *fi = w->hfi + G->off_v,
+          *mu = w->hmu + G->off_v, *cb = w->hc + G->off_v, *dg = w->hd + G->off_v;
+    float max_depth = 0;
+    long nnz = 0;
+    int k1 = (chunk + 1) * ROWS_CHUNK < G->nc ? (chunk + 1) * ROWS_CHUNK : G->nc;
+    for (int k = chunk * ROWS_CHUNK; k < k1; k++) {
+        cubes_contact *c = &w->contacts[w->order[G->c0 + k]];
+        int r = 3 * k;
+        c->row = r;
+        const float *dirs[3] = {c->n, c->t1, c->t2};
+        for (int e = 0; e < 3; e++) {
+            float jv;
+            double dd;
+            build_row(w, c, dirs[e], &rows[r + e], J->vstar, &jv, &dd);
+            float bias = 0;
+            if (e == 0) {
+                /* speculative: may close the gap this step; penetrating: pushed out */
+                if (c->depth < 0) bias = -c->depth / p->dt;
+                else if (c->depth > p->slop)
+                    bias = -minf(p->beta * (c->depth - p->slop) / p->dt, p->max_push);
+            }
+            cb[r + e] = bias;
+            b[r + e] = jv + bias;
+            x[r + e] = c->lambda[e];
+            fi[r + e] = e ? (float)r : -1.0f;
+            mu[r + e] = e ? p->mu : 0.0f;
+            dg[r + e] = dd > 0 ? (float)dd : 1.0f;
+            for (int q = 0; q < 12; q++) nnz += rows[r + e].j[q] != 0;
+        }
+        /* a warm start that is outside the cone would be projected anyway: keep it inside */
+        if (x[r] < 0) x[r] = 0;
+        for (int e = 1; e < 3; e++) x[r + e] = maxf(-p->mu * x[r], minf(p->mu * x[r], x[r + e]));
+        max_depth = maxf(max_depth, c->depth);
+    }
+    J->depth[chunk] = max_depth, J->cnt[chunk] = nnz;
+}
+
 static int build_groups(cubes_world *w, int dense) {
     size_t nj = 0, nv = 0;
     for (int g = 0; g < w->ngroups; g++) {
@@ -1129,7 +1186,6 @@ static int build_groups(cubes_world *w, int dense) {
     for (int i = 0; i < w->nbodies; i++)
         for (int k = 0; k < 3; k++)
             vstar[i][k] = w->bodies[i].v[k], vstar[i][3 + k] = w->bodies[i].w[k];
-    const cubes_params *p = &w->p;
     float max_depth = 0;
     long nnz = 0;
     for (int g = 0; g < w->ngroups; g++) {
@@ -1137,36 +1193,17 @@ static int build_groups(cubes_world *w, int dense) {
         cubes_row *rows = w->rows + G->off_v;
         float *b = w->hb + G->off_v, *x = w->hx + G->off_v, *fi = w->hfi + G->off_v,
               *mu = w->hmu + G->off_v, *cb = w->hc + G->off_v, *dg = w->hd + G->off_v;
-        for (int k = 0; k < G->nc; k++) {
-            cubes_contact *c = &w->contacts[w->order[G->c0 + k]];
-            int r = 3 * k;
-            c->row = r;
-            const float *dirs[3] = {c->n, c->t1, c->t2};
-            for (int e = 0; e < 3; e++) {
-                float jv;
-                double dd;
-                build_row(w, c, dirs[e], &rows[r + e], (const float(*)[6])vstar, &jv, &dd);
-                float bias = 0;
-                if (e == 0) {
-                    /* speculative: may close the gap this step; penetrating: pushed out */
-                    if (c->depth < 0) bias = -c->depth / p->dt;
-                    else if (c->depth > p->slop)
-                        bias = -minf(p->beta * (c->depth - p->slop) / p->dt, p->max_push);
-                }
-                cb[r + e] = bias;
-                b[r + e] = jv + bias;
-                x[r + e] = c->lambda[e];
-                fi[r + e] = e ? (float)r : -1.0f;
-                mu[r + e] = e ? p->mu : 0.0f;
-                dg[r + e] = dd > 0 ? (float)dd : 1.0f;
-                for (int q = 0; q < 12; q++) nnz += rows[r + e].j[q] != 0;
-            }
-            /* a warm start that is outside the cone would be projected anyway: keep it inside */
-            if (x[r] < 0) x[r] = 0;
-            for (int e = 1; e < 3; e++)
-                x[r + e] = maxf(-p->mu * x[r], minf(p->mu * x[r], x[r + e]));
-            max_depth = maxf(max_depth, c->depth);
+        int nch = (G->nc + ROWS_CHUNK - 1) / ROWS_CHUNK;
+        float *depth = malloc(sizeof *depth * (size_t)(nch + 1));
+        long *cnt = malloc(sizeof *cnt * (size_t)(nch + 1));
+        if (!depth || !cnt) {
+            free(depth), free(cnt), free(vstar);
+            return -1;
         }
+        rows_job job = {w, G, (const float(*)[6])vstar, depth, cnt};
+        par_run(nch, rows_chunk, &job);
+        for (int c = 0; c < nch; c++) max_depth = maxf(max_depth, depth[c]), nnz += cnt[c];
+        free(depth), free(cnt);
         for (int r = G->m; r < G->mc; r++) { /* padding: impulse-free rows */
             memset(&rows[r], 0, sizeof rows[r]);
             rows[r].ca = rows[r].cb = -1;
@@ -1217,64 +1254,160 @@ static int build_groups(cubes_world *w, int dense) {
 #define LMAX_WARM_ITERS 8
 #define LMAX_WARM_SHARE 0.9
 #define LMAX_DECAY 0.9f
-static float estimate_lmax(cubes_world *w, const cubes_group *G) {
-    int m = G->m, K = G->kc;
-    if (m == 0) return 1;
-    const cubes_row *rows = w->rows + G->off_v;
-    /* the rows scaled by D^-1/2 on both sides, in float: a = D^-1/2 J, q = D^-1/2 J M^-1 */
-    float *a = malloc(sizeof *a * ((size_t)24 * m + 2 * (size_t)m + K));
-    if (!a) return 12;
-    float *q = a + (size_t)12 * m, *v = q + (size_t)12 * m, *y = v + m, *u = y + m;
-    int warm = 0;
+/* The iteration's work, spread over threads (par.h) in chunks of LMAX_CHUNK rows or body
+ * blocks: u = M^-1 J' D^-1/2 v gathered per body (its rows in increasing order: the same sums
+ * as scattering the rows in order), y = D^-1/2 J u per row with each chunk's share of the
+ * three dot products; the chunks' shares are added in chunk order, so the estimate does not
+ * depend on the number of threads. */
+#define LMAX_CHUNK 1024
+typedef struct lmax_job {
+    int m, K, nblk;
+    float *a, *q, *v, *y, *u;
+    int *ca, *cb;
+    const int *bstart, *blist; /* per body block: entries 2 r + side of the rows on it */
+    double *part;              /* per row chunk: nn, vy, vv (setup: wsum, csum, warm rows) */
+    float inv;
+    const cubes_world *w;
+    const cubes_group *G;
+    const cubes_row *rows;
+    float *floor_;             /* per row chunk: the largest carried estimate, decayed */
+    float sw, sc;              /* the start's weights of the carried and the fixed vectors */
+} lmax_job;
+
+/* a row chunk's scaled rows, columns, carried and fixed start vectors (v, y) */
+static void lmax_setup(void *arg, int chunk) {
+    lmax_job *J = arg;
+    int r1 = (chunk + 1) * LMAX_CHUNK < J->m ? (chunk + 1) * LMAX_CHUNK : J->m;
     double wsum = 0, csum = 0;
+    int warm = 0;
     float floor_ = 0;
-    for (int r = 0; r < m; r++) {
-        const cubes_row *R = &rows[r];
+    for (int r = chunk * LMAX_CHUNK; r < r1; r++) {
+        const cubes_row *R = &J->rows[r];
         int cols[2] = {R->ca, R->cb};
         double d = 0;
         for (int e = 0; e < 2; e++)
             for (int k = 0; cols[e] >= 0 && k < 6; k++)
                 d += (double)R->mj[6 * e + k] * R->j[6 * e + k];
         float di = d > 0 ? (float)(1 / sqrt(d)) : 0;
-        for (int k = 0; k < 12; k++) a[12 * r + k] = R->j[k] * di, q[12 * r + k] = R->mj[k] * di;
-        const cubes_contact *c = &w->contacts[w->order[G->c0 + r / 3]];
+        for (int k = 0; k < 12; k++)
+            J->a[12 * (size_t)r + k] = R->j[k] * di, J->q[12 * (size_t)r + k] = R->mj[k] * di;
+        J->ca[r] = R->ca, J->cb[r] = R->cb;
+        const cubes_contact *c = &J->w->contacts[J->w->order[J->G->c0 + r / 3]];
         float ev = c->ev[r % 3];
-        v[r] = 0;
-        if (c->warm == 1 && ev != 0 && isfinite(ev)) warm++, wsum += (double)ev * ev, v[r] = ev;
+        J->v[r] = 0;
+        if (c->warm == 1 && ev != 0 && isfinite(ev)) warm++, wsum += (double)ev * ev, J->v[r] = ev;
         if (c->warm == 1 && isfinite(c->lmax)) floor_ = maxf(floor_, LMAX_DECAY * c->lmax);
-        y[r] = (float)(1.0 + 0.5 * sin(1.3 * r)); /* fixed, not orthogonal to anything special */
-        csum += (double)y[r] * y[r];
+        J->y[r] = (float)(1.0 + 0.5 * sin(1.3 * r)); /* fixed, not orthogonal to anything special */
+        csum += (double)J->y[r] * J->y[r];
     }
-    float sw = wsum > 0 ? (float)(1 / sqrt(wsum)) : 0, sc = (float)((wsum > 0 ? 0.5 : 1) / sqrt(csum));
-    for (int r = 0; r < m; r++) v[r] = v[r] * sw + y[r] * sc;
+    J->part[3 * chunk] = wsum, J->part[3 * chunk + 1] = csum, J->part[3 * chunk + 2] = warm;
+    J->floor_[chunk] = floor_;
+}
+
+static void lmax_start(void *arg, int chunk) {
+    lmax_job *J = arg;
+    int r1 = (chunk + 1) * LMAX_CHUNK < J->m ? (chunk + 1) * LMAX_CHUNK : J->m;
+    for (int r = chunk * LMAX_CHUNK; r < r1; r++) J->v[r] = J->v[r] * J->sw + J->y[r] * J->sc;
+}
+
+static void lmax_gather(void *arg, int chunk) {
+    lmax_job *J = arg;
+    int b1 = (chunk + 1) * LMAX_CHUNK < J->nblk ? (chunk + 1) * LMAX_CHUNK : J->nblk;
+    for (int b = chunk * LMAX_CHUNK; b < b1; b++) {
+        float acc[6] = {0, 0, 0, 0, 0, 0};
+        for (int t = J->bstart[b]; t < J->bstart[b + 1]; t++) {
+            int r = J->blist[t] >> 1, side = J->blist[t] & 1;
+            const float *ar = J->a + 12 * (size_t)r + 6 * side;
+            float vr = J->v[r];
+            for (int k = 0; k < 6; k++) acc[k] += ar[k] * vr;
+        }
+        for (int k = 0; k < 6 && 6 * b + k < J->K; k++) J->u[6 * b + k] = acc[k];
+    }
+}
+
+static void lmax_apply(void *arg, int chunk) {
+    lmax_job *J = arg;
+    int r1 = (chunk + 1) * LMAX_CHUNK < J->m ? (chunk + 1) * LMAX_CHUNK : J->m;
+    double nn = 0, vy = 0, vv = 0;
+    for (int r = chunk * LMAX_CHUNK; r < r1; r++) {
+        const float *qr = J->q + 12 * (size_t)r;
+        const float *ua = J->u + J->ca[r];
+        float s = 0;
+        for (int k = 0; k < 6; k++) s += qr[k] * ua[k];
+        if (J->cb[r] >= 0) {
+            const float *ub = J->u + J->cb[r];
+            for (int k = 0; k < 6; k++) s += qr[6 + k] * ub[k];
+        }
+        J->y[r] = s;
+        nn += (double)s * s, vy += (double)J->v[r] * s, vv += (double)J->v[r] * J->v[r];
+    }
+    J->part[3 * chunk] = nn, J->part[3 * chunk + 1] = vy, J->part[3 * chunk + 2] = vv;
+}
+
+static void lmax_scale(void *arg, int chunk) {
+    lmax_job *J = arg;
+    int r1 = (chunk + 1) * LMAX_CHUNK < J->m ? (chunk + 1) * LMAX_CHUNK : J->m;
+    for (int r = chunk * LMAX_CHUNK; r < r1; r++) J->v[r] = J->y[r] * J->inv;
+}
+
+static float estimate_lmax(cubes_world *w, const cubes_group *G) {
+    int m = G->m, K = G->kc, nblk = (K + 5) / 6;
+    if (m == 0) return 1;
+    const cubes_row *rows = w->rows + G->off_v;
+    int nch = (m + LMAX_CHUNK - 1) / LMAX_CHUNK, nbch = (nblk + LMAX_CHUNK - 1) / LMAX_CHUNK;
+    /* the rows scaled by D^-1/2 on both sides, in float: a = D^-1/2 J, q = D^-1/2 J M^-1 */
+    float *a = malloc(sizeof *a * ((size_t)24 * m + 2 * (size_t)m + K));
+    int *ia = malloc(sizeof *ia * ((size_t)4 * m + nblk + 1));
+    double *part = malloc(sizeof *part * 3 * (size_t)nch);
+    float *fl = malloc(sizeof *fl * (size_t)nch);
+    if (!a || !ia || !part || !fl) {
+        free(a), free(ia), free(part), free(fl);
+        return 12;
+    }
+    float *q = a + (size_t)12 * m, *v = q + (size_t)12 * m, *y = v + m, *u = y + m;
+    int *ca = ia, *cb = ca + m, *blist = cb + m, *bstart = blist + 2 * (size_t)m;
+    lmax_job J = {m, K, nblk, a, q, v, y, u, ca, cb, bstart, blist, part, 0, w, G, rows, fl, 0, 0};
+    par_run(nch, lmax_setup, &J);
+    int warm = 0;
+    double wsum = 0, csum = 0;
+    float floor_ = 0;
+    for (int c = 0; c < nch; c++) {
+        warm += (int)part[3 * c + 2];
+        wsum += part[3 * c], csum += part[3 * c + 1];
+        floor_ = maxf(floor_, J.floor_[c]);
+    }
+    memset(bstart, 0, sizeof *bstart * (size_t)(nblk + 1));
+    for (int r = 0; r < m; r++) {
+        bstart[ca[r] / 6 + 1]++;
+        if (cb[r] >= 0) bstart[cb[r] / 6 + 1]++;
+    }
+    for (int b = 0; b < nblk; b++) bstart[b + 1] += bstart[b];
+    int *fill = malloc(sizeof *fill * (size_t)nblk);
+    if (!fill) {
+        free(a), free(ia), free(part), free(fl);
+        return 12;
+    }
+    memcpy(fill, bstart, sizeof *fill * (size_t)nblk);
+    for (int r = 0; r < m; r++) { /* each body's rows in increasing order */
+        blist[fill[ca[r] / 6]++] = 2 * r;
+        if (cb[r] >= 0) blist[fill[cb[r] / 6]++] = 2 * r + 1;
+    }
+    free(fill);
+    J.sw = wsum > 0 ? (float)(1 / sqrt(wsum)) : 0;
+    J.sc = (float)((wsum > 0 ? 0.5 : 1) / sqrt(csum));
+    par_run(nch, lmax_start, &J);
     int iters = warm >= LMAX_WARM_SHARE * m ? LMAX_WARM_ITERS : LMAX_COLD_ITERS;
     double lambda = 0;
     for (int it = 0; it < iters; it++) {
-        memset(u, 0, sizeof *u * (size_t)K);
-        for (int r = 0; r < m; r++) {
-            const cubes_row *R = &rows[r];
-            const float *ar = a + 12 * r;
-            float vr = v[r];
-            for (int k = 0; k < 6; k++) u[R->ca + k] += ar[k] * vr;
-            if (R->cb >= 0)
-                for (int k = 0; k < 6; k++) u[R->cb + k] += ar[6 + k] * vr;
-        }
+        par_run(nbch, lmax_gather, &J);
+        par_run(nch, lmax_apply, &J);
         double nn = 0, vy = 0, vv = 0;
-        for (int r = 0; r < m; r++) {
-            const cubes_row *R = &rows[r];
-            const float *qr = q + 12 * r;
-            float s = 0;
-            for (int k = 0; k < 6; k++) s += qr[k] * u[R->ca + k];
-            if (R->cb >= 0)
-                for (int k = 0; k < 6; k++) s += qr[6 + k] * u[R->cb + k];
-            y[r] = s;
-            nn += (double)s * s, vy += (double)v[r] * s, vv += (double)v[r] * v[r];
-        }
+        for (int c = 0; c < nch; c++) nn += part[3 * c], vy += part[3 * c + 1], vv += part[3 * c + 2];
         lambda = vv > 0 ? vy / vv : 0; /* Rayleigh quotient: from below */
         nn = sqrt(nn);
         if (!(nn > 0)) break;
-        float inv = (float)(1 / nn);
-        for (int r = 0; r < m; r++) v[r] = y[r] * inv;
+        J.inv = (float)(1 / nn);
+        par_run(nch, lmax_scale, &J);
     }
     float est = maxf((float)lambda, floor_);
     for (int r = 0; r < m; r++) {
@@ -1282,7 +1415,7 @@ static float estimate_lmax(cubes_world *w, const cubes_group *G) {
         c->ev[r % 3] = v[r];
         c->lmax = est;
     }
-    free(a);
+    free(a), free(ia), free(part), free(fl);
     return est;
 }
 
@@ -1327,8 +1460,9 @@ static void cpu_jacobi(const cubes_world *w, const cubes_group *G, float *x) {
 
 static int tx(texla_result r) { return r == TEXLA_OK ? 0 : -1; }
 
-/* The sparse solver: J (mc x kc, CSR) and M^-1 J' (kc x mc, COO) from the compact rows (exact
- * zeros left out), their product, and texla_lcp_jacobi_op with diag(A) from the rows. */
+/* The sparse solver: J (mc x kc) and M^-1 J' (kc x mc) as CSR with sorted columns (texla takes
+ * such arrays as they are) from the compact rows (exact zeros left out), their product, and
+ * texla_lcp_jacobi_op with diag(A) from the rows. */
 static int solve_sparse(cubes_world *w, cubes_group *G) {
     int m = G->m, mc = G->mc, kc = G->kc;
     const cubes_row *rows = w->rows + G->off_v;
@@ -1336,14 +1470,10 @@ static int solve_sparse(cubes_world *w, cubes_group *G) {
     if (grow((void **)&w->sp_ptr, &w->cap_sp_ptr, mc + 1, sizeof *w->sp_ptr) ||
         grow((void **)&w->sp_col, &w->cap_sp, 12 * m + 1, sizeof *w->sp_col))
         return -1;
-    int cap = w->cap_sp; /* the other five arrays follow sp_col's capacity */
-    int *arrs[2] = {w->sp_brow, w->sp_bcol};
-    for (int i = 0; i < 2; i++) {
-        int *q = realloc(arrs[i], sizeof *q * (size_t)cap);
-        if (!q) return -1;
-        if (i) w->sp_bcol = q;
-        else w->sp_brow = q;
-    }
+    int cap = w->cap_sp; /* sp_val, sp_bcol and sp_bval follow sp_col's capacity */
+    int *bc = realloc(w->sp_bcol, sizeof *bc * (size_t)cap);
+    if (!bc) return -1;
+    w->sp_bcol = bc;
     float *fv[2] = {w->sp_val, w->sp_bval};
     for (int i = 0; i < 2; i++) {
         float *q = realloc(fv[i], sizeof *q * (size_t)cap);
@@ -1351,23 +1481,46 @@ static int solve_sparse(cubes_world *w, cubes_group *G) {
         if (i) w->sp_bval = q;
         else w->sp_val = q;
     }
-    int *ptr = w->sp_ptr, nj = 0, nb = 0;
+    if (kc + 1 > w->cap_sp_b) {
+        int *p = realloc(w->sp_bptr, sizeof *p * (size_t)(kc + 1)),
+            *f = p ? realloc(w->sp_bfill, sizeof *f * (size_t)(kc + 1)) : NULL;
+        if (p) w->sp_bptr = p;
+        if (!f) return -1;
+        w->sp_bfill = f;
+        w->cap_sp_b = kc + 1;
+    }
+    /* J's rows, each body's six columns in column order; M^-1 J' counted per row (a body DOF) */
+    int *ptr = w->sp_ptr, *bptr = w->sp_bptr, nj = 0;
+    memset(bptr, 0, sizeof *bptr * (size_t)(kc + 1));
     ptr[0] = 0;
     for (int r = 0; r < m; r++) {
+        const cubes_row *R = &rows[r];
+        int first = R->cb >= 0 && R->cb < R->ca; /* body b's columns come first */
+        for (int h = 0; h < 2; h++) {
+            int e = h ^ first, c0 = e ? R->cb : R->ca;
+            for (int k = 0; c0 >= 0 && k < 6; k++) {
+                float jv = R->j[6 * e + k];
+                if (jv != 0) w->sp_col[nj] = c0 + k, w->sp_val[nj++] = jv;
+                bptr[c0 + k + 1] += R->mj[6 * e + k] != 0;
+            }
+        }
+        ptr[r + 1] = nj;
+    }
+    for (int r = m; r < mc; r++) ptr[r + 1] = nj;
+    for (int i = 0; i < kc; i++) bptr[i + 1] += bptr[i];
+    memcpy(w->sp_bfill, bptr, sizeof *bptr * (size_t)kc);
+    for (int r = 0; r < m; r++) { /* rows in order: each DOF's columns come sorted */
         const cubes_row *R = &rows[r];
         int cols[2] = {R->ca, R->cb};
         for (int e = 0; e < 2; e++)
             for (int k = 0; cols[e] >= 0 && k < 6; k++) {
-                float jv = R->j[6 * e + k], bv = R->mj[6 * e + k];
-                if (jv != 0) w->sp_col[nj] = cols[e] + k, w->sp_val[nj++] = jv;
+                float bv = R->mj[6 * e + k];
                 if (bv != 0) {
-                    w->sp_brow[nb] = cols[e] + k, w->sp_bcol[nb] = r;
-                    w->sp_bval[nb++] = bv;
+                    int at = w->sp_bfill[cols[e] + k]++;
+                    w->sp_bcol[at] = r, w->sp_bval[at] = bv;
                 }
             }
-        ptr[r + 1] = nj;
     }
-    for (int r = m; r < mc; r++) ptr[r + 1] = nj;
     double t1 = now_ms();
     w->stats.t_build_ms += t1 - t; /* the arrays are the rows' work; the uploads texla's */
     t = t1;
@@ -1377,7 +1530,7 @@ static int solve_sparse(cubes_world *w, cubes_group *G) {
     cubes_sslot *s = &w->sslots[si];
     texla_ctx *ctx = w->ctx;
     if (tx(texla_sparse_make_csr(ctx, s->x, s->v, ptr, w->sp_col, w->sp_val, &s->J)) ||
-        tx(texla_sparse_make_coo(ctx, s->v, s->x, nb, w->sp_brow, w->sp_bcol, w->sp_bval, &s->B)) ||
+        tx(texla_sparse_make_csr(ctx, s->v, s->x, bptr, w->sp_bcol, w->sp_bval, &s->B)) ||
         tx(texla_op_product(ctx, texla_op_sparse(s->J), texla_op_sparse(s->B), s->v, &s->A)))
         return -1;
     w->stats.mats_made += 3;

@@ -212,9 +212,9 @@ typedef struct cubes_world {
     size_t cap_hJ, cap_hB, cap_hv;
     cubes_row *rows;   /* the rows of all groups (at off_v) */
     /* the sparse solver's host arrays: J in CSR, M^-1 J' in COO */
-    int *sp_ptr, *sp_col, *sp_brow, *sp_bcol;
+    int *sp_ptr, *sp_col, *sp_bptr, *sp_bfill, *sp_bcol; /* J and M^-1 J' as CSR */
     float *sp_val, *sp_bval;
-    int cap_sp, cap_sp_ptr;
+    int cap_sp, cap_sp_ptr, cap_sp_b;
     cubes_sslot *sslots;
     int nsslots, cap_sslots, sslot; /* the step's slot (-1: none) */
     int mode;          /* the solver of the step being solved */
