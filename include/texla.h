@@ -567,15 +567,20 @@ typedef enum texla_sparse_sched {
     TEXLA_SCHED_GROUP,  /* one invocation per texel of y: its 4 rows (2 complex/quaternion) */
     TEXLA_SCHED_ATOMIC, /* scatter with float atomics (COO, CSC) */
     TEXLA_SCHED_DRAW,   /* the fragment forms (POINTS, GATHER) */
-    TEXLA_SCHED_SEGMENT /* COO without atomics: a segmented reduction of the row-sorted entries,
+    TEXLA_SCHED_SEGMENT, /* COO without atomics: a segmented reduction of the row-sorted entries,
                            8 per invocation whatever the rows' lengths (deterministic) */
+    TEXLA_SCHED_MERGE   /* CSR of real entries split by the merge path: every invocation takes
+                           `lanes` items (4, 8 or 16) of the rows' ends and the entries merged,
+                           whatever the rows' lengths; open row sums carried in order
+                           (deterministic) */
 } texla_sparse_sched;
 
 /* A variant of the product: zero fields mean defaults. */
 typedef struct texla_sparse_variant {
     texla_sparse_format format;
     texla_sparse_sched sched;
-    int lanes;          /* LANES: 2, 4, 8, 16, 32, 64 or 128 invocations per row */
+    int lanes;          /* LANES: 2, 4, 8, 16, 32, 64 or 128 invocations per row; MERGE: items
+                           per invocation, 4, 8 or 16 (0: 8) */
     int wg;             /* invocations per workgroup: 64, 128, 256 (0: 128) */
     int dist;           /* 0: one workgroup per unit of work; 1: a fixed grid of SMs x bpsm
                            workgroups striding over the units; 2: the fixed grid taking units

@@ -278,6 +278,9 @@ static const V sweep_all[] = {
     {.format = F(COO), .sched = S(SEGMENT), .soa = 1, .wg = 64},
     {.format = F(CSC), .sched = S(ATOMIC)},
     {.format = F(CSC), .sched = S(ATOMIC), .soa = 1, .wg = 64},
+    {.format = F(CSR), .sched = S(MERGE)},
+    {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 64},
+    {.format = F(CSR), .sched = S(MERGE), .lanes = 16, .wg = 128},
     {.format = F(POINTS), .sched = S(DRAW)},
     {.format = F(GATHER), .sched = S(DRAW)},
 };
@@ -300,7 +303,8 @@ static void check_variant(texla_sparse a, const hmat *m, const V *v, tvec x, tve
     texla_ctx_info(ctx, &inf);
     int scatter = v->sched == TEXLA_SCHED_ATOMIC;
     int bsr = v->format == TEXLA_SPARSE_BSR;
-    if ((scatter && !inf.atomic_float) || (bsr && m->entry == 4) ||
+    int merge_compound = v->sched == TEXLA_SCHED_MERGE && (m->entry == 2 || m->entry == 4);
+    if ((scatter && !inf.atomic_float) || (bsr && m->entry == 4) || merge_compound ||
         (v->format >= TEXLA_SPARSE_COO && !inf.compute)) {
         skipped_variants++;
         return;
@@ -337,7 +341,7 @@ static void check_variant(texla_sparse a, const hmat *m, const V *v, tvec x, tve
     free(got);
 }
 
-static void sweep_matrix(hmat *m, int grid, int every) {
+static void sweep_matrix_with(hmat *m, int grid, int every, const V *vs, int nvs) {
     int K = vk(m->entry), nr = m->rows * K, nc = m->cols * K;
     float *X = check_rnd((size_t)nc), *XT = check_rnd((size_t)nr), *Y0 = check_rnd((size_t)nr);
     double *ref = malloc(sizeof *ref * (size_t)nr), *bnd = malloc(sizeof *bnd * (size_t)nr);
@@ -363,15 +367,42 @@ static void sweep_matrix(hmat *m, int grid, int every) {
             expect_ref(got, reft, bndt, nc, what);
         products += 2;
         free(got);
-        for (int i = 0; i < NSWEEP; i += every)
-            check_variant(a, m, &sweep_all[i], x, y, xt, yt, X, XT, Y0, ref, bnd, reft, bndt,
-                          refb, bndb);
+        for (int i = 0; i < nvs; i += every)
+            check_variant(a, m, &vs[i], x, y, xt, yt, X, XT, Y0, ref, bnd, reft, bndt, refb,
+                          bndb);
         texla_sparse_destroy(ctx, a);
     }
     texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
     texla_vec_destroy(ctx, xt.v), texla_vec_destroy(ctx, yt.v);
     free(X), free(XT), free(Y0), free(ref), free(bnd), free(refb), free(bndb), free(reft),
         free(bndt);
+}
+
+static void sweep_matrix(hmat *m, int grid, int every) {
+    sweep_matrix_with(m, grid, every, sweep_all, NSWEEP);
+}
+
+/* The merge path on rows that span many tiles (a row of 12000 entries is 47 tiles of the
+ * smallest, 4 x 64 items), runs of hundreds of empty rows (tiles of row ends alone) and short
+ * rows between: every tile boundary case of spmv_merge.comp, and its carries in runs of 4 and
+ * less. */
+static void test_merge(void) {
+    hmat m = {"merge: rows of 12000 and 5000 entries, runs of empty rows", 1, 3000, 20000, 0,
+              NULL, NULL, NULL};
+    int cap = 0;
+    for (int i = 0; i < m.rows; i++) {
+        int len = i == 700 ? 12000 : i == 2100 ? 5000 : (i / 500) % 2 ? 0 : (int)(rnd_u() % 5u);
+        for (int q = 0; q < len; q++)
+            push(&m, &cap, i, len > 100 ? (q * 7 + i) % m.cols : (int)(rnd_u() % (unsigned)m.cols));
+    }
+    static const V vs[] = {
+        {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 64},
+        {.format = F(CSR), .sched = S(MERGE), .lanes = 8},
+        {.format = F(CSR), .sched = S(MERGE), .lanes = 16},
+        {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 256},
+    };
+    sweep_matrix_with(&m, 0, 1, vs, (int)(sizeof vs / sizeof vs[0]));
+    hfree(&m);
 }
 
 static void test_sweep(void) {
@@ -760,6 +791,14 @@ static void test_bad_inputs(void) {
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "ELL with lanes");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_SELL, .slice = 12};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "slice 12");
+    v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 5};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "merge E 5");
+    v = (texla_sparse_variant){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_MERGE};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "merge ELL");
+    v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE,
+                               .long_rows = 100};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_OK,
+               "merge with long_rows (normalised away: merge splits long rows itself)");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, (texla_sparse_op)2, &v), TEXLA_ERR_ARGUMENT, "op 2");
     texla_sparse_tune_desc td = {0};
@@ -777,6 +816,10 @@ static void test_bad_inputs(void) {
         texla_ctx_info(ctx, &inf);
         CHECK_CODE(ctx, texla_sparse_pin(ctx, ac, TEXLA_SPARSE_N, &v),
                    TEXLA_ERR_UNSUPPORTED, "BSR of quaternion entries");
+        v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE};
+        CHECK_CODE(ctx, texla_sparse_pin(ctx, ac, TEXLA_SPARSE_N, &v),
+                   inf.compute ? TEXLA_ERR_UNSUPPORTED : TEXLA_ERR_UNSUPPORTED,
+                   "MERGE of quaternion entries");
         texla_sparse_destroy(ctx, ac);
     }
     texla_vec_destroy(ctx, c1.v);
@@ -1086,6 +1129,7 @@ void suite_sparse(void) {
     rng_s = (uint32_t)(check_seed() | 1);
     tu_begin(ctx);
     test_sweep();
+    test_merge();
     test_bad_inputs();
     test_nan();
     test_complex();

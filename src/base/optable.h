@@ -55,7 +55,8 @@
     X(CSCALAR, "cscalar.frag", OP)                                                             \
     X(LCP_STEP_VEC, "lcp_step_vec.frag", OP)                                                  \
     X(TRANSPOSE_K, "kernels/transpose.comp", KERNEL)                                          \
-    X(LCP_SPARSE_K, "kernels/lcp_sparse.comp", KERNEL)
+    X(LCP_SPARSE_K, "kernels/lcp_sparse.comp", KERNEL)                                        \
+    X(SPMV_MERGE, "kernels/spmv_merge.comp", KERNEL)
 
 #define TEXLA__POINTS_VERT "sparse.vert"
 

@@ -627,11 +627,12 @@ void texla_sparse_variant_names(const texla_sparse_variant *v, char format[16], 
                                 char params[96]) {
     static const char *const fn[] = {"auto", "points", "gather", "coo", "csr",
                                      "csc",  "ell",    "sell",   "bsr"};
-    static const char *const sn[] = {"auto", "row", "lanes", "group", "atomic", "draw", "segment"};
+    static const char *const sn[] = {"auto",   "row",  "lanes",   "group",
+                                     "atomic", "draw", "segment", "merge"};
     if (!v) return;
     if (format)
         snprintf(format, 16, "%s", (unsigned)v->format < TEXLA_SPARSE_NFORMATS ? fn[v->format] : "?");
-    if (sched) snprintf(sched, 16, "%s", (unsigned)v->sched <= TEXLA_SCHED_SEGMENT ? sn[v->sched] : "?");
+    if (sched) snprintf(sched, 16, "%s", (unsigned)v->sched <= TEXLA_SCHED_MERGE ? sn[v->sched] : "?");
     if (!params) return;
     int n = 0;
     params[0] = '\0';
@@ -639,6 +640,7 @@ void texla_sparse_variant_names(const texla_sparse_variant *v, char format[16], 
     if (v->format == TEXLA_SPARSE_SELL) P_("C=%d sigma=%d ", v->slice, v->sigma);
     if (v->format == TEXLA_SPARSE_BSR) P_("b=%d %s ", v->block, v->bell ? "ell" : "csr");
     if (v->sched == TEXLA_SCHED_LANES) P_("L=%d ", v->lanes);
+    if (v->sched == TEXLA_SCHED_MERGE) P_("E=%d ", v->lanes);
     if (v->soa) P_("soa ");
     if (v->long_rows) P_("long>%d/%d ", v->long_rows, v->long_chunk);
     if (v->wg) P_("wg=%d ", v->wg);

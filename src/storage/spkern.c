@@ -32,7 +32,7 @@ void sp_variant_norm(texla_sparse_variant *v) {
         return;
     }
     if (!v->wg) v->wg = 128;
-    if (v->sched != TEXLA_SCHED_LANES) v->lanes = 0;
+    if (v->sched != TEXLA_SCHED_LANES && v->sched != TEXLA_SCHED_MERGE) v->lanes = 0;
     else if (!v->lanes) v->lanes = 8;
     if (v->dist == 0) v->bpsm = 0;
     else if (!v->bpsm) v->bpsm = 4;
@@ -47,7 +47,10 @@ void sp_variant_norm(texla_sparse_variant *v) {
                  v->format == TEXLA_SPARSE_SELL;
     if (!rowfmt || v->sched == TEXLA_SCHED_ATOMIC || v->long_rows <= 0) v->long_rows = v->long_chunk = 0;
     else if (!v->long_chunk) v->long_chunk = SP_CHUNK;
-    if (v->sched == TEXLA_SCHED_ATOMIC || v->sched == TEXLA_SCHED_SEGMENT) v->dist = v->bpsm = 0;
+    if (v->sched == TEXLA_SCHED_ATOMIC || v->sched == TEXLA_SCHED_SEGMENT ||
+        v->sched == TEXLA_SCHED_MERGE)
+        v->dist = v->bpsm = 0;
+    if (v->sched == TEXLA_SCHED_MERGE) v->long_rows = v->long_chunk = 0;
 }
 
 texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int k, int op,
@@ -59,7 +62,7 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
     *why = NULL;
     if ((unsigned)f >= TEXLA_SPARSE_NFORMATS || f == TEXLA_SPARSE_AUTO)
         return *why = "the format is none of texla_sparse_format's", TEXLA_ERR_ARGUMENT;
-    if ((unsigned)s > TEXLA_SCHED_SEGMENT)
+    if ((unsigned)s > TEXLA_SCHED_MERGE)
         return *why = "the schedule is none of texla_sparse_sched's", TEXLA_ERR_ARGUMENT;
     if (f == TEXLA_SPARSE_POINTS || f == TEXLA_SPARSE_GATHER) {
         if (s != TEXLA_SCHED_DRAW) return *why = "the fragment forms are drawn (TEXLA_SCHED_DRAW)", TEXLA_ERR_ARGUMENT;
@@ -94,8 +97,21 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
     case TEXLA_SCHED_SEGMENT:
         if (f != TEXLA_SPARSE_COO) return *why = "SEGMENT runs COO", TEXLA_ERR_ARGUMENT;
         break;
+    case TEXLA_SCHED_MERGE:
+        if (f != TEXLA_SPARSE_CSR) return *why = "MERGE runs CSR", TEXLA_ERR_ARGUMENT;
+        if (k != 1)
+            return *why = "MERGE runs real entries (3x3 blocks as their real expansion)",
+                   TEXLA_ERR_UNSUPPORTED;
+        if (v->lanes != 4 && v->lanes != 8 && v->lanes != 16)
+            return *why = "MERGE takes 4, 8 or 16 items per invocation (lanes)",
+                   TEXLA_ERR_ARGUMENT;
+        if (v->long_rows) return *why = "MERGE splits long rows itself (long_rows 0)", TEXLA_ERR_ARGUMENT;
+        if ((size_t)v->wg * (size_t)v->lanes * 8 + (size_t)v->wg * 8 + 16 > (size_t)c->shared_max)
+            return *why = "the merge tile exceeds GL_MAX_COMPUTE_SHARED_MEMORY_SIZE",
+                   TEXLA_ERR_UNSUPPORTED;
+        break;
     default:
-        return *why = "the compute formats run ROW, LANES, GROUP, ATOMIC or SEGMENT",
+        return *why = "the compute formats run ROW, LANES, GROUP, ATOMIC, SEGMENT or MERGE",
                TEXLA_ERR_ARGUMENT;
     }
     if (f == TEXLA_SPARSE_COO && s != TEXLA_SCHED_ATOMIC && s != TEXLA_SCHED_SEGMENT)
@@ -287,6 +303,61 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, s
     return r ? r : texla__run(&ctx->gl, &q);
 }
 
+/* CSR by the merge path (glsl/kernels/spmv_merge.comp): the tiles into ylin, the tiles' open
+ * sums added in order, then ylin into y (spmv_pack.comp, with beta) */
+static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
+                              const texla__obj *x, texla__obj *y, float beta, int add,
+                              texla__buf *ylin) {
+    size_t texels = (size_t)y->t.w * (size_t)y->t.h, need = texels * 16;
+    if (ylin->size < need) {
+        texla__buf_free(&ctx->gl, ylin);
+        texla_result r = texla__buf_make(&ctx->gl, need, NULL, ylin);
+        if (r) return r;
+    }
+    long long R = (long long)f->ngroups * f->G, items = R + f->ne;
+    int wg = v->wg, E = v->lanes;
+    long long tiles = (items + (long long)wg * E - 1) / ((long long)wg * E);
+    if (tiles > 0x3fffffffLL)
+        return texla__fail(ctx, TEXLA_ERR_LIMIT, "a merge-path product of %lld tiles", tiles);
+    size_t cbytes = (size_t)tiles * 8;
+    if (f->buf[6].size < cbytes) { /* the tiles' open sums, made on first use */
+        texla__buf_free(&ctx->gl, &f->buf[6]);
+        texla_result r = texla__buf_make(&ctx->gl, cbytes, NULL, &f->buf[6]);
+        if (r) return r;
+        f->bytes += (double)cbytes;
+    }
+    char defs[128];
+    snprintf(defs, sizeof defs, "#define MODE 0\n#define WG %d\n#define E %d", wg, E);
+    texla__pass p = {.prog = TEXLA__P_SPMV_MERGE, .defines = defs, .src = {&x->t},
+                     .draw = TEXLA__DRAW_KERNEL};
+    p.i0[0] = (int)R;
+    p.i0[1] = (int)f->ne;
+    p.i0[2] = (int)tiles;
+    for (int i = 0; i < 3; i++) bind(&p, f, i, i);
+    p.ssbo[5].b = ylin;
+    p.ssbo[6].b = &f->buf[6];
+    texla_result r = sp_groups_of(ctx, tiles, &p);
+    if (!r) r = texla__run(&ctx->gl, &p);
+    if (!r && tiles > 1) {
+        char d1[128];
+        snprintf(d1, sizeof d1, "#define MODE 1\n#define WG 256\n#define E %d", E);
+        texla__pass q = p;
+        q.defines = d1;
+        q.src[0] = NULL;
+        r = sp_groups_of(ctx, (tiles + 255) / 256, &q);
+        if (!r) r = texla__run(&ctx->gl, &q);
+    }
+    if (r) return r;
+    texla__pass q = {.prog = TEXLA__P_SPMV_PACK, .dst = &y->t, .draw = TEXLA__DRAW_KERNEL};
+    q.i0[0] = (int)texels;
+    q.i0[1] = y->t.w;
+    q.i0[2] = add && beta != 0.0f;
+    q.f0[0] = beta;
+    q.ssbo[5].b = ylin;
+    r = sp_groups_of(ctx, (long long)(texels + 255) / 256, &q);
+    return r ? r : texla__run(&ctx->gl, &q);
+}
+
 texla_result sp_run(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
                     const texla__obj *x, texla__obj *y, float beta, int add, texla__buf *ylin) {
     switch (v->format) {
@@ -295,6 +366,8 @@ texla_result sp_run(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
     case TEXLA_SPARSE_BSR: return run_bsr(ctx, v, f, x, y, beta, add);
     case TEXLA_SPARSE_COO:
     case TEXLA_SPARSE_CSC: return run_scatter(ctx, v, f, x, y, beta, add, ylin);
-    default: return run_rows(ctx, v, f, x, y, beta, add);
+    default:
+        if (v->sched == TEXLA_SCHED_MERGE) return run_merge(ctx, v, f, x, y, beta, add, ylin);
+        return run_rows(ctx, v, f, x, y, beta, add);
     }
 }

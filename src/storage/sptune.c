@@ -43,7 +43,7 @@
 static const char *const fmt_names[] = {"auto", "points", "gather", "coo", "csr",
                                         "csc",  "ell",    "sell",   "bsr"};
 static const char *const sched_names[] = {"auto", "row",  "lanes",  "group",
-                                          "atomic", "draw", "segment"};
+                                          "atomic", "draw", "segment", "merge"};
 
 /* ---- the cache ---- */
 
@@ -76,7 +76,7 @@ static int parse_value(const char *s, texla_sparse_variant *v, double *us) {
                      &v->block, &v->bell, &v->soa, &v->long_rows, &v->long_chunk, us);
     if (got != 14) return 0;
     int f = name_index(fmt, fmt_names, TEXLA_SPARSE_NFORMATS);
-    int k = name_index(sch, sched_names, TEXLA_SCHED_SEGMENT + 1);
+    int k = name_index(sch, sched_names, TEXLA_SCHED_MERGE + 1);
     if (f <= 0 || k <= 0 || !(*us >= 0) || !isfinite(*us)) return 0;
     v->format = (texla_sparse_format)f;
     v->sched = (texla_sparse_sched)k;
@@ -417,6 +417,17 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
                         .soa = 1}, q);
         if (all || ell_pad <= 1.0)
             add(ctx, L, (V){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_GROUP, .soa = 1}, q);
+    }
+    /* CSR by the merge path: the same work per invocation whatever the rows (real entries;
+     * CSR's storage, so no storage of its own to build) */
+    if (k == 1) {
+        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 8}, q);
+        if (all || sd > 0.5 * m + 1) {
+            add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4},
+                q);
+            add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 16},
+                q);
+        }
     }
     /* COO's segmented reduction: the same work per invocation whatever the rows */
     if (all || M > 8 * m + 64)
