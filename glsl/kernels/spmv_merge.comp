@@ -6,8 +6,9 @@
 // sum goes to ylin[p] (y's texels as stored, float texel * 4 + channel), and
 // glsl/kernels/spmv_pack.comp moves ylin into y.
 //
-// MODE 0 (the tiles): the workgroup finds its tile's first and last (row, entry) on the merge
-//   path, stages the tile's row ends and its entries' products a x in shared memory (loads of
+// MODE 2 (once per stored form and tile size, kept): every tile's first (row, entry) on the
+//   merge path, by binary search of the row starts, into split[] (after the carries).
+// MODE 0 (the tiles): the workgroup reads its tile's first and last (row, entry), stages the tile's row ends and its entries' products a x in shared memory (loads of
 //   consecutive entries by consecutive invocations), and each invocation walks its E items:
 //   an entry adds its product to the open row's sum, a row end writes the sum. A row that an
 //   invocation closes but did not open also needs the sums the invocations before it left
@@ -26,7 +27,8 @@ layout(std430, binding = 0) readonly buffer Ptr { uint ptr[]; };
 layout(std430, binding = 1) readonly buffer Col { uint col[]; };
 layout(std430, binding = 2) readonly buffer Val { float val[]; };
 layout(std430, binding = 5) buffer Out { float ylin[]; };
-layout(std430, binding = 6) buffer Carry { uint carry_row[]; }; // tiles rows, then tiles values
+// tiles open rows, tiles open sums (as bits), then tiles + 1 splits (row, entry)
+layout(std430, binding = 6) buffer Carry { uint carry_row[]; };
 
 #define T (WG * E)
 #define NONE 0xFFFFFFFFu
@@ -36,18 +38,6 @@ shared uint sh_end[T];   // the tile's row ends (row i0 + k ends where entry ptr
 shared float sh_prod[T]; // the tile's entries' products
 shared uint sh_key[WG];  // each invocation's open row
 shared float sh_sum[WG]; // the open sums, scanned
-shared uint sh_ij[4];    // the tile's first and last (row, entry)
-
-// the merge path's split on diagonal d: rows ended and entries taken by the first d items
-uvec2 split_global(uint d, uint R, uint NNZ) {
-    uint lo = d > NNZ ? d - NNZ : 0u, hi = min(d, R);
-    while (lo < hi) {
-        uint mid = (lo + hi) >> 1;
-        if (ptr[mid + 1u] <= d - mid - 1u) lo = mid + 1u;
-        else hi = mid;
-    }
-    return uvec2(lo, d - lo);
-}
 
 float xat(uint c) {
     return texelFetch(u_src0, ivec2(int(c & 0x7FFFu), int((c >> 15) & 0x7FFFu)), 0)[c >> 30];
@@ -57,14 +47,9 @@ void main() {
     uint lid = gl_LocalInvocationID.x;
     uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
     uint R = uint(u_i0.x), NNZ = uint(u_i0.y), D = R + NNZ;
-    uint d0 = min(tile * uint(T), D), d1 = min(d0 + uint(T), D);
-    if (lid < 2u) {
-        uvec2 s = split_global(lid == 0u ? d0 : d1, R, NNZ);
-        sh_ij[2u * lid] = s.x;
-        sh_ij[2u * lid + 1u] = s.y;
-    }
-    barrier();
-    uint i0 = sh_ij[0], j0 = sh_ij[1], i1 = sh_ij[2], j1 = sh_ij[3];
+    uint tiles = uint(u_i0.z), sp = 2u * tiles;
+    uint i0 = carry_row[sp + 2u * tile], j0 = carry_row[sp + 2u * tile + 1u];
+    uint i1 = carry_row[sp + 2u * tile + 2u], j1 = carry_row[sp + 2u * tile + 3u];
     uint na = i1 - i0, nb = j1 - j0;
     for (uint k = lid; k < na; k += uint(WG)) sh_end[k] = ptr[i0 + k + 1u];
     for (uint k = lid; k < nb; k += uint(WG)) sh_prod[k] = val[j0 + k] * xat(col[j0 + k]);
@@ -109,10 +94,29 @@ void main() {
         ylin[i0 + first_row] = first + owed;
     }
     if (lid == uint(WG) - 1u) {
-        uint tiles = uint(u_i0.z);
         carry_row[tile] = key < R ? key : NONE;
         carry_row[tiles + tile] = floatBitsToUint(sh_sum[lid]);
     }
+}
+#elif MODE == 2
+// the merge path's split on diagonal d: rows ended and entries taken by the first d items
+uvec2 split_global(uint d, uint R, uint NNZ) {
+    uint lo = d > NNZ ? d - NNZ : 0u, hi = min(d, R);
+    while (lo < hi) {
+        uint mid = (lo + hi) >> 1;
+        if (ptr[mid + 1u] <= d - mid - 1u) lo = mid + 1u;
+        else hi = mid;
+    }
+    return uvec2(lo, d - lo);
+}
+
+void main() {
+    uint t = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * uint(WG);
+    uint tiles = uint(u_i0.z), R = uint(u_i0.x), NNZ = uint(u_i0.y);
+    if (t > tiles) return;
+    uvec2 s = split_global(min(t * uint(T), R + NNZ), R, NNZ);
+    carry_row[2u * tiles + 2u * t] = s.x;
+    carry_row[2u * tiles + 2u * t + 1u] = s.y;
 }
 #else
 void main() {

@@ -319,12 +319,29 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
     long long tiles = (items + (long long)wg * E - 1) / ((long long)wg * E);
     if (tiles > 0x3fffffffLL)
         return texla__fail(ctx, TEXLA_ERR_LIMIT, "a merge-path product of %lld tiles", tiles);
-    size_t cbytes = (size_t)tiles * 8;
-    if (f->buf[6].size < cbytes) { /* the tiles' open sums, made on first use */
-        texla__buf_free(&ctx->gl, &f->buf[6]);
-        texla_result r = texla__buf_make(&ctx->gl, cbytes, NULL, &f->buf[6]);
+    /* the tiles' open rows and sums, and their splits (made once for this tile size) */
+    size_t cbytes = (size_t)tiles * 8 + ((size_t)tiles + 1) * 8;
+    texla_result r = TEXLA_OK;
+    if (f->buf[6].size < cbytes || f->merge_tile != wg * E) {
+        if (f->buf[6].size < cbytes) {
+            f->bytes -= (double)f->buf[6].size;
+            texla__buf_free(&ctx->gl, &f->buf[6]);
+            r = texla__buf_make(&ctx->gl, cbytes, NULL, &f->buf[6]);
+            if (r) return r;
+            f->bytes += (double)cbytes;
+        }
+        char d2[128];
+        snprintf(d2, sizeof d2, "#define MODE 2\n#define WG %d\n#define E %d", wg, E);
+        texla__pass s = {.prog = TEXLA__P_SPMV_MERGE, .defines = d2, .draw = TEXLA__DRAW_KERNEL};
+        s.i0[0] = (int)R;
+        s.i0[1] = (int)f->ne;
+        s.i0[2] = (int)tiles;
+        bind(&s, f, 0, 0);
+        s.ssbo[6].b = &f->buf[6];
+        r = sp_groups_of(ctx, (tiles + 1 + wg - 1) / wg, &s);
+        if (!r) r = texla__run(&ctx->gl, &s);
         if (r) return r;
-        f->bytes += (double)cbytes;
+        f->merge_tile = wg * E;
     }
     char defs[128];
     snprintf(defs, sizeof defs, "#define MODE 0\n#define WG %d\n#define E %d", wg, E);
@@ -336,7 +353,7 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
     for (int i = 0; i < 3; i++) bind(&p, f, i, i);
     p.ssbo[5].b = ylin;
     p.ssbo[6].b = &f->buf[6];
-    texla_result r = sp_groups_of(ctx, tiles, &p);
+    r = sp_groups_of(ctx, tiles, &p);
     if (!r) r = texla__run(&ctx->gl, &p);
     if (!r && tiles > 1) {
         char d1[128];
@@ -352,6 +369,7 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
     q.i0[0] = (int)texels;
     q.i0[1] = y->t.w;
     q.i0[2] = add && beta != 0.0f;
+    /* ylin left zero: the scatter forms sharing it add into it */
     q.f0[0] = beta;
     q.ssbo[5].b = ylin;
     r = sp_groups_of(ctx, (long long)(texels + 255) / 256, &q);
