@@ -2,7 +2,8 @@
  * the lambda_max estimate): par_run(n, fn, arg) calls fn(arg, 0) .. fn(arg, n - 1) spread over
  * the threads and returns when all have run. The work is split into n chunks fixed by the
  * caller, not by the thread count, and each chunk writes only its own outputs, so the results
- * are the same with any number of threads (sums over chunks are added in chunk order). */
+ * are the same with any number of threads (sums over chunks are added in chunk order). Jobs of
+ * fewer than 4 chunks run on the caller alone (waking threads would cost more). */
 #ifndef CUBES_PAR_H
 #define CUBES_PAR_H
 
