@@ -795,6 +795,10 @@ static void test_bad_inputs(void) {
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "merge E 5");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_MERGE};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "merge ELL");
+    v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4,
+                               .wg = 32};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT,
+               "merge tile of 128 items");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE,
                                .long_rows = 100};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_OK,

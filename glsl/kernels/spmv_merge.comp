@@ -6,8 +6,9 @@
 // sum goes to ylin[p] (y's texels as stored, float texel * 4 + channel), and
 // glsl/kernels/spmv_pack.comp moves ylin into y.
 //
-// MODE 2 (once per stored form and tile size, kept): every tile's first (row, entry) on the
-//   merge path, by binary search of the row starts, into split[] (after the carries).
+// MODE 2 (once per stored form, kept): the (row, entry) on the merge path at every multiple of
+//   SPLIT items, by binary search of the row starts, into split[] (after the carries); every
+//   tile size is a multiple of SPLIT, so one set serves every variant.
 // MODE 0 (the tiles): the workgroup reads its tile's first and last (row, entry), stages the tile's row ends and its entries' products a x in shared memory (loads of
 //   consecutive entries by consecutive invocations), and each invocation walks its E items:
 //   an entry adds its product to the open row's sum, a row end writes the sum. A row that an
@@ -18,8 +19,10 @@
 // MODE 1 (the carries): one invocation per tile: the first tile of each run of tiles carrying
 //   into the same row adds the run's sums, in tile order, into ylin[row]; that row was written
 //   in MODE 0 by the tile that closed it. No atomics: the same result run to run.
-// Uniforms: u_i0 = (R storage rows, NNZ, tiles), x is u_src0 (the vector texture, read at each
-//   column's packed texel and channel). Defines: WG invocations, E items each.
+// Uniforms: u_i0 = (R storage rows, NNZ, tiles, M = ceil((R + NNZ) / SPLIT)), u_i1.x = T /
+//   SPLIT; x is u_src0 (the vector texture, read at each column's packed texel and channel).
+//   The buffer holds M open rows, M open sums, M + 1 splits. Defines: WG invocations, E items
+//   each.
 layout(local_size_x = WG) in;
 uniform sampler2D u_src0;
 
@@ -31,6 +34,7 @@ layout(std430, binding = 5) buffer Out { float ylin[]; };
 layout(std430, binding = 6) buffer Carry { uint carry_row[]; };
 
 #define T (WG * E)
+#define SPLIT 256
 #define NONE 0xFFFFFFFFu
 
 #if MODE == 0
@@ -47,9 +51,10 @@ void main() {
     uint lid = gl_LocalInvocationID.x;
     uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
     uint R = uint(u_i0.x), NNZ = uint(u_i0.y), D = R + NNZ;
-    uint tiles = uint(u_i0.z), sp = 2u * tiles;
-    uint i0 = carry_row[sp + 2u * tile], j0 = carry_row[sp + 2u * tile + 1u];
-    uint i1 = carry_row[sp + 2u * tile + 2u], j1 = carry_row[sp + 2u * tile + 3u];
+    uint M = uint(u_i0.w), sp = 2u * M, k = uint(u_i1.x);
+    uint s0 = tile * k, s1 = min(s0 + k, M);
+    uint i0 = carry_row[sp + 2u * s0], j0 = carry_row[sp + 2u * s0 + 1u];
+    uint i1 = carry_row[sp + 2u * s1], j1 = carry_row[sp + 2u * s1 + 1u];
     uint na = i1 - i0, nb = j1 - j0;
     for (uint k = lid; k < na; k += uint(WG)) sh_end[k] = ptr[i0 + k + 1u];
     for (uint k = lid; k < nb; k += uint(WG)) sh_prod[k] = val[j0 + k] * xat(col[j0 + k]);
@@ -95,7 +100,7 @@ void main() {
     }
     if (lid == uint(WG) - 1u) {
         carry_row[tile] = key < R ? key : NONE;
-        carry_row[tiles + tile] = floatBitsToUint(sh_sum[lid]);
+        carry_row[M + tile] = floatBitsToUint(sh_sum[lid]);
     }
 }
 #elif MODE == 2
@@ -112,28 +117,28 @@ uvec2 split_global(uint d, uint R, uint NNZ) {
 
 void main() {
     uint t = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * uint(WG);
-    uint tiles = uint(u_i0.z), R = uint(u_i0.x), NNZ = uint(u_i0.y);
-    if (t > tiles) return;
-    uvec2 s = split_global(min(t * uint(T), R + NNZ), R, NNZ);
-    carry_row[2u * tiles + 2u * t] = s.x;
-    carry_row[2u * tiles + 2u * t + 1u] = s.y;
+    uint M = uint(u_i0.w), R = uint(u_i0.x), NNZ = uint(u_i0.y);
+    if (t > M) return;
+    uvec2 s = split_global(min(t * uint(SPLIT), R + NNZ), R, NNZ);
+    carry_row[2u * M + 2u * t] = s.x;
+    carry_row[2u * M + 2u * t + 1u] = s.y;
 }
 #else
 void main() {
     uint t = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * uint(WG);
-    uint tiles = uint(u_i0.z);
+    uint tiles = uint(u_i0.z), M = uint(u_i0.w);
     if (t >= tiles) return;
     uint row = carry_row[t];
     if (row == NONE || (t > 0u && carry_row[t - 1u] == row)) return;
     float s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0; // four sums in a fixed order
     uint u = t;
     for (; u + 3u < tiles && carry_row[u + 3u] == row; u += 4u) {
-        s0 += uintBitsToFloat(carry_row[tiles + u]);
-        s1 += uintBitsToFloat(carry_row[tiles + u + 1u]);
-        s2 += uintBitsToFloat(carry_row[tiles + u + 2u]);
-        s3 += uintBitsToFloat(carry_row[tiles + u + 3u]);
+        s0 += uintBitsToFloat(carry_row[M + u]);
+        s1 += uintBitsToFloat(carry_row[M + u + 1u]);
+        s2 += uintBitsToFloat(carry_row[M + u + 2u]);
+        s3 += uintBitsToFloat(carry_row[M + u + 3u]);
     }
-    for (; u < tiles && carry_row[u] == row; ++u) s0 += uintBitsToFloat(carry_row[tiles + u]);
+    for (; u < tiles && carry_row[u] == row; ++u) s0 += uintBitsToFloat(carry_row[M + u]);
     ylin[row] += (s0 + s1) + (s2 + s3);
 }
 #endif

@@ -66,7 +66,7 @@ typedef struct sp_form {
     int perm, lens;
     int nchunks, nag, lt_lr, lt_ag; /* long rows */
     int nbr;                 /* BSR: block rows; its ne counts blocks */
-    int merge_tile;          /* MERGE: the tile size whose splits buf[6] holds (0: none) */
+    int merge_split;         /* MERGE: buf[6] holds the merge path's splits */
     texla__buf buf[SP_NBUF]; /* 0 ptr, 1 col, 2 val, 3 lens / orow, 4 perm, 5 state, 6 long */
     /* fragment forms */
     GLuint vao, vbo;

@@ -106,6 +106,8 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
             return *why = "MERGE takes 4, 8 or 16 items per invocation (lanes)",
                    TEXLA_ERR_ARGUMENT;
         if (v->long_rows) return *why = "MERGE splits long rows itself (long_rows 0)", TEXLA_ERR_ARGUMENT;
+        if ((v->wg * v->lanes) % 256)
+            return *why = "MERGE's tile (wg x items) is a multiple of 256 items", TEXLA_ERR_ARGUMENT;
         if ((size_t)v->wg * (size_t)v->lanes * 8 + (size_t)v->wg * 8 + 16 > (size_t)c->shared_max)
             return *why = "the merge tile exceeds GL_MAX_COMPUTE_SHARED_MEMORY_SIZE",
                    TEXLA_ERR_UNSUPPORTED;
@@ -305,6 +307,7 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, s
 
 /* CSR by the merge path (glsl/kernels/spmv_merge.comp): the tiles into ylin, the tiles' open
  * sums added in order, then ylin into y (spmv_pack.comp, with beta) */
+#define MERGE_SPLIT 256 /* the splits' spacing in items: the smallest tile (E 4 x WG 64) */
 static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
                               const texla__obj *x, texla__obj *y, float beta, int add,
                               texla__buf *ylin) {
@@ -317,31 +320,29 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
     long long R = (long long)f->ngroups * f->G, items = R + f->ne;
     int wg = v->wg, E = v->lanes;
     long long tiles = (items + (long long)wg * E - 1) / ((long long)wg * E);
-    if (tiles > 0x3fffffffLL)
-        return texla__fail(ctx, TEXLA_ERR_LIMIT, "a merge-path product of %lld tiles", tiles);
-    /* the tiles' open rows and sums, and their splits (made once for this tile size) */
-    size_t cbytes = (size_t)tiles * 8 + ((size_t)tiles + 1) * 8;
+    long long M = (items + MERGE_SPLIT - 1) / MERGE_SPLIT; /* splits every MERGE_SPLIT items */
+    if (M > 0x3fffffffLL)
+        return texla__fail(ctx, TEXLA_ERR_LIMIT, "a merge-path product of %lld tiles", M);
+    /* the tiles' open rows and sums, and the splits (made once for the stored form: every tile
+     * size is a multiple of MERGE_SPLIT) */
+    size_t cbytes = (size_t)M * 8 + ((size_t)M + 1) * 8;
     texla_result r = TEXLA_OK;
-    if (f->buf[6].size < cbytes || f->merge_tile != wg * E) {
-        if (f->buf[6].size < cbytes) {
-            f->bytes -= (double)f->buf[6].size;
-            texla__buf_free(&ctx->gl, &f->buf[6]);
-            r = texla__buf_make(&ctx->gl, cbytes, NULL, &f->buf[6]);
-            if (r) return r;
-            f->bytes += (double)cbytes;
-        }
-        char d2[128];
-        snprintf(d2, sizeof d2, "#define MODE 2\n#define WG %d\n#define E %d", wg, E);
-        texla__pass s = {.prog = TEXLA__P_SPMV_MERGE, .defines = d2, .draw = TEXLA__DRAW_KERNEL};
+    if (!f->merge_split) {
+        texla__buf_free(&ctx->gl, &f->buf[6]);
+        r = texla__buf_make(&ctx->gl, cbytes, NULL, &f->buf[6]);
+        if (r) return r;
+        f->bytes += (double)cbytes;
+        texla__pass s = {.prog = TEXLA__P_SPMV_MERGE, .defines = "#define MODE 2\n#define WG 256\n#define E 1",
+                         .draw = TEXLA__DRAW_KERNEL};
         s.i0[0] = (int)R;
         s.i0[1] = (int)f->ne;
-        s.i0[2] = (int)tiles;
+        s.i0[3] = (int)M;
         bind(&s, f, 0, 0);
         s.ssbo[6].b = &f->buf[6];
-        r = sp_groups_of(ctx, (tiles + 1 + wg - 1) / wg, &s);
+        r = sp_groups_of(ctx, (M + 1 + 255) / 256, &s);
         if (!r) r = texla__run(&ctx->gl, &s);
         if (r) return r;
-        f->merge_tile = wg * E;
+        f->merge_split = 1;
     }
     char defs[128];
     snprintf(defs, sizeof defs, "#define MODE 0\n#define WG %d\n#define E %d", wg, E);
@@ -350,6 +351,8 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
     p.i0[0] = (int)R;
     p.i0[1] = (int)f->ne;
     p.i0[2] = (int)tiles;
+    p.i0[3] = (int)M;
+    p.i1[0] = wg * E / MERGE_SPLIT;
     for (int i = 0; i < 3; i++) bind(&p, f, i, i);
     p.ssbo[5].b = ylin;
     p.ssbo[6].b = &f->buf[6];

@@ -418,12 +418,15 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
         if (all || ell_pad <= 1.0)
             add(ctx, L, (V){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_GROUP, .soa = 1}, q);
     }
-    /* CSR by the merge path: the same work per invocation whatever the rows (real entries;
-     * CSR's storage, so no storage of its own to build) */
-    if (k == 1) {
-        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 8}, q);
-        if (all || sd > 0.5 * m + 1) {
-            add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4},
+    /* CSR by the merge path, for skewed rows: the same work per invocation whatever the rows
+     * (real entries; CSR's storage, so none of its own to build). On the H100 4 items an
+     * invocation beat 8 and 16 on every matrix (rmat 0.28 / 0.38 / 0.77 ms), and the merge path
+     * lost to the rows' schedules where rows are even (band 1.1 ms vs 0.12): only there, and
+     * one candidate, so it does not take the budget of the others */
+    if (k == 1 && (all || M > 8 * m + 64)) {
+        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4}, q);
+        if (all) {
+            add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 8},
                 q);
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 16},
                 q);
