@@ -29,7 +29,7 @@ include glad.mk
 
 # Debian packages: build tools, GL/EGL runtime (Mesa llvmpipe without a GPU), GLFW, Xvfb
 DEB_PKGS := gcc make binutils python3-glad libegl1 libegl-mesa0 libgl1-mesa-dri libglfw3-dev libpng-dev \
-            pkg-config xvfb xauth
+            pkg-config xvfb xauth g++ cmake
 
 # the library's layers, one folder each (README.md, "Layout of the source")
 LAYERS   := base gl core storage ops solvers io
