@@ -2,7 +2,8 @@
  *
  * Writers (every one goes through the atomic writer, src/base/afile.c; each is tried):
  * texla_mm_write_array, texla_mm_write_coord, texla_png_mat, texla_png_texture (the demos'
- * frame writer). At PATH there is, in turn:
+ * frames have their own writer with the same rule: tests/test_files.sh). At PATH there is, in
+ * turn:
  * - a symbolic link (relative, into another folder) to a file of mode 0640: the file it leads
  *   to gets the new contents with its mode, the link stays the same link, and no temporary
  *   file is left in either folder; a chain of two links the same;

@@ -3,7 +3,8 @@
 # user meets them): `load "/dev/zero"` and other devices, directories and pipes of endless
 # data are answered at once with FILE:LINE:COLUMN: error: and exit status 1; `save` and `png`
 # at a FIFO or a device are refused and leave it as it was; through a symbolic link they write
-# the file it leads to and keep the link. Every run has a time limit (timeout 20 s) and must
+# the file it leads to and keep the link; the demos' --png frames likewise (refused before the
+# run starts). Every run has a time limit (timeout 20 s) and must
 # end within 2 s of the context being made (the time texla run takes for a trivial script is
 # measured first). Ends with "N passed, M failed, K skipped".
 B=${1:-build}
@@ -68,5 +69,32 @@ ln -s real/t.mtx link.mtx
 expect 'save through a link' 'save ones(2, 3) "link.mtx"' 0 ''
 if [ -L link.mtx ] && grep -q '^2 3$' real/t.mtx; then pass 'the link kept, its file written'
 else fail 'the link was replaced or its file not written' "$(ls -l link.mtx real; cat real/t.mtx)"; fi
+# the demos' frames (--png) follow the same rule, and a refused path is said before the run
+for demo in texla-cubes texla-wave; do
+    D="$ROOT/$B/bin/$demo"
+    case $B in /*) D="$B/bin/$demo" ;; esac
+    if [ ! -x "$D" ]; then skip "$demo: not built"; continue; fi
+    t0=$(ms)
+    timeout 20 "$D" --headless --frames 2 --png fifo.mtx > out 2> err
+    rc=$? took=$(($(ms) - t0))
+    if [ "$rc" -eq 1 ] && grep -q 'fifo.mtx: it is a FIFO; not replaced' err && [ -p fifo.mtx ] &&
+       [ "$took" -lt 2000 ]; then pass "$demo --png at a FIFO: refused at once ($took ms), the FIFO kept"
+    else fail "$demo --png at a FIFO: exit $rc in $took ms" "$(cat err; ls -l fifo.mtx)"; fi
+    if [ -n "$dev" ]; then
+        timeout 20 "$D" --headless --frames 2 --png "$dev" > out 2> err
+        rc=$?
+        if [ "$rc" -eq 1 ] && grep -q 'is a character device; not replaced' err && [ -c "$dev" ]; then
+            pass "$demo --png at a character device: refused, the device kept"
+        else fail "$demo --png at a character device: exit $rc" "$(cat err; ls -l "$dev")"; fi
+    fi
+    rm -f real/f.png
+    ln -sf real/f.png "frame-$demo.png"
+    timeout 60 "$D" --headless --frames 2 --width 64 --height 40 --png "frame-$demo.png" > out 2> err
+    rc=$?
+    if [ "$rc" -eq 0 ] && [ -L "frame-$demo.png" ] && [ -s real/f.png ] &&
+       [ "$(head -c 4 real/f.png | od -An -c | tr -d ' ')" = "211PNG" ]; then
+        pass "$demo --png through a link: the link kept, its file written"
+    else fail "$demo --png through a link: exit $rc" "$(cat err; ls -l "frame-$demo.png" real)"; fi
+done
 summary
 [ "$F" -eq 0 ]

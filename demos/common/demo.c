@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+static char *frame_target(const char *who, const char *path, mode_t *mode);
+
 int demo_open(const char *who, int headless, int w, int h, int stencil, int frames,
               texla_backend backend, const char **png, const char *default_png, GLFWwindow **win,
               texla_ctx **ctx) {
@@ -37,6 +39,15 @@ int demo_open(const char *who, int headless, int w, int h, int stencil, int fram
                 glfwTerminate();
             }
         }
+    }
+    if (*png) { /* a frame path that will be refused is said now, not after the run */
+        mode_t mode;
+        char *t = frame_target(who, *png, &mode);
+        if (!t) {
+            if (*win) glfwDestroyWindow(*win), glfwTerminate(), *win = NULL;
+            return -1;
+        }
+        free(t);
     }
     if (*win) {
         glfwMakeContextCurrent(*win);
@@ -142,25 +153,66 @@ void demo_offscreen_free(GLuint *fbo, GLuint *color, GLuint *depth) {
     *fbo = *color = *depth = 0;
 }
 
-int demo_write_png(const char *who, GLuint fbo, int w, int h, const char *path) {
-    unsigned char *px = malloc((size_t)w * h * 4);
-    if (!px) return -1;
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
-    if (!fbo) glReadBuffer(GL_BACK); /* the window: the frame not yet swapped */
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd >= 0) fchmod(fd, 0644); /* mkstemp makes 0600; an image is for everyone to open */
-    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (!f) {
-        fprintf(stderr, "%s: cannot write %s: %s\n", who, path, strerror(errno));
-        if (fd >= 0) close(fd), unlink(tmp);
-        free(px);
-        return -1;
+/* Where a frame for PATH goes, with the library's writers' rule (src/base/afile.c): a regular
+ * file or nothing: PATH; a symbolic link: the file it leads to (up to 40 links, relative ones
+ * from their own folder), the link kept; a directory, FIFO, socket or device: refused, so
+ * `--png /dev/null` as root cannot replace the system's node and a FIFO is not opened to block.
+ * *mode: the replaced file's permissions (0644 for a new one). Returns the target (malloc'ed)
+ * or NULL with a message. */
+static char *frame_target(const char *who, const char *path, mode_t *mode) {
+    char *cur = strdup(path);
+    *mode = 0644;
+    for (int hops = 0; cur; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0) {
+            if (errno == ENOENT) return cur; /* a new file (a dangling link gets its target) */
+            fprintf(stderr, "%s: cannot write %s: %s\n", who, path, strerror(errno));
+            break;
+        }
+        if (S_ISREG(st.st_mode)) {
+            *mode = st.st_mode & 07777;
+            return cur;
+        }
+        if (!S_ISLNK(st.st_mode)) {
+            const char *kind = S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                               : S_ISSOCK(st.st_mode) ? "a socket" : S_ISCHR(st.st_mode)
+                               ? "a character device" : S_ISBLK(st.st_mode) ? "a block device"
+                               : "not a regular file";
+            fprintf(stderr, "%s: cannot write %s: %s%s%s is %s; not replaced\n", who, path,
+                    strcmp(cur, path) ? "its target " : "", strcmp(cur, path) ? cur : "",
+                    strcmp(cur, path) ? "" : "it", kind);
+            break;
+        }
+        if (hops >= 40) {
+            fprintf(stderr, "%s: cannot write %s: more than 40 symbolic links\n", who, path);
+            break;
+        }
+        char link[4096];
+        ssize_t k = readlink(cur, link, sizeof link - 1);
+        if (k < 0 || k >= (ssize_t)sizeof link - 1) {
+            fprintf(stderr, "%s: cannot write %s: reading the link %s failed\n", who, path, cur);
+            break;
+        }
+        link[k] = '\0';
+        char *next;
+        const char *slash = strrchr(cur, '/');
+        if (link[0] == '/' || !slash) {
+            next = strdup(link);
+        } else { /* relative: from the link's own folder */
+            size_t dl = (size_t)(slash - cur) + 1, n = dl + (size_t)k + 1;
+            next = malloc(n);
+            if (next) memcpy(next, cur, dl), memcpy(next + dl, link, (size_t)k + 1);
+        }
+        free(cur);
+        cur = next;
     }
+    if (!cur) fprintf(stderr, "%s: cannot write %s: out of memory\n", who, path);
+    free(cur);
+    return NULL;
+}
+
+/* the w x h RGBA rows of px (bottom row first, as GL reads them) as a PNG into f; 1 on success */
+static int write_rgba(FILE *f, const unsigned char *px, int w, int h) {
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     int ok = png && info;
@@ -174,14 +226,45 @@ int demo_write_png(const char *who, GLuint fbo, int w, int h, const char *path) 
         png_write_end(png, NULL);
     }
     png_destroy_write_struct(&png, &info);
-    ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
-    ok = (fclose(f) == 0) && ok;
-    free(px);
-    if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "%s: cannot write %s: %s\n", who, path, strerror(errno));
-        unlink(tmp);
+    return ok;
+}
+
+int demo_write_png(const char *who, GLuint fbo, int w, int h, const char *path) {
+    mode_t mode;
+    char *target = frame_target(who, path, &mode);
+    if (!target) return -1;
+    unsigned char *px = malloc((size_t)w * h * 4);
+    if (!px) {
+        free(target);
         return -1;
     }
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+    if (!fbo) glReadBuffer(GL_BACK); /* the window: the frame not yet swapped */
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    /* a temporary file beside the target, renamed over it once complete */
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", target);
+    int fd = mkstemp(tmp);
+    if (fd >= 0) fchmod(fd, mode); /* mkstemp makes 0600; keep the replaced file's mode */
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", who, path, strerror(errno));
+        if (fd >= 0) close(fd), unlink(tmp);
+        free(px), free(target);
+        return -1;
+    }
+    int ok = write_rgba(f, px, w, h) && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    ok = (fclose(f) == 0) && ok;
+    free(px);
+    if (!ok || rename(tmp, target) != 0) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", who, path, strerror(errno));
+        unlink(tmp);
+        free(target);
+        return -1;
+    }
+    free(target);
     return 0;
 }
 
