@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """check_layers.py BUILD_DIR: the library's layering, checked on its object files.
 Each file of src/LAYER/ may call only files of its own layer or of a layer below
-(base < gl < core < storage < ops < io, solvers); no two files call each other in a circle;
-only src/gl/ calls gl* functions; the solvers use only the public API (texla_*).
+(base < gl < core < storage < ops < io, solvers < cli); no two files call each other in a
+circle (the CLI's files included); only src/gl/ calls gl* functions; the solvers and the CLI
+use only the public API (texla_* but not texla__*) of the library, besides their own files.
 Prints 'N passed, M failed' like the other test binaries."""
 import os, subprocess, sys
 
-RANK = {"base": 0, "gl": 1, "core": 2, "storage": 3, "ops": 4, "io": 5, "solvers": 5}
+RANK = {"base": 0, "gl": 1, "core": 2, "storage": 3, "ops": 4, "io": 5, "solvers": 5, "cli": 6}
+PUBLIC_ONLY = ("solvers", "cli")
 b = sys.argv[1] if len(sys.argv) > 1 else "build"
-root = os.path.join(b, "obj", "lib")
 files = {}
 for d in sorted(RANK):
-    p = os.path.join(root, d)
+    p = os.path.join(b, "obj", "cli") if d == "cli" else os.path.join(b, "obj", "lib", d)
     for f in sorted(os.listdir(p)) if os.path.isdir(p) else []:
         if f.endswith(".o") and os.path.exists(os.path.join("src", d, f[:-2] + ".c")):
             files[f"{d}/{f[:-2]}.c"] = os.path.join(p, f)  # objects of removed files: skipped
@@ -44,9 +45,10 @@ for n, syms in uses.items():
     gl = sorted(s for s in syms if s.startswith("glad_gl") or (s.startswith("gl") and s[2:3].isupper()))
     if layer != "gl":
         check(not gl, f"{n}: calls no GL ({', '.join(gl[:5])})")
-    if layer == "solvers":
-        internal = sorted(s for s in syms if s in defs and not s.startswith("texla_"))
-        check(not internal, f"{n}: uses only the public API ({', '.join(internal[:5])})")
+    if layer in PUBLIC_ONLY:
+        internal = sorted(s for s in syms if s in defs and defs[s].split("/")[0] != layer and
+                          (not s.startswith("texla_") or s.startswith("texla__")))
+        check(not internal, f"{n}: uses only the library's public API ({', '.join(internal[:5])})")
 for n, ts in sorted(edges.items()):
     up = sorted(t for t in ts if RANK[t.split('/')[0]] > RANK[n.split('/')[0]])
     check(not up, f"{n}: calls no layer above it ({', '.join(up)})")

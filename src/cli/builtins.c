@@ -959,7 +959,7 @@ val *eval_call(interp *in, const node *n) {
     val *r = NULL;
     int i = 0;
     for (; i < n->nargs; i++)
-        if (!(args[i] = eval_node(in, n->args[i]))) break;
+        if (!(args[i] = in->eval(in, n->args[i]))) break;
     if (i == n->nargs) {
         if (x) {
             r = element(in, n, x->v, args);

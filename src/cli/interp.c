@@ -14,12 +14,6 @@
 
 /* ---- variables ---- */
 
-var *find_var(interp *in, const char *name) {
-    for (int i = 0; i < in->nvars; i++)
-        if (!strcmp(in->vars[i].name, name)) return &in->vars[i];
-    return NULL;
-}
-
 /* binds name to v (taking the reference) */
 static int set_var(interp *in, pos at, const char *name, val *v) {
     var *x = find_var(in, name);
@@ -392,7 +386,7 @@ static val *eval_bin(interp *in, const node *n) {
     return acc;
 }
 
-val *eval_node(interp *in, const node *n) { return eval(in, n); }
+static val *eval_node(interp *in, const node *n) { return eval(in, n); }
 
 static val *eval(interp *in, const node *n) {
     switch (n->kind) {
@@ -597,7 +591,8 @@ static int exec(interp *in, const stmt *s) {
 
 int script_run(texla_ctx *ctx, const script *sc, const run_opts *opt, FILE *out, diag *err) {
     static const run_opts defaults = {0, -1};
-    interp in = {.ctx = ctx, .sc = sc, .out = out, .err = err, .opt = opt ? opt : &defaults};
+    interp in = {.eval = eval_node, .ctx = ctx, .sc = sc, .out = out, .err = err,
+                 .opt = opt ? opt : &defaults};
     texla_info info;
     if (texla_ctx_info(ctx, &info)) return gl_fail(&in, (pos){1, 1}, "texla_ctx_info");
     in.max_tex = info.max_texture_size;

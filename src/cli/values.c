@@ -1019,3 +1019,9 @@ int print_val(interp *in, pos at, const val *v, const char *label) {
     free(blk);
     return 0;
 }
+
+var *find_var(interp *in, const char *name) {
+    for (int i = 0; i < in->nvars; i++)
+        if (!strcmp(in->vars[i].name, name)) return &in->vars[i];
+    return NULL;
+}

@@ -67,6 +67,9 @@ typedef struct solve_note {
 } solve_note;
 
 typedef struct interp {
+    /* evaluates an expression (interp.c's eval_node): builtins.c evaluates its arguments through
+     * it, so the two files do not call each other in a circle */
+    struct val *(*eval)(struct interp *in, const node *n);
     texla_ctx *ctx;
     const script *sc;
     FILE *out;
@@ -85,9 +88,8 @@ typedef struct interp {
     const char *hist_ylabel;
 } interp;
 
-/* interp.c */
+/* values.c: the variable of that name, or NULL */
 var *find_var(interp *in, const char *name);
-val *eval_node(interp *in, const node *n);
 
 /* builtins.c */
 pos start_of(const interp *in, const node *n); /* where an expression's text starts */
