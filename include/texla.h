@@ -157,8 +157,12 @@ typedef void (*texla_error_fn)(texla_result code, const char *message, void *use
 /* How an operation runs: as a fragment program drawn into a framebuffer (the classic design,
  * GL 3.3), or as a GL 4.3 compute shader over the same texels (on GPUs where only a few units
  * run fragment shaders, such as the H100, many times faster). The choice is made per operation:
- * AUTO takes the faster of the two as measured on a copy at context creation; the caller may
- * pin any operation (texla_ctx_set_backend). Some programs exist on one backend only: the
+ * AUTO takes the faster of the two as measured on a copy at context creation, and times each
+ * element-wise program again on its first use on a destination of 16384 texels or more (both
+ * backends, once each after compiling), keeping the other backend for that program where it was
+ * more than 1.5x faster (that first call issues 4 or 5 passes; passes that blend into their
+ * destination are not timed); the caller may pin any operation (texla_ctx_set_backend), and
+ * texla_ctx_get_backend says where one runs now. Some programs exist on one backend only: the
  * points-drawn sparse product draws (fragment); kernels with storage buffers and shared memory
  * (one-pass reductions, tiled products, the sparse formats) are compute. */
 typedef enum texla_backend {

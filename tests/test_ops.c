@@ -37,6 +37,80 @@ static void compare(const float *a, const float *b, size_t n, const char *what) 
           "vs %.9g)", what, bad, n, first, (double)a[first], (double)b[first]);
 }
 
+static uint64_t passes_of(texla_ctx *c) {
+    texla_stats st;
+    texla_ctx_stats(c, &st);
+    return st.passes;
+}
+
+/* AUTO: an element-wise program's first use on a large destination is timed on both backends
+ * (four passes and perhaps a fifth), then it runs on the one kept (one pass); a small use is
+ * not timed; a blended pass is not timed; a pinned program is not timed; the results are the
+ * float64 reference's either way. */
+static void auto_backend(void) {
+    texla_ctx_desc d = {0};
+    texla_ctx *c = NULL;
+    if (!CHECK_OK(NULL, texla_ctx_make(&d, &c), "an AUTO context")) return;
+    texla_info inf;
+    texla_ctx_info(c, &inf);
+    if (!inf.compute) {
+        check_skip("backends measured per program", "no compute backend here");
+        texla_ctx_destroy(c);
+        return;
+    }
+    int rows = 256, cols = 256; /* 256 x 64 texels: large enough to be timed */
+    size_t n = (size_t)rows * cols;
+    float *a = check_rnd(n), *b = check_rnd(n), *got = check_alloc(n, sizeof *got);
+    texla_mat A = {0}, B = {0}, C = {0}, S = {0}, T = {0};
+    CHECK_OK(c, texla_mat_make(c, rows, cols, a, &A), "A");
+    CHECK_OK(c, texla_mat_make(c, rows, cols, b, &B), "B");
+    CHECK_OK(c, texla_mat_make(c, rows, cols, NULL, &C), "C");
+    CHECK_OK(c, texla_mat_make(c, 4, 4, NULL, &S), "S");
+    CHECK_OK(c, texla_mat_make(c, 4, 4, NULL, &T), "T");
+    uint64_t p0 = passes_of(c);
+    CHECK_OK(c, texla_mat_mul(c, A, B, C), "C = A .* B, first use");
+    uint64_t p1 = passes_of(c);
+    CHECK_OK(c, texla_mat_mul(c, A, B, C), "C = A .* B, again");
+    uint64_t p2 = passes_of(c);
+    CHECK(p1 - p0 >= 4 && p1 - p0 <= 5 && p2 - p1 == 1,
+          "AUTO: the first large texla_mat_mul timed on both backends (%llu passes, expected 4 or "
+          "5), the next one pass (%llu)", (unsigned long long)(p1 - p0),
+          (unsigned long long)(p2 - p1));
+    texla_backend got_b = TEXLA_BACKEND_AUTO;
+    CHECK_OK(c, texla_ctx_get_backend(c, "mul", &got_b), "get_backend mul");
+    CHECK(got_b == TEXLA_BACKEND_FRAGMENT || got_b == TEXLA_BACKEND_COMPUTE,
+          "AUTO: mul runs on a backend after its timing (%d)", (int)got_b);
+    printf("  AUTO: the first 256 x 256 texla_mat_mul timed both backends, kept %s (default %s)\n",
+           be_name(got_b), be_name(inf.backend));
+    CHECK_OK(c, texla_mat_read(c, C, got), "read C");
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) bad += fabs((double)got[i] - (double)a[i] * b[i]) >
+                                           fabs((double)a[i] * b[i]) * 6e-8;
+    CHECK(bad == 0, "AUTO: C = A .* B after the timing: %d elements off", bad);
+    /* small: not timed */
+    p0 = passes_of(c);
+    CHECK_OK(c, texla_mat_sub(c, S, S, T), "small sub");
+    CHECK(passes_of(c) - p0 == 1, "AUTO: a 4 x 4 texla_mat_sub is one pass (%llu)",
+          (unsigned long long)(passes_of(c) - p0));
+    /* blended: not timed */
+    p0 = passes_of(c);
+    CHECK_OK(c, texla_mat_acc(c, texla_host(0.5f), A, C), "C += 0.5 A");
+    CHECK(passes_of(c) - p0 == 1, "AUTO: a blended pass (texla_mat_acc) is one pass (%llu)",
+          (unsigned long long)(passes_of(c) - p0));
+    /* pinned: not timed */
+    CHECK_OK(c, texla_ctx_set_backend(c, "max", TEXLA_BACKEND_FRAGMENT), "pin max");
+    p0 = passes_of(c);
+    CHECK_OK(c, texla_mat_max(c, A, B, C), "max, pinned");
+    CHECK(passes_of(c) - p0 == 1, "AUTO: a pinned program is one pass (%llu)",
+          (unsigned long long)(passes_of(c) - p0));
+    CHECK_OK(c, texla_ctx_get_backend(c, "max", &got_b), "get_backend max");
+    CHECK(got_b == TEXLA_BACKEND_FRAGMENT, "the pin holds (%d)", (int)got_b);
+    texla_mat ms[5] = {A, B, C, S, T};
+    for (int i = 0; i < 5; i++) texla_mat_destroy(c, ms[i]);
+    free(a), free(b), free(got);
+    texla_ctx_destroy(c);
+}
+
 void suite_ops(void) {
     texla_backend bes[2] = {TEXLA_BACKEND_FRAGMENT, TEXLA_BACKEND_COMPUTE};
     texla_ctx *ctx[2] = {NULL, NULL};
@@ -114,4 +188,5 @@ void suite_ops(void) {
            ot_nrows, ot_nreds, cases, nb, nb > 1 ? "s" : "");
     free(res[0]), free(res[1]);
     for (int b = 0; b < nb; b++) texla_ctx_destroy(ctx[b]);
+    auto_backend();
 }

@@ -94,9 +94,58 @@ void texla__shape_of(const texla__obj *o, int32_t shape[4]) {
     }
 }
 
+/* Backends per operation (AUTO). The context's default comes from a copy timed on both
+ * backends when it is made; an element-wise program's own first use on a destination of at
+ * least MEASURE_TEXELS texels is timed on both too (each once to compile, then once timed:
+ * GPU timer queries, or the wall clock around glFinish), and the other backend is kept for it
+ * when it was more than MEASURE_GAIN times faster. The pass then runs once more on the backend
+ * kept if that was not the last, so the result is the kept backend's. Passes that blend into
+ * their destination are not timed (running them twice would add twice). */
+#define MEASURE_TEXELS 16384
+#define MEASURE_GAIN 1.5
+
+static int ew_program(texla__prog_id id) {
+    static const texla__prog_id ids[] = {
+#define X(name, sig, PROG, blend, k0, k1, formula) TEXLA__P_##PROG,
+        TEXLA__EW_OPS(X)
+#undef X
+    };
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (ids[i] == id) return 1;
+    return 0;
+}
+
+static int to_measure(const texla_ctx *ctx, const texla__pass *p) {
+    const texla__gl *g = &ctx->gl;
+    unsigned both = 1u << TEXLA_BACKEND_FRAGMENT | 1u << TEXLA_BACKEND_COMPUTE;
+    return ctx->desc.backend == TEXLA_BACKEND_AUTO && !g->choice[p->prog] &&
+           !g->measured[p->prog] && p->blend == TEXLA__BLEND_NONE && p->dst &&
+           (long long)p->dst->w * p->dst->h >= MEASURE_TEXELS && ew_program(p->prog) &&
+           (texla__prog_backends(g, p->prog) & both) == both;
+}
+
+static texla_result run_measured(texla_ctx *ctx, const texla__pass *p) {
+    texla__gl *g = &ctx->gl;
+    double ms[3] = {0, 0, 0};
+    texla_result r = TEXLA_OK;
+    for (int pass = 0; pass < 2 && !r; pass++)
+        for (int b = TEXLA_BACKEND_FRAGMENT; b <= TEXLA_BACKEND_COMPUTE && !r; b++) {
+            g->measured[p->prog] = (uint8_t)b;
+            if (pass) texla__timer_begin(g);
+            r = texla__run(g, p);
+            if (pass) ms[b] = texla__timer_end_ms(g);
+        }
+    int def = g->default_backend, other = def == TEXLA_BACKEND_COMPUTE ? TEXLA_BACKEND_FRAGMENT
+                                                                        : TEXLA_BACKEND_COMPUTE;
+    int keep = !r && ms[other] * MEASURE_GAIN < ms[def] ? other : def;
+    g->measured[p->prog] = (uint8_t)keep;
+    if (!r && keep != TEXLA_BACKEND_COMPUTE) r = texla__run(g, p); /* compute ran last */
+    return r;
+}
+
 texla_result texla__run1(texla_ctx *ctx, const texla__pass *p) {
     texla__gl_enter(&ctx->gl);
-    texla_result r = texla__run(&ctx->gl, p);
+    texla_result r = to_measure(ctx, p) ? run_measured(ctx, p) : texla__run(&ctx->gl, p);
     texla__gl_leave(&ctx->gl);
     return r;
 }

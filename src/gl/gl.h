@@ -164,6 +164,9 @@ struct texla__gl {
     texla_stats stats;
     texla__prog *progs[TEXLA__P_COUNT]; /* compiled variants */
     uint8_t choice[TEXLA__P_COUNT];     /* the backend of each OP program; 0: default_backend */
+    uint8_t measured[TEXLA__P_COUNT];   /* AUTO: the faster backend of an element-wise program,
+                                           timed on its first large use (core/operands.c); 0:
+                                           not timed, default_backend */
     int default_backend;
     GLuint vao;            /* the empty vertex array full-screen draws need in core profile */
     texla__tex *pool;      /* free temporaries */

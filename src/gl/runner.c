@@ -59,7 +59,7 @@ int texla__backend_of(const texla__gl *g, texla__prog_id id) {
     case TEXLA__FORM_POINTS: return TEXLA_BACKEND_FRAGMENT;
     case TEXLA__FORM_OP: break;
     }
-    int b = g->choice[id] ? g->choice[id] : g->default_backend;
+    int b = g->choice[id] ? g->choice[id] : g->measured[id] ? g->measured[id] : g->default_backend;
     return texla__prog_backends(g, id) & (1u << b) ? b : TEXLA_BACKEND_FRAGMENT;
 }
 
