@@ -1,5 +1,5 @@
 /* lcp_step.c - the projected Jacobi step of an LCP on 2D vectors (texla_vec_lcp_step): the one
- * pass per iteration besides the product, for solvers over any operator (solvers/lcp_op.c). */
+ * pass per iteration besides the product, for solvers over any operator (solvers/lcp.c: texla_lcp_jacobi_op). */
 #include "core/core.h"
 
 texla_result texla_vec_lcp_step(texla_ctx *ctx, texla_vec x, texla_vec w, texla_vec b, texla_vec e,

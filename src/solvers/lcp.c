@@ -1,10 +1,79 @@
 /* lcp.c - projected Jacobi for linear complementarity problems, built only from texla's public
- * operations (texla.h): no GL here, no read-back inside the iterations. */
+ * operations (texla.h): no GL here, no read-back inside the iterations. texla_lcp_jacobi on a
+ * dense A (n x 1 matrices), texla_lcp_jacobi_op over any operator (vectors: a product of
+ * sparse matrices that is never formed, for contacts), and what both say of the x they return
+ * (the friction indices checked, the measures and the verdict, from host copies of x,
+ * w = A x + b and b read back once). */
 #include "texla.h"
-#include "solvers/lcp_verdict.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
+
+/* ---- the measures and the verdict ----
+ * check_friction: every friction row's index names a normal row (checked with the measures
+ * only: the loop stays free of read-backs); fn names the call in the message.
+ * verdict: out's measures and verdict (min_x, min_w, xw, max_abs_xw, max_friction_excess,
+ * tol, scale, rel_*, status SOLVED / UNSOLVED / NAN); index and mu are read when bounded. tol_in
+ * 0: the default, above float32's rounding of a length-n product. The caller sets iterations
+ * and history_len, and CANCELLED over a status that is not NAN. */
+
+static texla_result check_friction(texla_ctx *ctx, const char *fn, const float *h, int n) {
+    for (int i = 0; i < n; i++) {
+        float f = h[i];
+        const char *why = NULL;
+        if (!(f == floorf(f)) || !isfinite(f)) why = "is not an integer";
+        else if (f < 0) continue;
+        else if (f >= (float)n) why = "is past the last row";
+        else if ((int)f == i) why = "names its own row";
+        else if (!(h[(int)f] < 0)) why = "names a friction row, not a normal one";
+        if (why)
+            return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT,
+                                  "%s: friction_index[%d] = %g %s (a friction row's index names "
+                                  "a normal row 0..%d, whose own index is < 0); x holds the "
+                                  "iterations made with it", fn, i, (double)f, why, n - 1);
+    }
+    return TEXLA_OK;
+}
+
+static void verdict(int n, const float *hx, const float *hw, const float *hb, const float *hi,
+                        const float *hm, int bounded, float tol_in, texla_lcp_result *out) {
+    double mx = INFINITY, mw = INFINITY, xw = 0, mxw = 0, fx = 0;
+    double xmax = 0, bmax = 0, axmax = 0;
+    int nan = 0;
+    for (int i = 0; i < n; i++) {
+        nan |= hx[i] != hx[i] || hw[i] != hw[i];
+        xmax = fmax(xmax, fabs((double)hx[i]));
+        bmax = fmax(bmax, fabs((double)hb[i]));
+        axmax = fmax(axmax, fabs((double)hw[i] - (double)hb[i]));
+        int j = bounded ? (int)hi[i] : -1;
+        if (j >= 0 && j < n) { /* friction row: within its cone? */
+            fx = fmax(fx, fabs((double)hx[i]) - (double)hm[i] * fmax(hx[j], 0.0));
+            continue;
+        }
+        mx = fmin(mx, hx[i]);
+        mw = fmin(mw, hw[i]);
+        xw += (double)hx[i] * hw[i];
+        mxw = fmax(mxw, fabs((double)hx[i] * hw[i]));
+    }
+    *out = (texla_lcp_result){.min_x = (float)mx, .min_w = (float)mw, .xw = (float)xw,
+                              .max_abs_xw = (float)mxw, .max_friction_excess = (float)fx};
+    /* the verdict, relative to the problem's scale ||b|| + ||A x|| (max norms); the default
+     * tolerance sits above float32's rounding of a length-n product */
+    double tol = tol_in > 0 ? tol_in : fmax(1e-4, 16.0 * sqrt((double)n) * 0x1p-24);
+    double scale = bmax + axmax, tiny = 1e-30;
+    out->tol = (float)tol;
+    out->scale = (float)scale;
+    out->rel_min_w = (float)(mw < 0 ? -mw / fmax(scale, tiny) : 0.0);
+    out->rel_xw = (float)(mxw / fmax(scale * xmax, tiny));
+    out->rel_friction = (float)(fx / fmax(xmax, tiny));
+    out->status = nan ? TEXLA_LCP_NAN
+                : out->rel_min_w > tol || out->rel_xw > tol || out->rel_friction > tol
+                    ? TEXLA_LCP_UNSOLVED
+                    : TEXLA_LCP_SOLVED;
+}
+
+/* ---- dense A ---- */
 
 texla_result texla_lcp_workspace_make(texla_ctx *ctx, int n, texla_lcp_workspace *out) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
@@ -204,9 +273,9 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
         if (!r) r = texla_mat_read(ctx, b, hb);
         if (!r && bounded) r = texla_mat_read(ctx, desc.friction_index, hi);
         if (!r && bounded) r = texla_mat_read(ctx, desc.friction_mu, hm);
-        if (!r && bounded) r = texla__lcp_check_friction(ctx, "texla_lcp_jacobi", hi, n);
+        if (!r && bounded) r = check_friction(ctx, "texla_lcp_jacobi", hi, n);
         if (!r) {
-            texla__lcp_verdict(n, hx, hw, hb, hi, hm, bounded, desc.tol, out);
+            verdict(n, hx, hw, hb, hi, hm, bounded, desc.tol, out);
             out->iterations = it;
             out->history_len = rp.len;
             if (rp.cancelled && out->status != TEXLA_LCP_NAN) out->status = TEXLA_LCP_CANCELLED;
@@ -214,6 +283,157 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
         free(hx);
     }
     texla_lcp_workspace_destroy(ctx, &own);
+    texla_ctx_end(ctx);
+    return r;
+}
+
+/* ---- any operator (texla_op) ---- */
+
+texla_result texla_lcp_op_workspace_make(texla_ctx *ctx, texla_vec like,
+                                         texla_lcp_op_workspace *out) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    if (!out)
+        return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT, "texla_lcp_op_workspace_make: out is NULL");
+    *out = (texla_lcp_op_workspace){0};
+    texla_vec_info li;
+    texla_result r = texla_vec_info_get(ctx, like, &li);
+    for (int k = 0; k < 3 && !r; k++) r = texla_vec_make_like(ctx, like, &out->v[k]);
+    if (r) texla_lcp_op_workspace_destroy(ctx, out);
+    else out->n = li.n;
+    return r;
+}
+
+void texla_lcp_op_workspace_destroy(texla_ctx *ctx, texla_lcp_op_workspace *ws) {
+    if (!ctx || !ws) return;
+    for (int k = 0; k < 3; k++) texla_vec_destroy(ctx, ws->v[k]);
+    *ws = (texla_lcp_op_workspace){0};
+}
+
+/* a and b of one layout (the element count and the grid) */
+static int same_layout(const texla_vec_info *a, const texla_vec_info *b) {
+    return a->n == b->n && a->nx == b->nx && a->gx == b->gx && a->gy == b->gy;
+}
+
+/* the measures and the verdict of texla_lcp_result (as texla_lcp_jacobi's) from x, w = A x + b
+ * and b, read back once */
+static texla_result measures(texla_ctx *ctx, int n, texla_vec x, texla_vec w, texla_vec b,
+                             int bounded, texla_vec fi, texla_vec fm, float tol_in, int iters,
+                             texla_lcp_result *out) {
+    float *hx = malloc(sizeof *hx * (size_t)n * 5), *hw = hx + n, *hi = hw + n, *hm = hi + n,
+          *hb = hm + n;
+    if (!hx) return texla_ctx_fail(ctx, TEXLA_ERR_MEMORY, "texla_lcp_jacobi_op: out of memory");
+    texla_result r = texla_vec_read(ctx, x, hx);
+    if (!r) r = texla_vec_read(ctx, w, hw);
+    if (!r) r = texla_vec_read(ctx, b, hb);
+    if (!r && bounded) r = texla_vec_read(ctx, fi, hi);
+    if (!r && bounded) r = texla_vec_read(ctx, fm, hm);
+    if (!r && bounded) r = check_friction(ctx, "texla_lcp_jacobi_op", hi, n);
+    if (!r) {
+        verdict(n, hx, hw, hb, hi, hm, bounded, tol_in, out);
+        out->iterations = iters;
+    }
+    free(hx);
+    return r;
+}
+
+texla_result texla_lcp_jacobi_op(texla_ctx *ctx, texla_op a, texla_vec b,
+                                 const texla_lcp_op_desc *desc_in, texla_vec x,
+                                 texla_lcp_result *out) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_lcp_jacobi_op";
+    texla_lcp_op_desc desc = {0};
+    if (desc_in) desc = *desc_in;
+    int iters = desc.iterations ? desc.iterations : 100;
+    float omega = desc.omega != 0.0f ? desc.omega : 1.0f;
+    if (iters < 0 || !isfinite(omega) || omega < 0)
+        return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT,
+                              "%s: iterations %d must be >= 0 and omega %g finite and > 0", fn,
+                              desc.iterations, desc.omega);
+    if (!(desc.tol >= 0) || !isfinite(desc.tol))
+        return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT, "%s: tol %g must be finite and >= 0", fn,
+                              desc.tol);
+    int rows = 0, cols = 0;
+    texla_result r = texla_op_shape(ctx, a, &rows, &cols);
+    texla_vec_info bi, xi, vi;
+    if (!r) r = texla_vec_info_get(ctx, b, &bi);
+    if (!r) r = texla_vec_info_get(ctx, x, &xi);
+    if (r) return r;
+    if (rows != cols || bi.n != rows || !same_layout(&bi, &xi))
+        return texla_ctx_fail(ctx, TEXLA_ERR_SHAPE,
+                              "%s: a must be n x n and b, x vectors of n elements in one layout; a "
+                              "is %d x %d, b has %d elements (grid %d x %d), x %d (grid %d x %d)",
+                              fn, rows, cols, bi.n, bi.gx, bi.gy, xi.n, xi.gx, xi.gy);
+    int bounded = desc.friction_index.id != 0 || desc.friction_mu.id != 0;
+    const texla_vec opt[3] = {desc.diag, desc.friction_index, desc.friction_mu};
+    static const char *const names[3] = {"diag", "friction_index", "friction_mu"};
+    for (int i = 0; i < 3; i++) {
+        if (opt[i].id == 0 && (i == 0 || !bounded)) continue;
+        r = texla_vec_info_get(ctx, opt[i], &vi);
+        if (r) return r;
+        if (!same_layout(&vi, &xi))
+            return texla_ctx_fail(ctx, TEXLA_ERR_SHAPE,
+                                  "%s: %s has %d elements (grid %d x %d); x has %d (grid %d x %d)",
+                                  fn, names[i], vi.n, vi.gx, vi.gy, xi.n, xi.gx, xi.gy);
+        if (opt[i].id == x.id)
+            return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS,
+                                  "%s: x is also %s; the iteration rewrites x, so it must be a "
+                                  "vector of its own", fn, names[i]);
+    }
+    if (b.id == x.id)
+        return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS,
+                              "%s: x is also b; the iteration rewrites x, so it must be a vector "
+                              "of its own", fn);
+    if (desc.diag.id == 0 && a.kind != TEXLA_OP_DENSE)
+        return texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT,
+                              "%s: desc.diag is 0 and a is not dense: texla computes diag(A) for a "
+                              "dense A only; give it (for A = J M^-1 J', row i's J_i M^-1 J_i')",
+                              fn);
+    texla_lcp_op_workspace own = {0}, *ws = desc.workspace;
+    if (ws) {
+        texla_vec_info wi;
+        for (int k = 0; k < 3 && !r; k++) {
+            r = texla_vec_info_get(ctx, ws->v[k], &wi);
+            if (!r && !same_layout(&wi, &xi))
+                r = texla_ctx_fail(ctx, TEXLA_ERR_SHAPE,
+                                   "%s: the workspace is for vectors of %d elements (grid %d x %d);"
+                                   " x has %d (grid %d x %d)", fn, wi.n, wi.gx, wi.gy, xi.n, xi.gx,
+                                   xi.gy);
+        }
+        if (r) return r;
+    }
+    texla_ctx_begin(ctx);
+    if (!ws) {
+        r = texla_lcp_op_workspace_make(ctx, x, &own);
+        ws = &own;
+    }
+    texla_vec e = ws->v[0], w = ws->v[1], x2 = ws->v[2];
+    /* e = -omega / diag(A); a dense A's diagonal goes through w (as n x 1) */
+    if (!r && desc.diag.id) {
+        r = texla_vec_recip(ctx, desc.diag, -omega, e);
+    } else if (!r) {
+        texla_mat d = {0};
+        r = texla_mat_make(ctx, rows, 1, NULL, &d);
+        if (!r) r = texla_mat_diag(ctx, (texla_mat){a.id}, d);
+        if (!r) r = texla_vec_from_mat(ctx, d, w);
+        if (!r) r = texla_vec_recip(ctx, w, -omega, e);
+        texla_mat_destroy(ctx, d);
+    }
+    /* x <- project(x + (A x + b) .* e), alternating between x and x2 */
+    texla_vec cur = x, nxt = x2, none = {0};
+    texla_vec fi = bounded ? desc.friction_index : none, fm = bounded ? desc.friction_mu : none;
+    for (int i = 0; i < iters && !r; i++) {
+        r = texla_op_lcp_step(ctx, a, cur, b, e, fi, fm, w, nxt);
+        texla_vec t = cur;
+        cur = nxt, nxt = t;
+    }
+    if (!r && cur.id != x.id) r = texla_vec_copy(ctx, cur, x);
+    if (!r && out) {
+        /* the measures: w = A x + b, read back once with x */
+        r = texla_op_matvec(ctx, a, x, x2);
+        if (!r) r = texla_vec_add(ctx, x2, b, w);
+        if (!r) r = measures(ctx, rows, x, w, b, bounded, fi, fm, desc.tol, iters, out);
+    }
+    texla_lcp_op_workspace_destroy(ctx, &own);
     texla_ctx_end(ctx);
     return r;
 }
