@@ -243,23 +243,40 @@ static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, sp_fo
     return r ? r : texla__run(&ctx->gl, &p);
 }
 
+/* ylin (y's texels as stored, float texel * 4 + channel) at least the size of y, zero when new */
+static texla_result ylin_for(texla_ctx *ctx, const texla__obj *y, texla__buf *ylin) {
+    size_t need = (size_t)y->t.w * (size_t)y->t.h * 16;
+    if (ylin->size >= need) return TEXLA_OK;
+    texla__buf_free(&ctx->gl, ylin);
+    return texla__buf_make(&ctx->gl, need, NULL, ylin);
+}
+
+/* ylin into y (+ beta y when add and beta != 0), leaving ylin zero (spmv_pack.comp) */
+static texla_result pack_ylin(texla_ctx *ctx, texla__obj *y, float beta, int add,
+                              texla__buf *ylin) {
+    size_t texels = (size_t)y->t.w * (size_t)y->t.h;
+    texla__pass q = {.prog = TEXLA__P_SPMV_PACK, .dst = &y->t, .draw = TEXLA__DRAW_KERNEL};
+    q.i0[0] = (int)texels;
+    q.i0[1] = y->t.w;
+    q.i0[2] = add && beta != 0.0f;
+    q.f0[0] = beta;
+    q.ssbo[5].b = ylin;
+    texla_result r = sp_groups_of(ctx, (long long)(texels + 255) / 256, &q);
+    return r ? r : texla__run(&ctx->gl, &q);
+}
+
 #define SEG_ENT 8 /* entries per invocation of the segmented reduction */
 
 static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
                                 const texla__obj *x, texla__obj *y, float beta, int add,
                                 texla__buf *ylin) {
-    size_t texels = (size_t)y->t.w * (size_t)y->t.h, need = texels * 16;
-    if (ylin->size < need) {
-        texla__buf_free(&ctx->gl, ylin);
-        texla_result r = texla__buf_make(&ctx->gl, need, NULL, ylin); /* zeros */
-        if (r) return r;
-    }
+    texla_result r = ylin_for(ctx, y, ylin);
+    if (r) return r;
     int coo = v->format == TEXLA_SPARSE_COO, wg = v->wg, seg = v->sched == TEXLA_SCHED_SEGMENT;
     long long count = coo ? f->ne : (long long)f->ngroups * f->G;
     long long ninv = (f->ne + SEG_ENT - 1) / SEG_ENT;
     if (seg && !f->buf[6].buf && ninv) { /* the carries, made on first use */
-        texla_result r = texla__buf_make(&ctx->gl, (size_t)ninv * 2 * (1 + f->k) * 4, NULL,
-                                         &f->buf[6]);
+        r = texla__buf_make(&ctx->gl, (size_t)ninv * 2 * (1 + f->k) * 4, NULL, &f->buf[6]);
         if (r) return r;
         f->bytes += (double)ninv * 2 * (1 + f->k) * 4;
     }
@@ -282,7 +299,7 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, s
     p.ssbo[5].b = ylin;
     if (seg) bind(&p, f, 6, 6);
     long long inv = seg ? ninv : count;
-    texla_result r = sp_groups_of(ctx, (inv + wg - 1) / wg, &p);
+    r = sp_groups_of(ctx, (inv + wg - 1) / wg, &p);
     if (!r && count) r = texla__run(&ctx->gl, &p);
     if (!r && seg && count) { /* the carries, element by element in order */
         char d3[256];
@@ -294,15 +311,7 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, s
         r = sp_groups_of(ctx, (2 * ninv + wg - 1) / wg, &q);
         if (!r) r = texla__run(&ctx->gl, &q);
     }
-    if (r) return r;
-    texla__pass q = {.prog = TEXLA__P_SPMV_PACK, .dst = &y->t, .draw = TEXLA__DRAW_KERNEL};
-    q.i0[0] = (int)texels;
-    q.i0[1] = y->t.w;
-    q.i0[2] = add && beta != 0.0f;
-    q.f0[0] = beta;
-    q.ssbo[5].b = ylin;
-    r = sp_groups_of(ctx, (long long)(texels + 255) / 256, &q);
-    return r ? r : texla__run(&ctx->gl, &q);
+    return r ? r : pack_ylin(ctx, y, beta, add, ylin);
 }
 
 /* CSR by the merge path (glsl/kernels/spmv_merge.comp): the tiles into ylin, the tiles' open
@@ -311,12 +320,8 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, s
 static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
                               const texla__obj *x, texla__obj *y, float beta, int add,
                               texla__buf *ylin) {
-    size_t texels = (size_t)y->t.w * (size_t)y->t.h, need = texels * 16;
-    if (ylin->size < need) {
-        texla__buf_free(&ctx->gl, ylin);
-        texla_result r = texla__buf_make(&ctx->gl, need, NULL, ylin);
-        if (r) return r;
-    }
+    texla_result r = ylin_for(ctx, y, ylin);
+    if (r) return r;
     long long R = (long long)f->ngroups * f->G, items = R + f->ne;
     int wg = v->wg, E = v->lanes;
     long long tiles = (items + (long long)wg * E - 1) / ((long long)wg * E);
@@ -326,7 +331,6 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
     /* the tiles' open rows and sums, and the splits (made once for the stored form: every tile
      * size is a multiple of MERGE_SPLIT) */
     size_t cbytes = (size_t)M * 8 + ((size_t)M + 1) * 8;
-    texla_result r = TEXLA_OK;
     if (!f->merge_split) {
         texla__buf_free(&ctx->gl, &f->buf[6]);
         r = texla__buf_make(&ctx->gl, cbytes, NULL, &f->buf[6]);
@@ -367,16 +371,8 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
         r = sp_groups_of(ctx, (tiles + 255) / 256, &q);
         if (!r) r = texla__run(&ctx->gl, &q);
     }
-    if (r) return r;
-    texla__pass q = {.prog = TEXLA__P_SPMV_PACK, .dst = &y->t, .draw = TEXLA__DRAW_KERNEL};
-    q.i0[0] = (int)texels;
-    q.i0[1] = y->t.w;
-    q.i0[2] = add && beta != 0.0f;
-    /* ylin left zero: the scatter forms sharing it add into it */
-    q.f0[0] = beta;
-    q.ssbo[5].b = ylin;
-    r = sp_groups_of(ctx, (long long)(texels + 255) / 256, &q);
-    return r ? r : texla__run(&ctx->gl, &q);
+    /* ylin left zero by the pack: the scatter forms sharing it add into it */
+    return r ? r : pack_ylin(ctx, y, beta, add, ylin);
 }
 
 texla_result sp_run(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
