@@ -1274,7 +1274,8 @@ static void run_banded_sparse(texla_ctx *ctx) {
              .long_chunk = 64, .wg = 64},
             {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES, .lanes = 4},
             {.format = TEXLA_SPARSE_BSR, .block = 2, .bell = 1},
-            {.format = TEXLA_SPARSE_COO, .sched = TEXLA_SCHED_ATOMIC}};
+            {.format = TEXLA_SPARSE_COO, .sched = TEXLA_SCHED_ATOMIC},
+            {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4, .wg = 64}};
         for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
             if (vs[i].format >= TEXLA_SPARSE_COO && !inf.compute) continue;
             if (vs[i].sched == TEXLA_SCHED_ATOMIC && !inf.atomic_float) continue;
@@ -1290,6 +1291,39 @@ static void run_banded_sparse(texla_ctx *ctx) {
         STEP(ctx, "texla_sparse_pin (none)", texla_sparse_pin(ctx, sc, TEXLA_SPARSE_N, NULL));
         texla_sparse_info si;
         STEP(ctx, "texla_sparse_info_get", texla_sparse_info_get(ctx, sc, &si));
+        /* the LCP step with the product inside (fused kernels on the compute backend):
+         * dst = max(0, x + (A x + b) .* e) for a 7 x 7 A of the first entries' values */
+        {
+            int qr[SR], qc[SR];
+            float qv[SR], B7[SR], E7[SR], ref7[SR], got7[SR];
+            for (int i = 0; i < SR; i++) {
+                qr[i] = i, qc[i] = (i * 3 + 1) % SR, qv[i] = V[i % NNZ];
+                B7[i] = 0.25f * (float)(i - 3), E7[i] = -0.5f;
+            }
+            for (int i = 0; i < SR; i++) {
+                double w = (double)qv[i] * X7[qc[i]];
+                ref7[i] = (float)fmax(0.0, X7[i] + (w + B7[i]) * E7[i]);
+            }
+            texla_sparse sq = {0};
+            texla_vec b7 = {0}, e7 = {0}, w7 = {0}, d7 = {0}, none = {0};
+            STEP(ctx, "texla_sparse_make_coo (7 x 7)",
+                 texla_sparse_make_coo(ctx, x7, x7, SR, qr, qc, qv, &sq));
+            STEP(ctx, "texla_vec_make (b)", texla_vec_make(ctx, SR, B7, &b7));
+            STEP(ctx, "texla_vec_make (e)", texla_vec_make(ctx, SR, E7, &e7));
+            STEP(ctx, "texla_vec_make (work)", texla_vec_make(ctx, SR, NULL, &w7));
+            STEP(ctx, "texla_vec_make (dst)", texla_vec_make(ctx, SR, NULL, &d7));
+            STEP(ctx, "texla_op_lcp_step", texla_op_lcp_step(ctx, texla_op_sparse(sq), x7, b7, e7,
+                                                             none, none, w7, d7));
+            STEP(ctx, "texla_vec_read", texla_vec_read(ctx, d7, got7));
+            int bad = 0;
+            for (int i = 0; i < SR; i++) bad += fabs((double)got7[i] - ref7[i]) > 1e-5 * (1 + fabs(ref7[i]));
+            CHECK(bad == 0, "texla_op_lcp_step in host mode: %d of %d elements off", bad, SR);
+            cur_call = "texla_sparse_destroy";
+            texla_sparse_destroy(ctx, sq);
+            texla_vec vs7[4] = {b7, e7, w7, d7};
+            for (int i = 0; i < 4; i++) texla_vec_destroy(ctx, vs7[i]);
+            after_call("texla_sparse_destroy");
+        }
         cur_call = "texla_vec_destroy";
         texla_vec_destroy(ctx, x7);
         after_call("texla_vec_destroy");
