@@ -7,13 +7,14 @@
 //   sum stored in mid[row] (a storage buffer: the intermediate vector never becomes a texture).
 //   u_i0.x = R's rows.
 // MODE 1: dst = project(x + (A x + b) .* e) over the texels of dst, its 4 elements each; the
-//   rows of A (or of L) summed by L lanes each, their input x at packed columns (MID 0) or
-//   mid[column] (MID 1: A = L R, mid from MODE 0). A friction row i (0 <= index[i] = j < n)
+//   rows of A (or of L) summed by L lanes each, their input x at packed columns (MID 0) or the
+//   element of mid a packed column names (MID 1: A = L R, mid from MODE 0). A friction row i (0 <= index[i] = j < n)
 //   also sums its normal row j, so it can clamp to [-mu_i n_j, mu_i n_j] with
 //   n_j = max(0, x_j + (w_j + b_j) e_j) as texla_vec_lcp_step does, without reading what this
 //   pass writes; other rows max(0, v_i). Padding lanes are written 0.
 //   u_src0..4 = x, b, e, index, mu (BOUNDED); u_i0 = (n, nx (the vectors' logical row width),
-//   dst's texels per row, dst's texels), dst at image unit 0.
+//   dst's texels per row, dst's texels), u_i1.x = L's column layout's row width (MID), dst at
+//   image unit 0.
 // Each element's sum is its lanes' terms in a fixed order: the same result run to run.
 layout(local_size_x = WG) in;
 layout(rgba32f, binding = 0) uniform writeonly image2D u_dst;
@@ -39,10 +40,12 @@ shared float sh_red[WG];
 shared float sh_out[WG / L];
 #endif
 
-// the input at a stored column: a packed texel and channel of x, or an index into mid
+// the input at a stored column (its packed texel and channel): x's, or the element of mid
+// that sits there in L's column layout (u_i1.x its row width)
 float xin(uint c) {
 #if MODE == 1 && MID
-    return mid[c];
+    uint cx = 2u * (c & 0x7FFFu) + ((c >> 30) & 1u), cy = 2u * ((c >> 15) & 0x7FFFu) + (c >> 31);
+    return mid[cy * uint(u_i1.x) + cx];
 #else
     ivec2 t = ivec2(int(c & 0x7FFFu), int((c >> 15) & 0x7FFFu));
     return texelFetch(u_src0, t, 0)[c >> 30];

@@ -434,13 +434,20 @@ texla__obj *sp_object(texla_ctx *ctx, uint64_t id) {
     return texla__obj_get(ctx, id, TEXLA__KIND_SPARSE);
 }
 
-const sp_nat *sp_natural(texla_ctx *ctx, const char *fn, texla__obj *o, const texla__layout **rl,
-                         const texla__layout **cl, texla_result *r) {
+int sp_layouts(const texla__obj *o, const texla__layout **rl, const texla__layout **cl) {
+    const sparse_part *P = o->part;
+    *rl = &P->rl, *cl = &P->cl;
+    return P->k == 1;
+}
+
+const sp_nat *sp_natural(texla_ctx *ctx, const char *fn, texla__obj *o, int want_mid,
+                         texla_result *r) {
     sparse_part *P = o->part;
     *r = TEXLA_OK;
-    *rl = &P->rl, *cl = &P->cl;
-    if (P->k != 1) return NULL;
     if (!P->nat.made) *r = sp_nat_make(ctx, fn, &P->a, &P->cl, &P->nat);
+    if (!*r && want_mid && !P->nat.buf[3].buf)
+        *r = texla__buf_make(&ctx->gl, sizeof(float) * (size_t)texla__at_least_one(P->a.rows),
+                             NULL, &P->nat.buf[3]);
     return *r ? NULL : &P->nat;
 }
 

@@ -79,9 +79,10 @@ typedef struct sp_form {
 /* The natural CSR of a real matrix on the GPU (rows in order, columns sorted), for fused
  * solver kernels (splcp.c: texla_op_lcp_step). */
 typedef struct sp_nat {
-    texla__buf buf[5]; /* 0 row starts (rows + 1), 1 packed columns (each column's texel and
-                          channel in x's layout), 2 column indices, 3 values, 4 a scratch of one
-                          float per row (the intermediate vector of a product) */
+    texla__buf buf[4]; /* 0 row starts (rows + 1), 1 packed columns (each column's texel and
+                          channel in x's layout; a product's left factor finds the element of
+                          the intermediate vector from them), 2 values, 3 a scratch of one float
+                          per row, made when the matrix is first a product's right factor */
     int rows, cols, made;
     long long nnz;
 } sp_nat;
@@ -133,12 +134,14 @@ texla_result sp_lcp_step(texla_ctx *ctx, const char *fn, texla__obj *l, texla__o
                          const texla__obj *idx, const texla__obj *mu, texla__obj *dst, int *done);
 
 /* ---- sparse.c, for splcp.c ---- */
-/* The sparse object of handle id (NULL: not one, no error reported), and, when its entries are
- * real (BLOCK3 expanded), its natural CSR (made on first use; NULL with *r set on failure, or
- * with *r = TEXLA_OK when the entries are not real); rl, cl: the layouts of y and x of y = A x */
+/* The sparse object of handle id (NULL: not one, no error reported); the layouts of y and x of
+ * its y = A x, and whether its entries are real (BLOCK3 expanded) */
 texla__obj *sp_object(texla_ctx *ctx, uint64_t id);
-const sp_nat *sp_natural(texla_ctx *ctx, const char *fn, texla__obj *o, const texla__layout **rl,
-                         const texla__layout **cl, texla_result *r);
+int sp_layouts(const texla__obj *o, const texla__layout **rl, const texla__layout **cl);
+/* its natural CSR (real entries), made on first use, with the row scratch when want_mid; NULL
+ * with *r set on failure */
+const sp_nat *sp_natural(texla_ctx *ctx, const char *fn, texla__obj *o, int want_mid,
+                         texla_result *r);
 
 /* ---- points.c: the fragment backend's forms (the plane's real expansion) ---- */
 texla_result sp_points_make(texla_ctx *ctx, const char *fn, const sp_plane *p, sp_form *f);

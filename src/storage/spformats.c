@@ -913,10 +913,7 @@ texla_result sp_nat_make(texla_ctx *ctx, const char *fn, const sp_csr *m, const 
     texla__gl *g = &ctx->gl;
     texla_result r = texla__buf_make(g, sizeof(int) * ((size_t)m->rows + 1), m->ptr, &out->buf[0]);
     if (!r) r = texla__buf_make(g, sizeof *packed * nnz, packed, &out->buf[1]);
-    if (!r) r = texla__buf_make(g, sizeof(int) * nnz, m->col, &out->buf[2]);
-    if (!r) r = texla__buf_make(g, sizeof(float) * nnz, m->val, &out->buf[3]);
-    if (!r) r = texla__buf_make(g, sizeof(float) * (size_t)texla__at_least_one(m->rows), NULL,
-                                &out->buf[4]);
+    if (!r) r = texla__buf_make(g, sizeof(float) * nnz, m->val, &out->buf[2]);
     free(packed);
     if (r) {
         sp_nat_free(ctx, out);
@@ -927,6 +924,6 @@ texla_result sp_nat_make(texla_ctx *ctx, const char *fn, const sp_csr *m, const 
 }
 
 void sp_nat_free(texla_ctx *ctx, sp_nat *n) {
-    for (int i = 0; i < 5; i++) texla__buf_free(&ctx->gl, &n->buf[i]);
+    for (int i = 0; i < 4; i++) texla__buf_free(&ctx->gl, &n->buf[i]);
     memset(n, 0, sizeof *n);
 }

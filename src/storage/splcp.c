@@ -20,10 +20,10 @@ static int lanes_for(long long nnz, int rows) {
     return L;
 }
 
-static void bind3(texla__pass *p, const sp_nat *n, int cols) {
+static void bind3(texla__pass *p, const sp_nat *n) {
     p->ssbo[0].b = &n->buf[0];
-    p->ssbo[1].b = &n->buf[cols];
-    p->ssbo[2].b = &n->buf[3];
+    p->ssbo[1].b = &n->buf[1];
+    p->ssbo[2].b = &n->buf[2];
 }
 
 texla_result sp_lcp_step(texla_ctx *ctx, const char *fn, texla__obj *l, texla__obj *r,
@@ -33,18 +33,17 @@ texla_result sp_lcp_step(texla_ctx *ctx, const char *fn, texla__obj *l, texla__o
     if (!ctx->gl.info.compute ||
         texla__backend_of(&ctx->gl, TEXLA__P_SPMV) != TEXLA_BACKEND_COMPUTE)
         return TEXLA_OK;
+    /* real entries; L's rows are x's elements; the columns read from x's texture are in x's
+     * layout (checked before anything is uploaded) */
     const texla__layout *lrl, *lcl, *rrl = NULL, *rcl = NULL;
-    texla_result res;
-    const sp_nat *nl = sp_natural(ctx, fn, l, &lrl, &lcl, &res), *nr = NULL;
-    if (res || !nl) return res;
-    if (r) {
-        nr = sp_natural(ctx, fn, r, &rrl, &rcl, &res);
-        if (res || !nr) return res;
-    }
-    /* L's rows are x's elements; the columns read from x's texture are in x's layout */
-    if (!texla__same_layout(lrl, &x->lay) || !texla__same_layout(r ? rcl : lcl, &x->lay) ||
-        (r && nl->cols != nr->rows))
+    if (!sp_layouts(l, &lrl, &lcl) || (r && !sp_layouts(r, &rrl, &rcl)) ||
+        !texla__same_layout(lrl, &x->lay) || !texla__same_layout(r ? rcl : lcl, &x->lay) ||
+        (r && lcl->n != rrl->n))
         return TEXLA_OK;
+    texla_result res;
+    const sp_nat *nl = sp_natural(ctx, fn, l, 0, &res), *nr = NULL;
+    if (res) return res;
+    if (r && !(nr = sp_natural(ctx, fn, r, 1, &res))) return res;
     int Ll = lanes_for(nl->nnz, nl->rows), Lr = nr ? lanes_for(nr->nnz, nr->rows) : 1;
     char defs[160];
     if (nr) { /* mid = R x */
@@ -52,8 +51,8 @@ texla_result sp_lcp_step(texla_ctx *ctx, const char *fn, texla__obj *l, texla__o
                  "#define L %d\n#define WG %d", Lr, LCP_WG);
         texla__pass p = {.prog = TEXLA__P_LCP_SPARSE_K, .defines = defs, .src = {&x->t},
                          .draw = TEXLA__DRAW_KERNEL};
-        bind3(&p, nr, 1);
-        p.ssbo[3].b = &nr->buf[4];
+        bind3(&p, nr);
+        p.ssbo[3].b = &nr->buf[3];
         p.i0[0] = nr->rows;
         res = sp_groups_of(ctx, ((long long)nr->rows + LCP_WG / Lr - 1) / (LCP_WG / Lr), &p);
         if (!res) res = texla__run(&ctx->gl, &p);
@@ -65,13 +64,14 @@ texla_result sp_lcp_step(texla_ctx *ctx, const char *fn, texla__obj *l, texla__o
     texla__pass p = {.prog = TEXLA__P_LCP_SPARSE_K, .defines = defs, .dst = &dst->t,
                      .src = {&x->t, &b->t, &e->t}, .draw = TEXLA__DRAW_KERNEL};
     if (bounded) p.src[3] = &idx->t, p.src[4] = &mu->t;
-    bind3(&p, nl, nr ? 2 : 1);
-    if (nr) p.ssbo[3].b = &nr->buf[4];
+    bind3(&p, nl);
+    if (nr) p.ssbo[3].b = &nr->buf[3];
     long long texels = (long long)dst->t.w * dst->t.h;
     p.i0[0] = x->lay.n;
     p.i0[1] = x->lay.nx;
     p.i0[2] = dst->t.w;
     p.i0[3] = (int)texels;
+    p.i1[0] = lcl->nx; /* the intermediate vector's row width: its element from a column */
     int per = LCP_WG / Ll / 4; /* texels a workgroup */
     res = sp_groups_of(ctx, (texels + per - 1) / per, &p);
     if (!res) res = texla__run(&ctx->gl, &p);
