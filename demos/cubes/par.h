@@ -17,5 +17,7 @@ int par_init(int threads);
 int par_threads(void);
 void par_run(int nchunks, par_fn fn, void *arg);
 void par_shutdown(void);
+/* the first index past chunk c of size `size` over 0 .. n-1 */
+static inline int par_end(int c, int size, int n) { return (c + 1) * size < n ? (c + 1) * size : n; }
 
 #endif

@@ -1108,8 +1108,6 @@ static int grow_vectors(cubes_world *w, size_t nv) {
     return 0;
 }
 
-/* Every group's rows, b, warm start, index, mu, diag; with dense, J and B as dense mc x kc
- * matrices too (the dense solvers' uploads). */
 /* The rows of a group's contacts, spread over threads (par.h) in chunks of ROWS_CHUNK
  * contacts: each contact writes only its own three rows and entries; the chunks' deepest
  * penetration and nonzero count are combined in chunk order. */
@@ -1132,7 +1130,7 @@ static void rows_chunk(void *arg, int chunk) {
           *mu = w->hmu + G->off_v, *cb = w->hc + G->off_v, *dg = w->hd + G->off_v;
     float max_depth = 0;
     long nnz = 0;
-    int k1 = (chunk + 1) * ROWS_CHUNK < G->nc ? (chunk + 1) * ROWS_CHUNK : G->nc;
+    int k1 = par_end(chunk, ROWS_CHUNK, G->nc);
     for (int k = chunk * ROWS_CHUNK; k < k1; k++) {
         cubes_contact *c = &w->contacts[w->order[G->c0 + k]];
         int r = 3 * k;
@@ -1165,6 +1163,8 @@ static void rows_chunk(void *arg, int chunk) {
     J->depth[chunk] = max_depth, J->cnt[chunk] = nnz;
 }
 
+/* Every group's rows, b, warm start, index, mu, diag; with dense, J and B as dense mc x kc
+ * matrices too (the dense solvers' uploads). */
 static int build_groups(cubes_world *w, int dense) {
     size_t nj = 0, nv = 0;
     for (int g = 0; g < w->ngroups; g++) {
@@ -1277,7 +1277,7 @@ typedef struct lmax_job {
 /* a row chunk's scaled rows, columns, carried and fixed start vectors (v, y) */
 static void lmax_setup(void *arg, int chunk) {
     lmax_job *J = arg;
-    int r1 = (chunk + 1) * LMAX_CHUNK < J->m ? (chunk + 1) * LMAX_CHUNK : J->m;
+    int r1 = par_end(chunk, LMAX_CHUNK, J->m);
     double wsum = 0, csum = 0;
     int warm = 0;
     float floor_ = 0;
@@ -1306,13 +1306,13 @@ static void lmax_setup(void *arg, int chunk) {
 
 static void lmax_start(void *arg, int chunk) {
     lmax_job *J = arg;
-    int r1 = (chunk + 1) * LMAX_CHUNK < J->m ? (chunk + 1) * LMAX_CHUNK : J->m;
+    int r1 = par_end(chunk, LMAX_CHUNK, J->m);
     for (int r = chunk * LMAX_CHUNK; r < r1; r++) J->v[r] = J->v[r] * J->sw + J->y[r] * J->sc;
 }
 
 static void lmax_gather(void *arg, int chunk) {
     lmax_job *J = arg;
-    int b1 = (chunk + 1) * LMAX_CHUNK < J->nblk ? (chunk + 1) * LMAX_CHUNK : J->nblk;
+    int b1 = par_end(chunk, LMAX_CHUNK, J->nblk);
     for (int b = chunk * LMAX_CHUNK; b < b1; b++) {
         float acc[6] = {0, 0, 0, 0, 0, 0};
         for (int t = J->bstart[b]; t < J->bstart[b + 1]; t++) {
@@ -1327,7 +1327,7 @@ static void lmax_gather(void *arg, int chunk) {
 
 static void lmax_apply(void *arg, int chunk) {
     lmax_job *J = arg;
-    int r1 = (chunk + 1) * LMAX_CHUNK < J->m ? (chunk + 1) * LMAX_CHUNK : J->m;
+    int r1 = par_end(chunk, LMAX_CHUNK, J->m);
     double nn = 0, vy = 0, vv = 0;
     for (int r = chunk * LMAX_CHUNK; r < r1; r++) {
         const float *qr = J->q + 12 * (size_t)r;
@@ -1346,7 +1346,7 @@ static void lmax_apply(void *arg, int chunk) {
 
 static void lmax_scale(void *arg, int chunk) {
     lmax_job *J = arg;
-    int r1 = (chunk + 1) * LMAX_CHUNK < J->m ? (chunk + 1) * LMAX_CHUNK : J->m;
+    int r1 = par_end(chunk, LMAX_CHUNK, J->m);
     for (int r = chunk * LMAX_CHUNK; r < r1; r++) J->v[r] = J->y[r] * J->inv;
 }
 
