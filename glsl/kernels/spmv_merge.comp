@@ -9,8 +9,9 @@
 // MODE 2 (once per stored form, kept): the (row, entry) on the merge path at every multiple of
 //   SPLIT items, by binary search of the row starts, into split[] (after the carries); every
 //   tile size is a multiple of SPLIT, so one set serves every variant.
-// MODE 0 (the tiles): the workgroup reads its tile's first and last (row, entry), stages the tile's row ends and its entries' products a x in shared memory (loads of
-//   consecutive entries by consecutive invocations), and each invocation walks its E items:
+// MODE 0 (the tiles): the workgroup reads its tile's first and last (row, entry) from the
+//   splits, stages the tile's row ends and its entries' products a x in shared memory (loads
+//   of consecutive entries by consecutive invocations), and each invocation walks its E items:
 //   an entry adds its product to the open row's sum, a row end writes the sum. A row that an
 //   invocation closes but did not open also needs the sums the invocations before it left
 //   open on it: a segmented scan of those open sums over the workgroup (keys: the open row,
@@ -30,7 +31,7 @@ layout(std430, binding = 0) readonly buffer Ptr { uint ptr[]; };
 layout(std430, binding = 1) readonly buffer Col { uint col[]; };
 layout(std430, binding = 2) readonly buffer Val { float val[]; };
 layout(std430, binding = 5) buffer Out { float ylin[]; };
-// tiles open rows, tiles open sums (as bits), then tiles + 1 splits (row, entry)
+// M open rows, M open sums (as bits), then M + 1 splits (row, entry)
 layout(std430, binding = 6) buffer Carry { uint carry_row[]; };
 
 #define T (WG * E)
@@ -50,9 +51,9 @@ float xat(uint c) {
 void main() {
     uint lid = gl_LocalInvocationID.x;
     uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
-    uint R = uint(u_i0.x), NNZ = uint(u_i0.y), D = R + NNZ;
-    uint M = uint(u_i0.w), sp = 2u * M, k = uint(u_i1.x);
-    uint s0 = tile * k, s1 = min(s0 + k, M);
+    uint R = uint(u_i0.x);
+    uint M = uint(u_i0.w), sp = 2u * M, per = uint(u_i1.x); // splits a tile
+    uint s0 = tile * per, s1 = min(s0 + per, M);
     uint i0 = carry_row[sp + 2u * s0], j0 = carry_row[sp + 2u * s0 + 1u];
     uint i1 = carry_row[sp + 2u * s1], j1 = carry_row[sp + 2u * s1 + 1u];
     uint na = i1 - i0, nb = j1 - j0;

@@ -363,10 +363,8 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
     r = sp_groups_of(ctx, tiles, &p);
     if (!r) r = texla__run(&ctx->gl, &p);
     if (!r && tiles > 1) {
-        char d1[128];
-        snprintf(d1, sizeof d1, "#define MODE 1\n#define WG 256\n#define E %d", E);
         texla__pass q = p;
-        q.defines = d1;
+        q.defines = "#define MODE 1\n#define WG 256\n#define E 1"; /* one program for every E */
         q.src[0] = NULL;
         r = sp_groups_of(ctx, (tiles + 255) / 256, &q);
         if (!r) r = texla__run(&ctx->gl, &q);
