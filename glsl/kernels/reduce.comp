@@ -7,8 +7,9 @@
 // parts in index order. Fixed order everywhere: the same result run to run. The counter is
 // left at zero for the next pass.
 // Defines: FOLD 0 sum, 1 max, 2 min; MAP 0 none, 1 A .* B, 2 A .* A, 3 |A|, 4 NaN and +-Inf
-// become the fold's identity; TILE 0: the row-major grid stride above, 1: whole 32 x 8 tiles
-// per workgroup (the "reduce" family's variants "rows" and "tiles", src/core/variants.c).
+// become the fold's identity; TILE 0: the row-major grid stride above, 1: whole tiles of
+// TW x (256 / TW) texels per workgroup, UNROLL in flight (the "reduce" family's variants,
+// src/core/variants.c).
 // u_i1 = (w, h, dx, dy): the source's size in texels, and the grid stride N as (N mod w,
 // N div w). u_shape: the source's padding mask (padding lanes become the fold's identity).
 layout(local_size_x = 256) in;
@@ -95,27 +96,31 @@ void main() {
     uint lid = gl_LocalInvocationIndex;
     uint groups = gl_NumWorkGroups.x;
 #if TILE
-    // Tiles of 32 x 8 texels, as a GPU lays a 2D texture out in memory: workgroup k folds
-    // tiles k, k + G, k + 2G, ... (u_i1 = (w, h, tiles across, tiles)), four in flight;
-    // invocation (lid % 32, lid / 32) reads its texel of each.
+    // Tiles of TW x (256 / TW) texels (32 x 8 by default), as a GPU lays a 2D texture out in
+    // memory: workgroup k folds tiles k, k + G, k + 2G, ... (u_i1 = (w, h, tiles across,
+    // tiles)), UNROLL of them in flight, the last round's loads as independent as the others;
+    // invocation (lid % TW, lid / TW) reads its texel of each.
+#ifndef TW
+#define TW 32
+#endif
+#ifndef UNROLL
+#define UNROLL 4
+#endif
     int w = u_i1.x, h = u_i1.y, tw = u_i1.z, tiles = u_i1.w;
-    ivec2 me = ivec2(int(lid) & 31, int(lid) >> 5);
+    ivec2 me = ivec2(int(lid) % TW, int(lid) / TW);
     int G = int(groups), t = int(gl_WorkGroupID.x);
-    float a0 = ID, a1 = ID, a2 = ID, a3 = ID;
-    for (; t + 3 * G < tiles; t += 4 * G) {
-        ivec2 s0 = ivec2((t % tw) * 32, (t / tw) * 8) + me;
-        ivec2 s1 = ivec2(((t + G) % tw) * 32, ((t + G) / tw) * 8) + me;
-        ivec2 s2 = ivec2(((t + 2 * G) % tw) * 32, ((t + 2 * G) / tw) * 8) + me;
-        ivec2 s3 = ivec2(((t + 3 * G) % tw) * 32, ((t + 3 * G) / tw) * 8) + me;
-        if (s0.x < w && s0.y < h) a0 = F(a0, element(s0));
-        if (s1.x < w && s1.y < h) a1 = F(a1, element(s1));
-        if (s2.x < w && s2.y < h) a2 = F(a2, element(s2));
-        if (s3.x < w && s3.y < h) a3 = F(a3, element(s3));
+    float acc_[UNROLL];
+    for (int i = 0; i < UNROLL; ++i) acc_[i] = ID;
+    for (; t < tiles; t += UNROLL * G) {
+        for (int i = 0; i < UNROLL; ++i) {
+            int ti = t + i * G;
+            ivec2 s = ivec2((ti % tw) * TW, (ti / tw) * (256 / TW)) + me;
+            if (ti < tiles && s.x < w && s.y < h) acc_[i] = F(acc_[i], element(s));
+        }
     }
-    for (; t < tiles; t += G) {
-        ivec2 s0 = ivec2((t % tw) * 32, (t / tw) * 8) + me;
-        if (s0.x < w && s0.y < h) a0 = F(a0, element(s0));
-    }
+    for (int i = UNROLL / 2; i > 0; i >>= 1)
+        for (int j = 0; j < i; ++j) acc_[j] = F(acc_[j], acc_[j + i]);
+    float a0 = acc_[0], a1 = ID, a2 = ID, a3 = ID;
 #else
     int w = u_i1.x, h = u_i1.y, dx = u_i1.z, dy = u_i1.w;
     int g = int(gl_GlobalInvocationID.x);

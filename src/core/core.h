@@ -108,6 +108,8 @@ struct texla_ctx {
     int nobjs, capobjs, free_head;
     float calib_ms[TEXLA__NBACKENDS]; /* a copy timed on each backend at creation */
     texla__buf scratch;     /* kernels' partial results (reductions), made on first use */
+    void *hscratch;         /* host memory reused by uploads made every step (texla__hscratch) */
+    size_t hscratch_n;
     texla__tune tune;
     int pin[TEXLA__FAM_COUNT]; /* per kernel family (variants.c): variant + 1 pinned, 0: none */
 };
@@ -193,6 +195,9 @@ texla_result texla__dense_to_vec(texla_ctx *ctx, const texla__tex *src, texla__o
 /* the kernels' scratch storage buffer (ctx->scratch): a 16-byte header (binding 0's `count`,
  * left at zero by every kernel that uses it) and at least `floats` floats after it */
 texla_result texla__scratch(texla_ctx *ctx, size_t floats);
+/* host memory of at least `bytes`, the context's, valid until the next call (NULL: out of
+ * memory): uploads made every solver step reuse it instead of fresh pages each time */
+void *texla__hscratch(texla_ctx *ctx, size_t bytes);
 
 /* ---- kernel variants and the tuner (variants.c) ---- */
 typedef struct texla__variant {
@@ -201,6 +206,7 @@ typedef struct texla__variant {
     int wg;              /* invocations per workgroup */
     int smem;            /* bytes of shared memory */
     int tuned;           /* 1: the tuner may choose it (0: only when pinned) */
+    int arg[3];          /* numbers the caller needs (reduce: tile width, unroll, groups/SM) */
 } texla__variant;
 typedef struct texla__family {
     const char *name;

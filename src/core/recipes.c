@@ -6,6 +6,7 @@
 #include "core/core.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 texla_result texla__multipass(texla_ctx *ctx, texla__prog_id prog, const texla__tex *a,
@@ -71,48 +72,65 @@ texla_result texla__scratch(texla_ctx *ctx, size_t floats) {
     return texla__buf_make(&ctx->gl, want, NULL, &ctx->scratch); /* zeros: count starts at 0 */
 }
 
-#define REDUCE_WG 256     /* invocations per workgroup of glsl/kernels/reduce.comp */
-#define REDUCE_PER_INV 4  /* texels each invocation folds at least, before more workgroups */
-#define REDUCE_PER_SM 8   /* workgroups per SM at most (2048 invocations: one full wave) */
-#define REDUCE_MAX_WG 1024 /* without an SM count */
+static int texels_tiled(const texla__tex *a) { return (long long)a->w * a->h >= 65536; }
 
-/* One kernel pass: ceil(texels / (256 * 4)) workgroups, at most one wave of the GPU (8 per
- * SM where the GL tells the SM count, else 1024); one workgroup needs no second fold. */
+void *texla__hscratch(texla_ctx *ctx, size_t bytes) {
+    if (bytes <= ctx->hscratch_n) return ctx->hscratch;
+    void *p = malloc(bytes);
+    if (!p) return NULL;
+    free(ctx->hscratch);
+    ctx->hscratch = p;
+    ctx->hscratch_n = bytes;
+    return p;
+}
+
+#define REDUCE_WG 256      /* invocations per workgroup of glsl/kernels/reduce.comp */
+#define REDUCE_MAX_WG 1024 /* workgroups at most without an SM count */
+#define REDUCE_SOFT_WG 16  /* on a software renderer (where several rounds get tested) */
+
+/* One kernel pass. The workgroups: as few rounds (of 256 x unroll texels, or unroll tiles, a
+ * workgroup) as the variant's workgroups per SM allow (1024 in all where the GL tells no SM
+ * count, 16 on a software renderer), then the fewest workgroups that cover the texture in that many rounds, so that every
+ * workgroup does the same number of full rounds; one workgroup needs no second fold. */
 static texla_result reduce_kernel(texla_ctx *ctx, const texla__tex *a, const int32_t shape[4],
                                   const texla__tex *b, int fold, int map, texla__tex *dst) {
-    long long max_groups = ctx->gl.caps.sm_count > 0 ? (long long)ctx->gl.caps.sm_count * REDUCE_PER_SM
-                                                     : REDUCE_MAX_WG;
-    texla_result r = texla__scratch(ctx, (size_t)max_groups);
-    if (r) return r;
-    long long texels = (long long)a->w * a->h;
-    long long groups = (texels + REDUCE_WG * REDUCE_PER_INV - 1) / (REDUCE_WG * REDUCE_PER_INV);
-    if (groups > max_groups) groups = max_groups;
-    if (groups < 1) groups = 1;
-    long long stride = groups * REDUCE_WG;
     int fam = TEXLA__FAM_REDUCE;
-    /* unpinned: tiles from 2^16 texels up, rows below (H100: a dot of 2^24 elements 0.0585 ms
-     * in tiles, 0.0768 in rows; of 1024, 8.0 us in tiles, 5.7 in rows) */
-    int v = ctx->pin[fam] ? ctx->pin[fam] - 1 : texels >= 65536 ? 1 : 0;
-    int tile = !strcmp(texla__families[fam].v[v].name, "tiles");
-    char defs[96];
-    snprintf(defs, sizeof defs, "#define FOLD %d\n#define MAP %d\n%s", fold, map,
-             texla__families[fam].v[v].defines);
+    /* unpinned: 4 x 64 tiles ("gobs", variants.c's fifth) from 2^16 texels up, rows below
+     * (H100, 2026-11-26: a dot of 2^24 elements 0.0525 ms in gobs, 0.0533 in 32 x 8 tiles,
+     * 0.0563 with eight in flight, 0.0780 in rows; of 1024, 5.7 us in rows, 6.2 in gobs) */
+    int v = ctx->pin[fam] ? ctx->pin[fam] - 1 : texels_tiled(a) ? 4 : 0;
+    const texla__variant *var = &texla__families[fam].v[v];
+    int tile = var->arg[0] > 0, unroll = var->arg[1];
+    const texla__caps *c = &ctx->gl.caps;
+    long long max_groups = c->sm_count > 0 ? (long long)c->sm_count * var->arg[2]
+                           : c->software   ? REDUCE_SOFT_WG
+                                           : REDUCE_MAX_WG;
+    long long units = (long long)a->w * a->h, per = (long long)REDUCE_WG * unroll, tw = 0;
+    if (tile) { /* tiles of tw x (256 / tw) texels: across, and in all */
+        tw = (a->w + var->arg[0] - 1) / var->arg[0];
+        units = tw * ((a->h + REDUCE_WG / var->arg[0] - 1) / (REDUCE_WG / var->arg[0]));
+        per = unroll;
+    }
+    long long rounds = (units + per * max_groups - 1) / (per * max_groups);
+    long long groups = (units + per * rounds - 1) / (per * rounds);
+    if (groups < 1) groups = 1;
+    texla_result r = texla__scratch(ctx, (size_t)groups);
+    if (r) return r;
+    char defs[128];
+    snprintf(defs, sizeof defs, "#define FOLD %d\n#define MAP %d\n%s", fold, map, var->defines);
     texla__pass p = {.prog = TEXLA__P_REDUCE_K, .defines = defs, .dst = dst,
                      .draw = TEXLA__DRAW_KERNEL, .src = {a, map == TEXLA__MAP_MUL ? b : NULL},
                      .groups = {(unsigned)groups, 1, 1}};
     p.ssbo[0].b = &ctx->scratch;
     p.i1[0] = a->w;
     p.i1[1] = a->h;
-    p.i1[2] = (int)(stride % a->w);
-    p.i1[3] = (int)(stride / a->w);
-    if (tile) { /* tiles of 32 x 8 texels: across, and in all */
-        long long tw = (a->w + 31) / 32, tiles = tw * ((a->h + 7) / 8);
-        groups = (tiles + REDUCE_PER_INV - 1) / REDUCE_PER_INV;
-        if (groups > max_groups) groups = max_groups;
-        if (groups < 1) groups = 1;
-        p.groups[0] = (unsigned)groups;
+    if (tile) {
         p.i1[2] = (int)tw;
-        p.i1[3] = (int)tiles;
+        p.i1[3] = (int)units;
+    } else { /* the grid stride as (N mod w, N div w) */
+        long long stride = groups * REDUCE_WG;
+        p.i1[2] = (int)(stride % a->w);
+        p.i1[3] = (int)(stride / a->w);
     }
     for (int i = 0; i < 4; i++) p.shape[i] = shape[i];
     return texla__run(&ctx->gl, &p);

@@ -18,7 +18,7 @@
     {#bm "x" #bn "x" #bk "/" #tm "x" #tn "/c" #ch,                                              \
      "#define BM " #bm "\n#define BN " #bn "\n#define BK " #bk "\n#define TM " #tm              \
      "\n#define TN " #tn "\n#define CHUNK " #ch "\n",                                           \
-     ((bm) / (tm)) * ((bn) / (tn)), 2 * (bk) * ((bm) + (bn)) * 4, (ch) > 0}
+     ((bm) / (tm)) * ((bn) / (tn)), 2 * (bk) * ((bm) + (bn)) * 4, (ch) > 0, {0, 0, 0}}
 static const texla__variant gemm_v[] = {
     GEMM(64, 64, 8, 4, 4, 128),     /* the default: 32 registers of sums, 8 KiB shared */
     GEMM(128, 128, 8, 8, 8, 0),     /* the CUDA ladder's 2D block tiling, one-level */
@@ -41,7 +41,7 @@ static const texla__variant gemm_v[] = {
 #define GEMV(rows, z, xc)                                                                       \
     {"r" #rows "z" #z "x" #xc,                                                                  \
      "#define ROWS " #rows "\n#define Z " #z "\n#define XCHUNK " #xc "\n", (rows) * (z),       \
-     (xc) * 4 + (rows) * (z) * 16, 1}
+     (xc) * 4 + (rows) * (z) * 16, 1, {0, 0, 0}}
 static const texla__variant gemv_v[] = {
     GEMV(1, 256, 2048), /* the default */
     GEMV(2, 128, 2048),
@@ -61,20 +61,30 @@ static const texla__variant gemv_v[] = {
  * arrive as texels of 4 rows at one k and are stored whole. Same tiles, same two-level sums.
  * Where nothing is measured, the caller's size-based default (dense_kernels.c). */
 static const texla__variant gemm_path_v[] = {
-    {"direct", "", 1, 0, 1},
-    {"via_nt", "", 256, 4096, 1},
+    {"direct", "", 1, 0, 1, {0, 0, 0}},
+    {"via_nt", "", 256, 4096, 1, {0, 0, 0}},
 };
 
 /* How the one-pass reduction (glsl/kernels/reduce.comp) walks its texture: "rows", a grid
  * stride in row-major order (neighbouring invocations on neighbouring texels of a row), or
- * "tiles", whole 32 x 8 tiles per workgroup, as GPUs lay textures out in memory. Not tuned
- * (a reduction runs inside solver loops, where timing on first use would cost more than it
- * saves): tiles from 2^16 texels up, rows below (core/recipes.c), or the one pinned
+ * whole tiles of tw x (256 / tw) texels per workgroup, as GPUs lay textures out in memory,
+ * `unroll` of them in flight, at most `groups/SM` workgroups an SM (arg). Not tuned (a
+ * reduction runs inside solver loops, where timing on first use would cost more than it
+ * saves): "gobs" from 2^16 texels up, rows below (core/recipes.c), or the one pinned
  * (texla_ctx_set_variant). */
+#define RTILE(name, tw, un, sm)                                                                 \
+    {name, "#define TILE 1\n#define TW " #tw "\n#define UNROLL " #un "\n", 256, 0, 0, {tw, un, sm}}
 static const texla__variant reduce_v[] = {
-    {"rows", "#define TILE 0\n", 256, 0, 0},
-    {"tiles", "#define TILE 1\n", 256, 0, 0},
+    {"rows", "#define TILE 0\n", 256, 0, 0, {0, 4, 8}},
+    RTILE("tiles", 32, 4, 8),       /* 32 x 8 texels, four in flight, one wave */
+    RTILE("tiles_u8", 32, 8, 8),    /* eight in flight */
+    RTILE("tiles_2w", 32, 4, 16),   /* two waves of workgroups */
+    RTILE("gobs", 4, 4, 8),         /* 4 x 64 texels: 64-byte columns (the default for large
+                                       textures, core/recipes.c) */
+    RTILE("gobs_u8", 4, 8, 8),
+    RTILE("squares_u8", 16, 8, 8),  /* 16 x 16 */
 };
+#undef RTILE
 
 const texla__family texla__families[TEXLA__FAM_COUNT] = {
     [TEXLA__FAM_GEMM] = {"gemm", gemm_v, (int)(sizeof gemm_v / sizeof gemm_v[0]), 0},
