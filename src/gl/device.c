@@ -169,6 +169,7 @@ texla_result texla__gl_probe_float(texla__gl *g) {
 
 void texla__gl_release(texla__gl *g) {
     texla__pool_destroy(g);
+    texla__bufpool_destroy(g);
     texla__progs_destroy(g);
     if (g->vao) glDeleteVertexArrays(1, &g->vao);
     if (g->timer_q) glDeleteQueries(1, &g->timer_q);

@@ -24,10 +24,11 @@ typedef struct texla__tex {
     int w, h;
 } texla__tex;
 
-/* a shader storage buffer */
+/* a shader storage buffer: size bytes asked for, cap allocated (a buffer taken from the pool
+ * of freed ones may be larger; passes bind the first size bytes) */
 typedef struct texla__buf {
     GLuint buf;
-    size_t size;
+    size_t size, cap;
 } texla__buf;
 
 /* ---- programs (base/optable.h) ---- */
@@ -171,6 +172,9 @@ struct texla__gl {
     GLuint vao;            /* the empty vertex array full-screen draws need in core profile */
     texla__tex *pool;      /* free temporaries */
     int npool, cappool;
+    texla__buf bpool[32];  /* freed storage buffers kept for reuse (resources.c) */
+    int nbpool;
+    size_t bpool_bytes;
     char gl_debug[512];    /* the last KHR_debug message of texla's own debug context */
     GLuint timer_q;        /* texla__timer_begin/end */
     double timer_t0;
@@ -237,7 +241,8 @@ void texla__pool_give(texla__gl *g, texla__tex *t);
 void texla__pool_destroy(texla__gl *g);
 /* shader storage buffers: size bytes, from data (NULL: zeros) */
 texla_result texla__buf_make(texla__gl *g, size_t size, const void *data, texla__buf *out);
-void texla__buf_free(texla__gl *g, texla__buf *b);
+void texla__buf_free(texla__gl *g, texla__buf *b); /* into the pool of freed buffers */
+void texla__bufpool_destroy(texla__gl *g);
 texla_result texla__buf_upload(texla__gl *g, const texla__buf *b, size_t off, size_t size,
                                const void *data);
 texla_result texla__buf_download(texla__gl *g, const texla__buf *b, size_t off, size_t size,

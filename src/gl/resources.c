@@ -198,9 +198,31 @@ void texla__read_free(GLuint *pbo, GLsync *fence) {
 
 /* ---- shader storage buffers ---- */
 
+/* Freed storage buffers are kept (at most 32, 256 MiB in all) and given again to a request
+ * they fit without wasting more than half: a solver that makes its sparse matrices anew every
+ * step (the cubes' contacts) would otherwise have the driver allocate GPU memory for each of
+ * their buffers every step (on the H100, milliseconds). */
+#define BPOOL_BYTES ((size_t)256 << 20)
+#define BPOOL_N ((int)(sizeof ((texla__gl *)0)->bpool / sizeof(texla__buf)))
+
+static int bpool_take(texla__gl *g, size_t alloc, texla__buf *out) {
+    int best = -1;
+    for (int i = 0; i < g->nbpool; i++) {
+        size_t c = g->bpool[i].cap;
+        if (c >= alloc && c <= 2 * alloc + 4096 && (best < 0 || c < g->bpool[best].cap)) best = i;
+    }
+    if (best < 0) return 0;
+    out->buf = g->bpool[best].buf;
+    out->cap = g->bpool[best].cap;
+    g->bpool_bytes -= out->cap;
+    g->bpool[best] = g->bpool[--g->nbpool];
+    return 1;
+}
+
 texla_result texla__buf_make(texla__gl *g, size_t size, const void *data, texla__buf *out) {
     out->buf = 0;
     out->size = size;
+    out->cap = 0;
     if (!g->info.compute)
         return texla__glfail(g, TEXLA_ERR_UNSUPPORTED,
                              "storage buffers need OpenGL 4.3; this context is %d.%d",
@@ -210,6 +232,20 @@ texla_result texla__buf_make(texla__gl *g, size_t size, const void *data, texla_
                              "a storage buffer of %zu bytes is larger than this GL allows (%lld, "
                              "GL_MAX_SHADER_STORAGE_BLOCK_SIZE)", size, g->caps.ssbo_max);
     size_t alloc = size ? size : 16;
+    if (bpool_take(g, alloc, out)) { /* the first alloc bytes: the data, or zeros */
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, out->buf);
+        if (data) {
+            glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)alloc, data);
+        } else {
+            const uint32_t zero = 0; /* whole words (sizes are) */
+            size_t words = (alloc + 3) / 4 * 4 <= out->cap ? (alloc + 3) / 4 * 4 : alloc / 4 * 4;
+            glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, (GLsizeiptr)words,
+                                 GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+        }
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+        g->stats.uploads += data != NULL;
+        return TEXLA_OK;
+    }
     glGenBuffers(1, &out->buf);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, out->buf);
     glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)alloc, data, GL_STATIC_DRAW);
@@ -227,15 +263,32 @@ texla_result texla__buf_make(texla__gl *g, size_t size, const void *data, texla_
                              "allocating a storage buffer of %.1f MB failed: out of GPU memory?",
                              (double)alloc / 1e6);
     }
+    out->cap = alloc;
     g->stats.uploads += data != NULL;
     return TEXLA_OK;
 }
 
 void texla__buf_free(texla__gl *g, texla__buf *b) {
-    (void)g;
-    if (b->buf) glDeleteBuffers(1, &b->buf);
+    if (b->buf && b->cap && b->cap <= BPOOL_BYTES) {
+        /* room for it: the oldest go first */
+        while (g->nbpool && (g->nbpool == BPOOL_N || g->bpool_bytes + b->cap > BPOOL_BYTES)) {
+            glDeleteBuffers(1, &g->bpool[0].buf);
+            g->bpool_bytes -= g->bpool[0].cap;
+            memmove(g->bpool, g->bpool + 1, sizeof *g->bpool * (size_t)--g->nbpool);
+        }
+        g->bpool[g->nbpool++] = *b;
+        g->bpool_bytes += b->cap;
+    } else if (b->buf) {
+        glDeleteBuffers(1, &b->buf);
+    }
     b->buf = 0;
-    b->size = 0;
+    b->size = b->cap = 0;
+}
+
+void texla__bufpool_destroy(texla__gl *g) {
+    for (int i = 0; i < g->nbpool; i++) glDeleteBuffers(1, &g->bpool[i].buf);
+    g->nbpool = 0;
+    g->bpool_bytes = 0;
 }
 
 texla_result texla__buf_upload(texla__gl *g, const texla__buf *b, size_t off, size_t size,

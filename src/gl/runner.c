@@ -177,7 +177,7 @@ static texla_result run_compute(texla__gl *g, const texla__prog *prog, const tex
             const texla__buf *b = p->ssbo[i].b;
             if (!b) continue;
             size_t size = p->ssbo[i].size ? p->ssbo[i].size : b->size - p->ssbo[i].off;
-            if (p->ssbo[i].off == 0 && size == b->size)
+            if (p->ssbo[i].off == 0 && (size == b->cap || !size))
                 glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)i, b->buf);
             else
                 glBindBufferRange(GL_SHADER_STORAGE_BUFFER, (GLuint)i, b->buf,

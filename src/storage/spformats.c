@@ -57,22 +57,30 @@ texla_result sp_csr_make(texla_ctx *ctx, const char *fn, int rows, int cols, int
                          long long nnz, const int *rptr, const int *ridx, const int *cidx,
                          const float *val, sp_csr *out) {
     memset(out, 0, sizeof *out);
-    for (long long e = 0; e < nnz; e++) {
-        int i = ridx ? ridx[e] : 0, j = cidx[e];
-        if ((ridx && (i < 0 || i >= rows)) || j < 0 || j >= cols)
-            return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
-                               "%s: entry %lld is at (%d, %d), outside the %d x %d matrix", fn, e,
-                               ridx ? i : -1, j, rows, cols);
+    /* the indices checked (CSR input: row by row, noting in the same pass whether every row's
+     * columns strictly increase) */
+    int clean = rptr && kin != 9;
+    if (rptr) {
+        for (int i = 0; i < rows; i++)
+            for (int q = rptr[i]; q < rptr[i + 1]; q++) {
+                int j = cidx[q];
+                if (j < 0 || j >= cols)
+                    return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                                       "%s: entry %d is at (%d, %d), outside the %d x %d matrix",
+                                       fn, q, -1, j, rows, cols);
+                clean &= q == rptr[i] || cidx[q - 1] < j;
+            }
+    } else {
+        for (long long e = 0; e < nnz; e++) {
+            int i = ridx[e], j = cidx[e];
+            if (i < 0 || i >= rows || j < 0 || j >= cols)
+                return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                                   "%s: entry %lld is at (%d, %d), outside the %d x %d matrix", fn,
+                                   e, i, j, rows, cols);
+        }
     }
     /* CSR input whose rows are already strictly increasing: a copy */
     if (rptr && kin != 9) {
-        int clean = 1;
-        for (int i = 0; i < rows && clean; i++)
-            for (int q = rptr[i] + 1; q < rptr[i + 1]; q++)
-                if (cidx[q - 1] >= cidx[q]) {
-                    clean = 0;
-                    break;
-                }
         if (clean) {
             out->rows = rows, out->cols = cols, out->k = kin, out->nnz = nnz;
             out->ptr = malloc(sizeof *out->ptr * ((size_t)rows + 1));
@@ -905,16 +913,29 @@ void sp_form_free(texla_ctx *ctx, sp_form *f) {
 texla_result sp_nat_make(texla_ctx *ctx, const char *fn, const sp_csr *m, const texla__layout *cl,
                          sp_nat *out) {
     memset(out, 0, sizeof *out);
-    size_t nnz = (size_t)m->nnz;
-    uint32_t *packed = malloc(sizeof *packed * one((long long)nnz));
+    size_t nnz = (size_t)m->nnz, cols = (size_t)m->cols;
+    /* each column's texel and channel in x's layout: from a table of the columns where there
+     * are fewer columns than entries (no division an entry), in the context's host scratch */
+    int table = cols < nnz;
+    uint32_t *packed = texla__hscratch(ctx, sizeof *packed * (one((long long)nnz) +
+                                                              (table ? cols : 0)));
     if (!packed) return oom(ctx, fn, "the packed columns", (double)nnz * 4);
-    /* each column's texel and channel in x's layout */
-    for (size_t e = 0; e < nnz; e++) packed[e] = sp_loc(cl, m->col[e]);
+    if (table) {
+        uint32_t *loc = packed + nnz;
+        long long cx = 0, cy = 0;
+        for (size_t c = 0; c < cols; c++) {
+            loc[c] = (uint32_t)(cx >> 1) | (uint32_t)(cy >> 1) << 15 |
+                     (uint32_t)((cx & 1) + 2 * (cy & 1)) << 30;
+            if (++cx == cl->nx) cx = 0, cy++;
+        }
+        for (size_t e = 0; e < nnz; e++) packed[e] = loc[m->col[e]];
+    } else {
+        for (size_t e = 0; e < nnz; e++) packed[e] = sp_loc(cl, m->col[e]);
+    }
     texla__gl *g = &ctx->gl;
     texla_result r = texla__buf_make(g, sizeof(int) * ((size_t)m->rows + 1), m->ptr, &out->buf[0]);
     if (!r) r = texla__buf_make(g, sizeof *packed * nnz, packed, &out->buf[1]);
     if (!r) r = texla__buf_make(g, sizeof(float) * nnz, m->val, &out->buf[2]);
-    free(packed);
     if (r) {
         sp_nat_free(ctx, out);
         return r;
