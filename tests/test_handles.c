@@ -426,6 +426,10 @@ static texla_result c_op_lcp_step(texla_ctx *c, const objs *O, const objs *F, in
     return texla_op_lcp_step(c, op_of(pos == 0 ? F : O, 2), P(v[0], 1), P(v[1], 2), P(v[2], 3),
                              P(v[4], 4), P(v[2], 5), P(v[3], 6), P(v[5], 7));
 }
+static texla_result c_op_lcp_iterate(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    return texla_op_lcp_iterate(c, op_of(pos == 0 ? F : O, 2), P(v[1], 1), P(v[2], 2),
+                                P(v[4], 3), P(v[2], 4), 2, P(v[3], 5), P(v[5], 6), P(v[0], 7));
+}
 static texla_result c_lcp_op_workspace_make(texla_ctx *c, const objs *O, const objs *F, int pos) {
     texla_lcp_op_workspace w;
     memset(&w, 0x5A, sizeof w);
@@ -563,6 +567,7 @@ static const call calls[] = {
     {"texla_op_product", c_op_product, 3, 0, 0},
     {"texla_vec_lcp_step", c_vec_lcp_step, 7, 0, 0},
     {"texla_op_lcp_step", c_op_lcp_step, 8, 0, 0},
+    {"texla_op_lcp_iterate", c_op_lcp_iterate, 8, 0, 0},
     {"texla_lcp_op_workspace_make", c_lcp_op_workspace_make, 1, 0, 0},
     {"texla_lcp_jacobi_op", c_lcp_jacobi_op, 9, 0, 0},
     {"texla_cg_workspace_make", c_cg_workspace_make, 1, 0, 0},

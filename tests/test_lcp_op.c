@@ -446,6 +446,182 @@ static uint64_t readbacks(void) {
     return s.readbacks;
 }
 
+/* texla_op_lcp_iterate: `steps` projected Jacobi steps on x in place, A = L R (the JACOBI
+ * problem, omega 1) or A alone (L R formed on the host as one sparse matrix), with and without
+ * friction rows (the STEP scheme, mu in [0, 1)). Against a float64 run of the same steps: each
+ * step's map is Lipschitz in the inf-norm with F = (1 + max mu) max_i sum_j |d_ij + e_i a_ij|
+ * (a friction row's bound moves with its normal row), so the float run stays within
+ * E_(s+1) = F E_s + eps_s, eps_s the largest of one step's rounding bounds (opstep_case's, at
+ * |x_ref| + E_s). Also against the same steps taken one at a time (texla_op_lcp_step); two runs
+ * bit-identical; on the compute backend, where x (and R x) fit shared memory: two passes (the
+ * one-workgroup kernel and the copy into x) whatever the steps; padding lanes stay 0. */
+static void iterate_case(int n, int k, int product, int bounded, int steps) {
+    lcp_problem P = lcp_problem_make(n, k);
+    float *fi = check_alloc((size_t)n, 4), *mu = check_alloc((size_t)n, 4);
+    float *x0 = check_rnd((size_t)n), *e = check_alloc((size_t)n, 4);
+    double mumax = 0;
+    for (int i = 0; i < n; i++) {
+        fi[i] = bounded && i % 3 ? (float)(i - i % 3) : -1.0f;
+        mu[i] = bounded && i % 3 ? (float)(0.5 * (check_rand() + 1)) : 0.0f;
+        mumax = fmax(mumax, mu[i]);
+        e[i] = (float)(-1.0 / P.A[(size_t)i * n + i]);
+        x0[i] = fabsf(x0[i]);
+    }
+    /* A alone: L R's entries on the host, row by row */
+    coo A1 = {n, n, 0, NULL, NULL, NULL};
+    if (!product) {
+        int cnt = 0;
+        for (size_t t = 0; t < (size_t)n * n; t++) cnt += P.A[t] != 0;
+        A1 = (coo){n, n, cnt, check_alloc((size_t)cnt, 4), check_alloc((size_t)cnt, 4),
+                   check_alloc((size_t)cnt, 4)};
+        cnt = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                if (P.A[(size_t)i * n + j] != 0)
+                    A1.r[cnt] = i, A1.c[cnt] = j, A1.v[cnt++] = (float)P.A[(size_t)i * n + j];
+        for (size_t t = 0; t < (size_t)n * n; t++) P.A[t] = 0; /* A as its float entries */
+        for (int q = 0; q < cnt; q++) P.A[(size_t)A1.r[q] * n + A1.c[q]] = A1.v[q];
+    }
+    texla_vec vn = {0}, vm = {0}, vb = {0}, ve = {0}, vfi = {0}, vmu = {0}, w = {0}, x2 = {0},
+              xa = {0}, xb = {0}, xc = {0};
+    CHECK_OK(ctx, texla_vec_make(ctx, n, NULL, &vn), "vec n");
+    CHECK_OK(ctx, texla_vec_make(ctx, n + k, NULL, &vm), "vec n+k");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, P.b, &vb), "b");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, e, &ve), "e");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, fi, &vfi), "index");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, mu, &vmu), "mu");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, NULL, &w), "work");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, NULL, &x2), "x2");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, x0, &xa), "x (iterate)");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, x0, &xb), "x (again)");
+    CHECK_OK(ctx, texla_vec_make(ctx, n, x0, &xc), "x (steps)");
+    texla_sparse ls = {0}, rs = {0};
+    texla_op a;
+    if (product) {
+        ls = coo_upload(&P.L, vn, vm);
+        rs = coo_upload(&P.R, vm, vn);
+        CHECK_OK(ctx, texla_op_product(ctx, texla_op_sparse(ls), texla_op_sparse(rs), vm, &a),
+                 "A = L R");
+    } else {
+        ls = coo_upload(&A1, vn, vn);
+        a = texla_op_sparse(ls);
+    }
+    texla_vec none = {0}, vi = bounded ? vfi : none, vmm = bounded ? vmu : none;
+    char what[128];
+    snprintf(what, sizeof what, "texla_op_lcp_iterate %s n=%d %s, %d steps",
+             product ? "L R" : "sparse A", n, bounded ? "bounded" : "plain", steps);
+    texla_stats s0, s1;
+    texla_ctx_stats(ctx, &s0);
+    CHECK_OK(ctx, texla_op_lcp_iterate(ctx, a, vb, ve, vi, vmm, steps, w, x2, xa), what);
+    texla_ctx_stats(ctx, &s1);
+    CHECK_OK(ctx, texla_op_lcp_iterate(ctx, a, vb, ve, vi, vmm, steps, w, x2, xb), "again");
+    for (int s = 0; s < steps; s++)
+        CHECK_OK(ctx, s % 2 ? texla_op_lcp_step(ctx, a, x2, vb, ve, vi, vmm, w, xc)
+                            : texla_op_lcp_step(ctx, a, xc, vb, ve, vi, vmm, w, x2), "a step");
+    if (steps % 2) CHECK_OK(ctx, texla_vec_copy(ctx, x2, xc), "copy");
+    /* float64: the steps, and the bound */
+    /* the terms a row sums: L's and R's longest rows, or A's */
+    int kmax = 0;
+    const coo *ms[2] = {product ? &P.L : &A1, product ? &P.R : NULL};
+    for (int m = 0; m < 2 && ms[m]; m++) {
+        int *cnt = check_alloc((size_t)ms[m]->rows + 1, sizeof *cnt), most = 0;
+        for (int q = 0; q < ms[m]->nnz; q++) most = ++cnt[ms[m]->r[q]] > most ? cnt[ms[m]->r[q]] : most;
+        kmax += most;
+        free(cnt);
+    }
+    double rho = 0, g = check_gamma(kmax + 2);
+    for (int i = 0; i < n; i++) {
+        double r = 0;
+        for (int j = 0; j < n; j++) r += fabs((i == j) + (double)e[i] * P.A[(size_t)i * n + j]);
+        rho = fmax(rho, r);
+    }
+    double F = (1 + mumax) * rho, E = 0;
+    double *x = check_alloc((size_t)n, 8), *v = check_alloc((size_t)n, 8),
+           *eps = check_alloc((size_t)n, 8), *nx_ = check_alloc((size_t)n, 8);
+    for (int i = 0; i < n; i++) x[i] = x0[i];
+    for (int s = 0; s < steps; s++) {
+        double big = 0;
+        for (int i = 0; i < n; i++) {
+            double wv = 0, wa = 0;
+            for (int j = 0; j < n; j++) {
+                wv += P.A[(size_t)i * n + j] * x[j];
+                wa += fabs(P.A[(size_t)i * n + j]) * (fabs(x[j]) + E);
+            }
+            v[i] = x[i] + (wv + P.b[i]) * e[i];
+            eps[i] = 4 * U * (fabs(x[i]) + E + (fabs(wv) + fabs((double)P.b[i])) * fabs((double)e[i])) +
+                     g * wa * fabs((double)e[i]);
+        }
+        for (int i = 0; i < n; i++) {
+            int j = (int)fi[i];
+            double ei = eps[i];
+            if (bounded && j >= 0 && j < n) {
+                double lim = mu[i] * fmax(v[j], 0.0);
+                nx_[i] = fmax(-lim, fmin(lim, v[i]));
+                ei += mu[i] * eps[j] + 2 * U * lim;
+            } else {
+                nx_[i] = fmax(v[i], 0.0);
+            }
+            big = fmax(big, ei);
+        }
+        memcpy(x, nx_, sizeof *x * (size_t)n);
+        E = F * E + big;
+    }
+    float *ga = check_alloc((size_t)n, 4), *gb = check_alloc((size_t)n, 4),
+          *gc = check_alloc((size_t)n, 4);
+    CHECK_OK(ctx, texla_vec_read(ctx, xa, ga), "read");
+    CHECK_OK(ctx, texla_vec_read(ctx, xb, gb), "read again");
+    CHECK_OK(ctx, texla_vec_read(ctx, xc, gc), "read steps");
+    double da = 0, dc = 0;
+    for (int i = 0; i < n; i++) {
+        da = fmax(da, fabs(ga[i] - x[i]));
+        dc = fmax(dc, fabs(gc[i] - x[i]));
+    }
+    CHECK(da <= E, "%s: ||x - x_ref||_inf %.3g > %.3g (F %.3f)", what, da, E, F);
+    CHECK(dc <= E, "%s, one step at a time: ||x - x_ref||_inf %.3g > %.3g", what, dc, E);
+    CHECK(!memcmp(ga, gb, sizeof *ga * (size_t)n), "%s: two runs bit-identical", what);
+    texla_info inf;
+    texla_ctx_info(ctx, &inf);
+    /* GL 4.3 promises workgroups of 1024 invocations; the kernel's shared x (and R x) */
+    int fits = ((n + 255) / 256 * 256 + (product ? (n + k + 255) / 256 * 256 : 0)) * 4 <=
+               inf.shared_memory - 1024;
+    if (inf.backend == TEXLA_BACKEND_COMPUTE && fits && steps > 1)
+        CHECK(s1.passes - s0.passes == 2, "%s: %llu passes; 2 expected (one workgroup, a copy)",
+              what, (unsigned long long)(s1.passes - s0.passes));
+    texla_vec_info info;
+    CHECK_OK(ctx, texla_vec_info_get(ctx, xa, &info), "info");
+    size_t raw = (size_t)info.tex_width * info.tex_height * 4, nz = 0, live = 0;
+    float *rr = check_alloc(raw, sizeof *rr);
+    CHECK_OK(ctx, texla_vec_read_raw(ctx, xa, rr), "read raw");
+    for (size_t t = 0; t < raw; t++) nz += rr[t] != 0;
+    for (int i = 0; i < n; i++) live += ga[i] != 0;
+    CHECK(nz == live, "%s: padding lanes stay 0 (%zu nonzero lanes, %zu elements)", what, nz,
+          live);
+    printf("  %s: ||x - x_ref|| %.2e (<= %.2e), one step at a time %.2e, %llu passes\n", what, da,
+           E, dc, (unsigned long long)(s1.passes - s0.passes));
+    if (product) texla_op_destroy(ctx, a);
+    texla_sparse_destroy(ctx, ls), texla_sparse_destroy(ctx, rs);
+    texla_vec vs[11] = {vn, vm, vb, ve, vfi, vmu, w, x2, xa, xb, xc};
+    for (int i = 0; i < 11; i++) texla_vec_destroy(ctx, vs[i]);
+    if (!product) coo_free(&A1);
+    lcp_problem_free(&P);
+    free(fi), free(mu), free(x0), free(e), free(x), free(v), free(eps), free(nx_);
+    free(ga), free(gb), free(gc), free(rr);
+}
+
+static void test_iterate(void) {
+    /* n across the shared arrays' 256-float steps; 1 and 2 steps, odd and even; a size past
+     * shared memory (the steps one at a time) */
+    static const int ns[] = {1, 7, 255, 257};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        for (int product = 0; product < 2; product++)
+            for (int bounded = 0; bounded < 2; bounded++)
+                iterate_case(ns[i], ns[i] / 2 + 2, product, bounded, i % 2 ? 7 : 12);
+    iterate_case(30, 9, 1, 1, 2);
+    iterate_case(30, 9, 0, 0, 1);
+    iterate_case(30, 9, 1, 1, 0);
+    iterate_case(3000, 5000, 1, 1, 3);
+}
+
 /* sparse product or dense A (diagonal computed), against float64 PGS */
 static void jacobi_case(int n, int k, int dense, float omega, int iters) {
     lcp_problem P = lcp_problem_make(n, k);
@@ -775,6 +951,7 @@ void suite_lcp_op(void) {
     test_product();
     test_step();
     test_opstep();
+    test_iterate();
     test_jacobi();
     test_errors();
     texla_ctx_destroy(ctx);

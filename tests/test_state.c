@@ -1318,6 +1318,13 @@ static void run_banded_sparse(texla_ctx *ctx) {
             int bad = 0;
             for (int i = 0; i < SR; i++) bad += fabs((double)got7[i] - ref7[i]) > 1e-5 * (1 + fabs(ref7[i]));
             CHECK(bad == 0, "texla_op_lcp_step in host mode: %d of %d elements off", bad, SR);
+            texla_vec c7 = {0};
+            STEP(ctx, "texla_vec_make (x2)", texla_vec_make(ctx, SR, NULL, &c7));
+            STEP(ctx, "texla_op_lcp_iterate", texla_op_lcp_iterate(ctx, texla_op_sparse(sq), b7, e7,
+                                                                   none, none, 3, w7, c7, d7));
+            cur_call = "texla_vec_destroy";
+            texla_vec_destroy(ctx, c7);
+            after_call("texla_vec_destroy");
             cur_call = "texla_sparse_destroy";
             texla_sparse_destroy(ctx, sq);
             texla_vec vs7[4] = {b7, e7, w7, d7};

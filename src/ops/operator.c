@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const texla__kind op_kinds[] = {[TEXLA_OP_DENSE] = TEXLA__KIND_MAT,
                                        [TEXLA_OP_BANDED] = TEXLA__KIND_BANDED,
@@ -119,25 +120,31 @@ void texla_op_destroy(texla_ctx *ctx, texla_op a) {
     texla__destroy(ctx, a.id, TEXLA__KIND_OPERATOR);
 }
 
-texla_result texla_op_lcp_step(texla_ctx *ctx, texla_op a, texla_vec x, texla_vec b, texla_vec e,
-                               texla_vec index, texla_vec mu, texla_vec work, texla_vec dst) {
-    if (!ctx) return TEXLA_ERR_ARGUMENT;
-    const char *fn = "texla_op_lcp_step";
+/* The operands of a projected Jacobi step (texla_op_lcp_step, texla_op_lcp_iterate): ops[] x, b,
+ * e, work, index, mu, dst (without index and mu: dst 4th, *n = 5), checked and resolved; *lo and
+ * *ro the sparse matrices the fused kernels take (A, or L and R of A = L R), NULL when A is
+ * another operator. dst_name names the last operand in messages. */
+static texla_result lcp_operands(texla_ctx *ctx, const char *fn, texla_op a, texla_vec x,
+                                 texla_vec b, texla_vec e, texla_vec index, texla_vec mu,
+                                 texla_vec work, texla_vec dst, const char *dst_name,
+                                 texla__operand ops[7], int *n, texla__obj **lo, texla__obj **ro) {
     int bounded = index.id != 0 || mu.id != 0;
-    texla__operand ops[8] = {{"x", x.id, TEXLA__KIND_VEC, NULL},
-                             {"b", b.id, TEXLA__KIND_VEC, NULL},
-                             {"e", e.id, TEXLA__KIND_VEC, NULL},
-                             {"work", work.id, TEXLA__KIND_VEC, NULL},
-                             {"index", index.id, TEXLA__KIND_VEC, NULL},
-                             {"mu", mu.id, TEXLA__KIND_VEC, NULL},
-                             {"dst", dst.id, TEXLA__KIND_VEC, NULL}};
-    int n = 7;
-    if (!bounded) ops[4] = ops[6], n = 5;
-    texla_result r = texla__resolve(ctx, fn, ops, n);
-    if (!r) r = texla__same_shape(ctx, fn, ops, n);
+    texla__operand o[7] = {{"x", x.id, TEXLA__KIND_VEC, NULL},
+                           {"b", b.id, TEXLA__KIND_VEC, NULL},
+                           {"e", e.id, TEXLA__KIND_VEC, NULL},
+                           {"work", work.id, TEXLA__KIND_VEC, NULL},
+                           {"index", index.id, TEXLA__KIND_VEC, NULL},
+                           {"mu", mu.id, TEXLA__KIND_VEC, NULL},
+                           {dst_name, dst.id, TEXLA__KIND_VEC, NULL}};
+    memcpy(ops, o, sizeof o);
+    *n = 7;
+    if (!bounded) ops[4] = ops[6], *n = 5;
+    *lo = *ro = NULL;
+    texla_result r = texla__resolve(ctx, fn, ops, *n);
+    if (!r) r = texla__same_shape(ctx, fn, ops, *n);
     if (r) return r;
     /* work receives A x while x, b, e (and index, mu) are still read */
-    for (int i = 0; i < n - 1; i++)
+    for (int i = 0; i < *n - 1; i++)
         if (i != 3 && ops[i].id == work.id)
             return texla__fail(ctx, TEXLA_ERR_ALIAS,
                                "%s: work is also %s; it receives A x, so it must be a vector of "
@@ -150,16 +157,28 @@ texla_result texla_op_lcp_step(texla_ctx *ctx, texla_op a, texla_vec x, texla_ve
                            "%s: a must be n x n with n the vectors' %d elements; it is %d x %d",
                            fn, ops[0].o->lay.n, ao->rows, ao->cols);
     /* a sparse A, or L R with both sparse: the fused kernels (storage/splcp.c) */
-    texla__obj *lo = NULL, *ro = NULL;
     if (a.kind == TEXLA_OP_SPARSE) {
-        lo = ao;
+        *lo = ao;
     } else if (a.kind == TEXLA_OP_PRODUCT) {
         product_part p = *(const product_part *)ao->part;
         if (p.l.kind == TEXLA_OP_SPARSE && p.r.kind == TEXLA_OP_SPARSE) {
-            lo = sp_object(ctx, p.l.id), ro = sp_object(ctx, p.r.id);
-            if (!lo || !ro) lo = ro = NULL; /* texla_op_matvec below names the part that is gone */
+            *lo = sp_object(ctx, p.l.id), *ro = sp_object(ctx, p.r.id);
+            if (!*lo || !*ro) *lo = *ro = NULL; /* texla_op_matvec names the part that is gone */
         }
     }
+    return TEXLA_OK;
+}
+
+texla_result texla_op_lcp_step(texla_ctx *ctx, texla_op a, texla_vec x, texla_vec b, texla_vec e,
+                               texla_vec index, texla_vec mu, texla_vec work, texla_vec dst) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_op_lcp_step";
+    int bounded = index.id != 0 || mu.id != 0, n;
+    texla__operand ops[7];
+    texla__obj *lo, *ro;
+    texla_result r = lcp_operands(ctx, fn, a, x, b, e, index, mu, work, dst, "dst", ops, &n, &lo,
+                                  &ro);
+    if (r) return r;
     int done = 0;
     if (lo) {
         texla__gl_enter(&ctx->gl);
@@ -171,6 +190,44 @@ texla_result texla_op_lcp_step(texla_ctx *ctx, texla_op a, texla_vec x, texla_ve
     texla_ctx_begin(ctx);
     r = texla_op_matvec(ctx, a, x, work);
     if (!r) r = texla_vec_lcp_step(ctx, x, work, b, e, index, mu, dst);
+    texla_ctx_end(ctx);
+    return r;
+}
+
+texla_result texla_op_lcp_iterate(texla_ctx *ctx, texla_op a, texla_vec b, texla_vec e,
+                                  texla_vec index, texla_vec mu, int steps, texla_vec work,
+                                  texla_vec x2, texla_vec x) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_op_lcp_iterate";
+    if (steps < 0)
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: steps is %d; it must be >= 0", fn, steps);
+    int bounded = index.id != 0 || mu.id != 0, n;
+    texla__operand ops[7];
+    texla__obj *lo, *ro;
+    /* x2 in dst's place: it receives each odd step while x, b, e, ... are read */
+    texla_result r = lcp_operands(ctx, fn, a, x, b, e, index, mu, work, x2, "x2", ops, &n, &lo,
+                                  &ro);
+    if (r) return r;
+    for (int i = 0; i < n - 1; i++)
+        if (ops[i].id == x2.id)
+            return texla__fail(ctx, TEXLA_ERR_ALIAS,
+                               "%s: x2 is also %s; it holds every other iterate, so it must be a "
+                               "vector of its own", fn, ops[i].name);
+    if (!steps) return TEXLA_OK;
+    texla_ctx_begin(ctx);
+    int done = 0;
+    if (lo && steps > 1) { /* all the steps in one dispatch where the problem is small */
+        texla__gl_enter(&ctx->gl);
+        r = sp_lcp_steps(ctx, fn, lo, ro, ops[0].o, ops[1].o, ops[2].o,
+                         bounded ? ops[4].o : NULL, bounded ? ops[5].o : NULL, steps,
+                         ops[n - 1].o, &done);
+        texla__gl_leave(&ctx->gl);
+        if (!r && done) r = texla_vec_copy(ctx, x2, x);
+    }
+    for (int i = 0; i < steps && !r && !done; i++) /* x -> x2 -> x ... */
+        r = i % 2 ? texla_op_lcp_step(ctx, a, x2, b, e, index, mu, work, x)
+                  : texla_op_lcp_step(ctx, a, x, b, e, index, mu, work, x2);
+    if (!r && !done && steps % 2) r = texla_vec_copy(ctx, x2, x);
     texla_ctx_end(ctx);
     return r;
 }

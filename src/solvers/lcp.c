@@ -418,15 +418,10 @@ texla_result texla_lcp_jacobi_op(texla_ctx *ctx, texla_op a, texla_vec b,
         if (!r) r = texla_vec_recip(ctx, w, -omega, e);
         texla_mat_destroy(ctx, d);
     }
-    /* x <- project(x + (A x + b) .* e), alternating between x and x2 */
-    texla_vec cur = x, nxt = x2, none = {0};
+    /* x <- project(x + (A x + b) .* e), iters times */
+    texla_vec none = {0};
     texla_vec fi = bounded ? desc.friction_index : none, fm = bounded ? desc.friction_mu : none;
-    for (int i = 0; i < iters && !r; i++) {
-        r = texla_op_lcp_step(ctx, a, cur, b, e, fi, fm, w, nxt);
-        texla_vec t = cur;
-        cur = nxt, nxt = t;
-    }
-    if (!r && cur.id != x.id) r = texla_vec_copy(ctx, cur, x);
+    if (!r) r = texla_op_lcp_iterate(ctx, a, b, e, fi, fm, iters, w, x2, x);
     if (!r && out) {
         /* the measures: w = A x + b, read back once with x */
         r = texla_op_matvec(ctx, a, x, x2);

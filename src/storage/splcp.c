@@ -78,3 +78,61 @@ texla_result sp_lcp_step(texla_ctx *ctx, const char *fn, texla__obj *l, texla__o
     if (!res) *done = 1;
     return res;
 }
+
+/* ---- many steps in one workgroup (glsl/kernels/lcp_group.comp) ---- */
+
+#define GROUP_WG 1024            /* invocations of the one workgroup */
+#define GROUP_MAX_NNZ (1 << 17)  /* entries of L and R together at most: past this the steps
+                                    in many workgroups (two passes each) are faster than one
+                                    SM's share of the GPU (H100: a pass costs ~9 us, one
+                                    workgroup's step about as much at 2^17 entries) */
+
+static int round_up(int v, int m) { return (v + m - 1) / m * m; }
+
+texla_result sp_lcp_steps(texla_ctx *ctx, const char *fn, texla__obj *l, texla__obj *r,
+                          const texla__obj *x, const texla__obj *b, const texla__obj *e,
+                          const texla__obj *idx, const texla__obj *mu, int steps,
+                          texla__obj *dst, int *done) {
+    *done = 0;
+    const texla__caps *c = &ctx->gl.caps;
+    if (!ctx->gl.info.compute || c->wg_invocations < GROUP_WG ||
+        texla__backend_of(&ctx->gl, TEXLA__P_SPMV) != TEXLA_BACKEND_COMPUTE)
+        return TEXLA_OK;
+    const texla__layout *lrl, *lcl, *rrl = NULL, *rcl = NULL;
+    if (!sp_layouts(l, &lrl, &lcl) || (r && !sp_layouts(r, &rrl, &rcl)) ||
+        !texla__same_layout(lrl, &x->lay) || !texla__same_layout(r ? rcl : lcl, &x->lay) ||
+        (r && lcl->n != rrl->n))
+        return TEXLA_OK;
+    /* x and R x in shared memory (whole KiB of each: a few programs for all sizes) */
+    int n = x->lay.n, k = r ? rrl->n : 0;
+    int xs = round_up(n > 0 ? n : 1, 256), ms = r ? round_up(k > 0 ? k : 1, 256) : 0;
+    if ((long long)(xs + ms) * 4 > c->shared_max - 1024) return TEXLA_OK;
+    texla_result res;
+    const sp_nat *nl = sp_natural(ctx, fn, l, 0, &res), *nr = NULL;
+    if (res) return res;
+    if (r && !(nr = sp_natural(ctx, fn, r, 0, &res))) return res;
+    if (nl->nnz + (nr ? nr->nnz : 0) > GROUP_MAX_NNZ) return TEXLA_OK;
+    char defs[160];
+    snprintf(defs, sizeof defs, "#define WG %d\n#define XS %d\n#define MS %d\n#define MID %d\n"
+             "#define BOUNDED %d\n", GROUP_WG, xs, ms > 0 ? ms : 1, nr != NULL, idx != NULL);
+    texla__pass p = {.prog = TEXLA__P_LCP_GROUP_K, .defines = defs, .dst = &dst->t,
+                     .src = {&x->t, &b->t, &e->t}, .draw = TEXLA__DRAW_KERNEL,
+                     .groups = {1, 1, 1}};
+    if (idx) p.src[3] = &idx->t, p.src[4] = &mu->t;
+    bind3(&p, nl);
+    if (nr) {
+        p.ssbo[3].b = &nr->buf[0];
+        p.ssbo[4].b = &nr->buf[1];
+        p.ssbo[5].b = &nr->buf[2];
+    }
+    p.i0[0] = n;
+    p.i0[1] = x->lay.nx;
+    p.i0[2] = dst->t.w;
+    p.i0[3] = dst->t.w * dst->t.h;
+    p.i1[0] = steps;
+    p.i1[1] = k;
+    p.i1[2] = lcl->nx;
+    res = texla__run(&ctx->gl, &p);
+    if (!res) *done = 1;
+    return res;
+}
