@@ -540,12 +540,13 @@ static double median_of(double *v, int n) {
 
 static int run_headless(app *a) {
     int n = a->o.frames;
-    enum { NSTAT = 13 };
+    enum { NSTAT = 17 };
     double *st = malloc(sizeof *st * NSTAT * (size_t)(n ? n : 1));
     if (!st) return 1;
     double *ft = st, *phys = st + n, *solve = st + 2 * n, *rows = st + 3 * n, *maxr = st + 4 * n,
            *groups = st + 5 * n, *coll = st + 6 * n, *broad = st + 7 * n, *build = st + 8 * n,
-           *upl = st + 9 * n, *fin = st + 10 * n, *nnz = st + 11 * n, *its = st + 12 * n;
+           *upl = st + 9 * n, *fin = st + 10 * n, *nnz = st + 11 * n, *its = st + 12 * n,
+           *mk = st + 13 * n, *sub = st + 14 * n, *first = st + 15 * n, *iters = st + 16 * n;
     long made = 0;
     float max_depth = 0, worst_w = 0, worst_xw = 0, worst_ratio = 0;
     int peak_contacts = 0, unsolved = 0, fallback = 0, first_unsolved = -1;
@@ -571,6 +572,8 @@ static int run_headless(app *a) {
         groups[f] = s->groups;
         coll[f] = s->t_collide_ms, broad[f] = s->t_broad_ms, build[f] = s->t_build_ms;
         upl[f] = s->t_upload_ms, fin[f] = s->t_finish_ms, nnz[f] = (double)s->nnz;
+        mk[f] = s->t_make_ms, sub[f] = s->t_submit_ms;
+        first[f] = s->t_first_ms, iters[f] = s->t_iters_ms;
         its[f] = s->iterations;
         made += s->mats_made;
         if (s->max_depth > max_depth) max_depth = s->max_depth;
@@ -608,6 +611,14 @@ static int run_headless(app *a) {
     stat_line("CPU rows, lambda (ms)", build, n, "");
     stat_line("CPU uploads (ms)", upl, n, "");
     stat_line("CPU after solve (ms)", fin, n, "");
+    if (p->solver == CUBES_SOLVER_SPARSE) {
+        stat_line("solver: CPU, matrices made (ms)", mk, n, "");
+        stat_line("solver: CPU, Jacobi issued (ms)", sub, n, "");
+        if (a->world.split) {
+            stat_line("solver: first iteration, done (ms)", first, n, "");
+            stat_line("solver: the others, done (ms)", iters, n, "");
+        }
+    }
     printf("texla-cubes: median %.1f fps; peak %d contacts; deepest penetration %.4f; min w %.2e; "
            "GPU matrices made %ld (%s), %llu passes, %llu read-backs\n",
            ft[n / 2] > 0 ? 1e3 / ft[n / 2] : 0, peak_contacts, max_depth, worst_w, made,

@@ -129,6 +129,12 @@ typedef struct cubes_stats {
     double t_upload_ms;                /* CPU side of the uploads: texla's calls that make and
                                           write the matrices and vectors */
     double t_solve_ms;                 /* uploads, GPU products and Jacobi, read-backs */
+    double t_make_ms;                  /* of it, CPU: the sparse matrices and their product made
+                                          (sparse solver) */
+    double t_submit_ms;                /* of it, CPU: the Jacobi iterations issued (the first
+                                          one's matrix preparation included) */
+    double t_first_ms, t_iters_ms;     /* TEXLA_CUBES_SPLIT set: the first iteration alone, to
+                                          its end on the GPU; the others, likewise */
     double t_finish_ms;                /* CPU after the read-back: impulses, measures, Euler */
     double t_step_ms;                  /* the whole step */
     float min_x, min_w, max_xw;        /* normal rows: min impulse, min w, max |x w| */
@@ -235,6 +241,7 @@ typedef struct cubes_world {
     long frame;
     double time;
     int pending;       /* a step was begun and not ended */
+    int split;         /* TEXLA_CUBES_SPLIT set: the sparse solve timed in parts (for measuring) */
     double t0, t_solve0;
     cubes_stats stats;
 } cubes_world;
