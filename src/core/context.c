@@ -156,6 +156,7 @@ void texla_ctx_destroy(texla_ctx *ctx) {
     texla__tune_free(ctx);
     free(ctx->objs);
     free(ctx->gl.pool);
+    free(ctx->hscratch);
     free(ctx);
 }
 
