@@ -987,7 +987,7 @@ TEXLA_API texla_result texla_op_lcp_step(texla_ctx *ctx, texla_op a, texla_vec x
 /* texla_op_lcp_step `steps` times on x in place: x <- project(x + (A x + b) .* e), steps >= 0.
  * work and x2 (x's layout, vectors of their own) are scratch: x2 holds every other iterate. On
  * the compute backend a small sparse A or L R (x and R x fit the GL's shared memory, at most
- * 2^17 entries together) takes all the steps in one dispatch of one workgroup, then a copy into
+ * 2^15 entries together) takes all the steps in one dispatch of one workgroup, then a copy into
  * x; otherwise each step is texla_op_lcp_step's, alternating between x and x2. */
 TEXLA_API texla_result texla_op_lcp_iterate(texla_ctx *ctx, texla_op a, texla_vec b, texla_vec e,
                                             texla_vec index, texla_vec mu, int steps,

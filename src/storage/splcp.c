@@ -82,10 +82,12 @@ texla_result sp_lcp_step(texla_ctx *ctx, const char *fn, texla__obj *l, texla__o
 /* ---- many steps in one workgroup (glsl/kernels/lcp_group.comp) ---- */
 
 #define GROUP_WG 1024            /* invocations of the one workgroup */
-#define GROUP_MAX_NNZ (1 << 17)  /* entries of L and R together at most: past this the steps
-                                    in many workgroups (two passes each) are faster than one
-                                    SM's share of the GPU (H100: a pass costs ~9 us, one
-                                    workgroup's step about as much at 2^17 entries) */
+#define GROUP_MAX_NNZ (1 << 15)  /* entries of L and R together at most: one workgroup sums
+                                    its rows one invocation each, bound by the longest rows'
+                                    loads, and past this the steps in many workgroups (two
+                                    passes each) are faster (H100, 2026-11-26: the 240-cube
+                                    contact LCP, 65736 entries, 20.3 us a step in one workgroup
+                                    against 17.7 in two passes; a pass alone costs 4.5) */
 
 static int round_up(int v, int m) { return (v + m - 1) / m * m; }
 
