@@ -252,6 +252,20 @@ static void test_step(void) {
     }
 }
 
+/* v's texture holds as many nonzero lanes as its n elements got[] (padding lanes stay 0) */
+static void padding_zero(texla_vec v, const float *got, int n, const char *what) {
+    texla_vec_info info;
+    CHECK_OK(ctx, texla_vec_info_get(ctx, v, &info), "info");
+    size_t raw = (size_t)info.tex_width * info.tex_height * 4, nz = 0, live = 0;
+    float *rr = check_alloc(raw, sizeof *rr);
+    CHECK_OK(ctx, texla_vec_read_raw(ctx, v, rr), "read raw");
+    for (size_t t = 0; t < raw; t++) nz += rr[t] != 0;
+    for (int i = 0; i < n; i++) live += got[i] != 0;
+    CHECK(nz == live, "%s: padding lanes stay 0 (%zu nonzero lanes, %zu elements)", what, nz,
+          live);
+    free(rr);
+}
+
 /* texla_op_lcp_step: dst = project(x + (A x + b) .* e) with A sparse, or A = L R with both
  * sparse (the fused kernels of the compute backend: one pass and two; elsewhere the product
  * and texla_vec_lcp_step), against float64: the product's error g_k (|A| |x|)_i (k the most
@@ -345,7 +359,8 @@ static void opstep_case(int n, int q, int k, int product, int bounded) {
         badu += fabs((double)un[i] - ref) > tol;
         worst = fmax(worst, tol > 0 ? d / tol : (d > 0 ? INFINITY : 0));
     }
-    const char *what = product ? "L R" : "sparse A";
+    char what[96];
+    snprintf(what, sizeof what, "%s", product ? "L R" : "sparse A");
     CHECK(bad == 0, "texla_op_lcp_step %s n=%d %s: %d elements off (worst error / bound %.3g)",
           what, n, bounded ? "bounded" : "plain", bad, worst);
     CHECK(badu == 0, "unfused step %s n=%d: %d elements off", what, n, badu);
@@ -357,22 +372,15 @@ static void opstep_case(int n, int q, int k, int product, int bounded) {
         CHECK(passes == (uint64_t)(product ? 2 : 1),
               "texla_op_lcp_step %s on the compute backend: %llu passes (fused: %d)", what,
               (unsigned long long)passes, product ? 2 : 1);
-    texla_vec_info info;
-    CHECK_OK(ctx, texla_vec_info_get(ctx, d1, &info), "info");
-    size_t raw = (size_t)info.tex_width * info.tex_height * 4, nz = 0, live = 0;
-    float *rr = check_alloc(raw, sizeof *rr);
-    CHECK_OK(ctx, texla_vec_read_raw(ctx, d1, rr), "read raw");
-    for (size_t t = 0; t < raw; t++) nz += rr[t] != 0;
-    for (int i = 0; i < n; i++) live += got[i] != 0;
-    CHECK(nz == live, "texla_op_lcp_step n=%d: padding lanes stay 0 (%zu nonzero lanes, %zu "
-          "elements)", n, nz, live);
+    snprintf(what, sizeof what, "texla_op_lcp_step n=%d", n);
+    padding_zero(d1, got, n, what);
     if (product) texla_op_destroy(ctx, a);
     texla_sparse_destroy(ctx, ls), texla_sparse_destroy(ctx, rs);
     texla_vec vs[10] = {vx, vb, ve, vfi, vmu, vq, work, d1, d2, d3};
     for (int i = 0; i < 10; i++) texla_vec_destroy(ctx, vs[i]);
     coo_free(&L), coo_free(&R);
     free(x), free(b), free(e), free(fi), free(mu), free(xd), free(xa), free(w), free(wa);
-    free(got), free(got2), free(un), free(rr);
+    free(got), free(got2), free(un);
 }
 
 static void test_opstep(void) {
@@ -587,15 +595,7 @@ static void iterate_case(int n, int k, int product, int bounded, int steps) {
     if (inf.backend == TEXLA_BACKEND_COMPUTE && fits && steps > 1)
         CHECK(s1.passes - s0.passes == 2, "%s: %llu passes; 2 expected (one workgroup, a copy)",
               what, (unsigned long long)(s1.passes - s0.passes));
-    texla_vec_info info;
-    CHECK_OK(ctx, texla_vec_info_get(ctx, xa, &info), "info");
-    size_t raw = (size_t)info.tex_width * info.tex_height * 4, nz = 0, live = 0;
-    float *rr = check_alloc(raw, sizeof *rr);
-    CHECK_OK(ctx, texla_vec_read_raw(ctx, xa, rr), "read raw");
-    for (size_t t = 0; t < raw; t++) nz += rr[t] != 0;
-    for (int i = 0; i < n; i++) live += ga[i] != 0;
-    CHECK(nz == live, "%s: padding lanes stay 0 (%zu nonzero lanes, %zu elements)", what, nz,
-          live);
+    padding_zero(xa, ga, n, what);
     printf("  %s: ||x - x_ref|| %.2e (<= %.2e), one step at a time %.2e, %llu passes\n", what, da,
            E, dc, (unsigned long long)(s1.passes - s0.passes));
     if (product) texla_op_destroy(ctx, a);
@@ -605,7 +605,7 @@ static void iterate_case(int n, int k, int product, int bounded, int steps) {
     if (!product) coo_free(&A1);
     lcp_problem_free(&P);
     free(fi), free(mu), free(x0), free(e), free(x), free(v), free(eps), free(nx_);
-    free(ga), free(gb), free(gc), free(rr);
+    free(ga), free(gb), free(gc);
 }
 
 static void test_iterate(void) {
