@@ -985,10 +985,8 @@ TEXLA_API texla_result texla_op_lcp_step(texla_ctx *ctx, texla_op a, texla_vec x
                                          texla_vec e, texla_vec index, texla_vec mu,
                                          texla_vec work, texla_vec dst);
 /* texla_op_lcp_step `steps` times on x in place: x <- project(x + (A x + b) .* e), steps >= 0.
- * work and x2 (x's layout, vectors of their own) are scratch: x2 holds every other iterate. On
- * the compute backend a small sparse A or L R (x and R x fit the GL's shared memory, at most
- * 2^15 entries together) takes all the steps in one dispatch of one workgroup, then a copy into
- * x; otherwise each step is texla_op_lcp_step's, alternating between x and x2. */
+ * work and x2 (x's layout, vectors of their own) are scratch: the steps alternate between x and
+ * x2, and an odd count ends with a copy into x. */
 TEXLA_API texla_result texla_op_lcp_iterate(texla_ctx *ctx, texla_op a, texla_vec b, texla_vec e,
                                             texla_vec index, texla_vec mu, int steps,
                                             texla_vec work, texla_vec x2, texla_vec x);

@@ -56,8 +56,7 @@
     X(LCP_STEP_VEC, "lcp_step_vec.frag", OP)                                                  \
     X(TRANSPOSE_K, "kernels/transpose.comp", KERNEL)                                          \
     X(LCP_SPARSE_K, "kernels/lcp_sparse.comp", KERNEL)                                        \
-    X(SPMV_MERGE, "kernels/spmv_merge.comp", KERNEL)                                           \
-    X(LCP_GROUP_K, "kernels/lcp_group.comp", KERNEL)
+    X(SPMV_MERGE, "kernels/spmv_merge.comp", KERNEL)
 
 #define TEXLA__POINTS_VERT "sparse.vert"
 

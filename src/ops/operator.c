@@ -201,7 +201,7 @@ texla_result texla_op_lcp_iterate(texla_ctx *ctx, texla_op a, texla_vec b, texla
     const char *fn = "texla_op_lcp_iterate";
     if (steps < 0)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: steps is %d; it must be >= 0", fn, steps);
-    int bounded = index.id != 0 || mu.id != 0, n;
+    int n;
     texla__operand ops[7];
     texla__obj *lo, *ro;
     /* x2 in dst's place: it receives each odd step while x, b, e, ... are read */
@@ -215,19 +215,10 @@ texla_result texla_op_lcp_iterate(texla_ctx *ctx, texla_op a, texla_vec b, texla
                                "vector of its own", fn, ops[i].name);
     if (!steps) return TEXLA_OK;
     texla_ctx_begin(ctx);
-    int done = 0;
-    if (lo && steps > 1) { /* all the steps in one dispatch where the problem is small */
-        texla__gl_enter(&ctx->gl);
-        r = sp_lcp_steps(ctx, fn, lo, ro, ops[0].o, ops[1].o, ops[2].o,
-                         bounded ? ops[4].o : NULL, bounded ? ops[5].o : NULL, steps,
-                         ops[n - 1].o, &done);
-        texla__gl_leave(&ctx->gl);
-        if (!r && done) r = texla_vec_copy(ctx, x2, x);
-    }
-    for (int i = 0; i < steps && !r && !done; i++) /* x -> x2 -> x ... */
+    for (int i = 0; i < steps && !r; i++) /* x -> x2 -> x ... */
         r = i % 2 ? texla_op_lcp_step(ctx, a, x2, b, e, index, mu, work, x)
                   : texla_op_lcp_step(ctx, a, x, b, e, index, mu, work, x2);
-    if (!r && !done && steps % 2) r = texla_vec_copy(ctx, x2, x);
+    if (!r && steps % 2) r = texla_vec_copy(ctx, x2, x);
     texla_ctx_end(ctx);
     return r;
 }

@@ -133,14 +133,6 @@ texla_result sp_lcp_step(texla_ctx *ctx, const char *fn, texla__obj *l, texla__o
                          const texla__obj *x, const texla__obj *b, const texla__obj *e,
                          const texla__obj *idx, const texla__obj *mu, texla__obj *dst, int *done);
 
-/* x <- the same step, `steps` times, in one dispatch of one workgroup (x and R x in shared
- * memory), dst the result (x is not written), when it can: as sp_lcp_step, and x (with R x)
- * fits in shared memory and L and R hold at most 2^15 entries together; *done 0 otherwise. */
-texla_result sp_lcp_steps(texla_ctx *ctx, const char *fn, texla__obj *l, texla__obj *r,
-                          const texla__obj *x, const texla__obj *b, const texla__obj *e,
-                          const texla__obj *idx, const texla__obj *mu, int steps,
-                          texla__obj *dst, int *done);
-
 /* ---- sparse.c, for splcp.c ---- */
 /* The sparse object of handle id (NULL: not one, no error reported); the layouts of y and x of
  * its y = A x, and whether its entries are real (BLOCK3 expanded) */
