@@ -143,6 +143,16 @@ texla_result texla_ctx_make(const texla_ctx_desc *desc_in, texla_ctx **out) {
     return TEXLA_OK;
 }
 
+void *texla__hscratch(texla_ctx *ctx, size_t bytes) {
+    if (bytes <= ctx->hscratch_n) return ctx->hscratch;
+    void *p = malloc(bytes);
+    if (!p) return NULL;
+    free(ctx->hscratch);
+    ctx->hscratch = p;
+    ctx->hscratch_n = bytes;
+    return p;
+}
+
 void texla_ctx_destroy(texla_ctx *ctx) {
     if (!ctx) return;
     if (texla__gl_loaded() && (ctx->gl.host || ctx->gl.egl_ctx)) { /* delete our GL objects */

@@ -6,7 +6,6 @@
 #include "core/core.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 texla_result texla__multipass(texla_ctx *ctx, texla__prog_id prog, const texla__tex *a,
@@ -72,33 +71,22 @@ texla_result texla__scratch(texla_ctx *ctx, size_t floats) {
     return texla__buf_make(&ctx->gl, want, NULL, &ctx->scratch); /* zeros: count starts at 0 */
 }
 
-static int texels_tiled(const texla__tex *a) { return (long long)a->w * a->h >= 65536; }
-
-void *texla__hscratch(texla_ctx *ctx, size_t bytes) {
-    if (bytes <= ctx->hscratch_n) return ctx->hscratch;
-    void *p = malloc(bytes);
-    if (!p) return NULL;
-    free(ctx->hscratch);
-    ctx->hscratch = p;
-    ctx->hscratch_n = bytes;
-    return p;
-}
-
 #define REDUCE_WG 256      /* invocations per workgroup of glsl/kernels/reduce.comp */
 #define REDUCE_MAX_WG 1024 /* workgroups at most without an SM count */
 #define REDUCE_SOFT_WG 16  /* on a software renderer (where several rounds get tested) */
 
 /* One kernel pass. The workgroups: as few rounds (of 256 x unroll texels, or unroll tiles, a
  * workgroup) as the variant's workgroups per SM allow (1024 in all where the GL tells no SM
- * count, 16 on a software renderer), then the fewest workgroups that cover the texture in that many rounds, so that every
- * workgroup does the same number of full rounds; one workgroup needs no second fold. */
+ * count, 16 on a software renderer), then the fewest workgroups that cover the texture in that
+ * many rounds, so that every workgroup does the same number of full rounds; one workgroup needs
+ * no second fold. */
 static texla_result reduce_kernel(texla_ctx *ctx, const texla__tex *a, const int32_t shape[4],
                                   const texla__tex *b, int fold, int map, texla__tex *dst) {
     int fam = TEXLA__FAM_REDUCE;
     /* unpinned: 4 x 64 tiles ("gobs", variants.c's fifth) from 2^16 texels up, rows below
      * (H100, 2026-11-26: a dot of 2^24 elements 0.0525 ms in gobs, 0.0533 in 32 x 8 tiles,
      * 0.0563 with eight in flight, 0.0780 in rows; of 1024, 5.7 us in rows, 6.2 in gobs) */
-    int v = ctx->pin[fam] ? ctx->pin[fam] - 1 : texels_tiled(a) ? 4 : 0;
+    int v = ctx->pin[fam] ? ctx->pin[fam] - 1 : (long long)a->w * a->h >= 65536 ? 4 : 0;
     const texla__variant *var = &texla__families[fam].v[v];
     int tile = var->arg[0] > 0, unroll = var->arg[1];
     const texla__caps *c = &ctx->gl.caps;

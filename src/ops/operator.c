@@ -121,13 +121,12 @@ void texla_op_destroy(texla_ctx *ctx, texla_op a) {
 }
 
 /* The operands of a projected Jacobi step (texla_op_lcp_step, texla_op_lcp_iterate): ops[] x, b,
- * e, work, index, mu, dst (without index and mu: dst 4th, *n = 5), checked and resolved; *lo and
- * *ro the sparse matrices the fused kernels take (A, or L and R of A = L R), NULL when A is
- * another operator. dst_name names the last operand in messages. */
+ * e, work, index, mu, dst (without index and mu: dst 4th, *n = 5) checked and resolved, *ao the
+ * operator's object; dst_name names the last operand in messages. */
 static texla_result lcp_operands(texla_ctx *ctx, const char *fn, texla_op a, texla_vec x,
                                  texla_vec b, texla_vec e, texla_vec index, texla_vec mu,
                                  texla_vec work, texla_vec dst, const char *dst_name,
-                                 texla__operand ops[7], int *n, texla__obj **lo, texla__obj **ro) {
+                                 texla__operand ops[7], int *n, texla__obj **ao) {
     int bounded = index.id != 0 || mu.id != 0;
     texla__operand o[7] = {{"x", x.id, TEXLA__KIND_VEC, NULL},
                            {"b", b.id, TEXLA__KIND_VEC, NULL},
@@ -139,7 +138,6 @@ static texla_result lcp_operands(texla_ctx *ctx, const char *fn, texla_op a, tex
     memcpy(ops, o, sizeof o);
     *n = 7;
     if (!bounded) ops[4] = ops[6], *n = 5;
-    *lo = *ro = NULL;
     texla_result r = texla__resolve(ctx, fn, ops, *n);
     if (!r) r = texla__same_shape(ctx, fn, ops, *n);
     if (r) return r;
@@ -149,23 +147,12 @@ static texla_result lcp_operands(texla_ctx *ctx, const char *fn, texla_op a, tex
             return texla__fail(ctx, TEXLA_ERR_ALIAS,
                                "%s: work is also %s; it receives A x, so it must be a vector of "
                                "its own", fn, ops[i].name);
-    texla__obj *ao;
-    r = op_obj(ctx, fn, "a", a, &ao);
+    r = op_obj(ctx, fn, "a", a, ao);
     if (r) return r;
-    if (ao->rows != ao->cols || ao->rows != ops[0].o->lay.n)
+    if ((*ao)->rows != (*ao)->cols || (*ao)->rows != ops[0].o->lay.n)
         return texla__fail(ctx, TEXLA_ERR_SHAPE,
                            "%s: a must be n x n with n the vectors' %d elements; it is %d x %d",
-                           fn, ops[0].o->lay.n, ao->rows, ao->cols);
-    /* a sparse A, or L R with both sparse: the fused kernels (storage/splcp.c) */
-    if (a.kind == TEXLA_OP_SPARSE) {
-        *lo = ao;
-    } else if (a.kind == TEXLA_OP_PRODUCT) {
-        product_part p = *(const product_part *)ao->part;
-        if (p.l.kind == TEXLA_OP_SPARSE && p.r.kind == TEXLA_OP_SPARSE) {
-            *lo = sp_object(ctx, p.l.id), *ro = sp_object(ctx, p.r.id);
-            if (!*lo || !*ro) *lo = *ro = NULL; /* texla_op_matvec names the part that is gone */
-        }
-    }
+                           fn, ops[0].o->lay.n, (*ao)->rows, (*ao)->cols);
     return TEXLA_OK;
 }
 
@@ -175,10 +162,20 @@ texla_result texla_op_lcp_step(texla_ctx *ctx, texla_op a, texla_vec x, texla_ve
     const char *fn = "texla_op_lcp_step";
     int bounded = index.id != 0 || mu.id != 0, n;
     texla__operand ops[7];
-    texla__obj *lo, *ro;
-    texla_result r = lcp_operands(ctx, fn, a, x, b, e, index, mu, work, dst, "dst", ops, &n, &lo,
-                                  &ro);
+    texla__obj *ao;
+    texla_result r = lcp_operands(ctx, fn, a, x, b, e, index, mu, work, dst, "dst", ops, &n, &ao);
     if (r) return r;
+    /* a sparse A, or L R with both sparse: the fused kernels (storage/splcp.c) */
+    texla__obj *lo = NULL, *ro = NULL;
+    if (a.kind == TEXLA_OP_SPARSE) {
+        lo = ao;
+    } else if (a.kind == TEXLA_OP_PRODUCT) {
+        product_part p = *(const product_part *)ao->part;
+        if (p.l.kind == TEXLA_OP_SPARSE && p.r.kind == TEXLA_OP_SPARSE) {
+            lo = sp_object(ctx, p.l.id), ro = sp_object(ctx, p.r.id);
+            if (!lo || !ro) lo = ro = NULL; /* texla_op_matvec below names the part that is gone */
+        }
+    }
     int done = 0;
     if (lo) {
         texla__gl_enter(&ctx->gl);
@@ -203,10 +200,9 @@ texla_result texla_op_lcp_iterate(texla_ctx *ctx, texla_op a, texla_vec b, texla
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: steps is %d; it must be >= 0", fn, steps);
     int n;
     texla__operand ops[7];
-    texla__obj *lo, *ro;
+    texla__obj *ao;
     /* x2 in dst's place: it receives each odd step while x, b, e, ... are read */
-    texla_result r = lcp_operands(ctx, fn, a, x, b, e, index, mu, work, x2, "x2", ops, &n, &lo,
-                                  &ro);
+    texla_result r = lcp_operands(ctx, fn, a, x, b, e, index, mu, work, x2, "x2", ops, &n, &ao);
     if (r) return r;
     for (int i = 0; i < n - 1; i++)
         if (ops[i].id == x2.id)

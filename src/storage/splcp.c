@@ -26,26 +26,20 @@ static void bind3(texla__pass *p, const sp_nat *n) {
     p->ssbo[2].b = &n->buf[2];
 }
 
-/* whether the fused kernels take A = l (r NULL) or L R on x: the compute backend, real entries,
- * L's rows x's elements, the columns read from x's texture in x's layout (checked before
- * anything is uploaded); *lcl L's column layout, *rrl R's row layout (NULL without r) */
-static int fusable(texla_ctx *ctx, texla__obj *l, texla__obj *r, const texla__obj *x,
-                   const texla__layout **lcl, const texla__layout **rrl) {
-    const texla__layout *lrl, *rcl = NULL;
-    *rrl = NULL;
-    return ctx->gl.info.compute &&
-           texla__backend_of(&ctx->gl, TEXLA__P_SPMV) == TEXLA_BACKEND_COMPUTE &&
-           sp_layouts(l, &lrl, lcl) && (!r || sp_layouts(r, rrl, &rcl)) &&
-           texla__same_layout(lrl, &x->lay) && texla__same_layout(r ? rcl : *lcl, &x->lay) &&
-           (!r || (*lcl)->n == (*rrl)->n);
-}
-
 texla_result sp_lcp_step(texla_ctx *ctx, const char *fn, texla__obj *l, texla__obj *r,
                          const texla__obj *x, const texla__obj *b, const texla__obj *e,
                          const texla__obj *idx, const texla__obj *mu, texla__obj *dst, int *done) {
     *done = 0;
-    const texla__layout *lcl, *rrl;
-    if (!fusable(ctx, l, r, x, &lcl, &rrl)) return TEXLA_OK;
+    if (!ctx->gl.info.compute ||
+        texla__backend_of(&ctx->gl, TEXLA__P_SPMV) != TEXLA_BACKEND_COMPUTE)
+        return TEXLA_OK;
+    /* real entries; L's rows are x's elements; the columns read from x's texture are in x's
+     * layout (checked before anything is uploaded) */
+    const texla__layout *lrl, *lcl, *rrl = NULL, *rcl = NULL;
+    if (!sp_layouts(l, &lrl, &lcl) || (r && !sp_layouts(r, &rrl, &rcl)) ||
+        !texla__same_layout(lrl, &x->lay) || !texla__same_layout(r ? rcl : lcl, &x->lay) ||
+        (r && lcl->n != rrl->n))
+        return TEXLA_OK;
     texla_result res;
     const sp_nat *nl = sp_natural(ctx, fn, l, 0, &res), *nr = NULL;
     if (res) return res;
@@ -84,4 +78,3 @@ texla_result sp_lcp_step(texla_ctx *ctx, const char *fn, texla__obj *l, texla__o
     if (!res) *done = 1;
     return res;
 }
-
