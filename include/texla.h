@@ -576,7 +576,11 @@ typedef enum texla_sparse_sched {
     TEXLA_SCHED_MERGE   /* CSR of real entries split by the merge path: every invocation takes
                            `lanes` items (4, 8 or 16) of the rows' ends and the entries merged,
                            whatever the rows' lengths; open row sums carried in order
-                           (deterministic) */
+                           (deterministic) */,
+    TEXLA_SCHED_STREAM  /* CSR streamed in row blocks (CSR-stream): a workgroup loads a block of
+                           up to 2048 / k entries with consecutive invocations, keeps the products
+                           in shared memory, then sums each row there with as many invocations
+                           as the block's row count allows (any entry type; long_rows applies) */
 } texla_sparse_sched;
 
 /* A variant of the product: zero fields mean defaults. */
@@ -599,6 +603,10 @@ typedef struct texla_sparse_variant {
     int long_rows;      /* CSR, ELL, SELL: rows longer than this go to chunks of long_chunk
                            entries, each summed by one workgroup (0: none) */
     int long_chunk;     /* 0: 4096 */
+    int xbuf;           /* CSR, ELL, SELL (not MERGE) and BSR: 1 x first copied into a storage
+                           buffer and gathered from there (cheaper than texture fetches where a
+                           row's columns lie near each other: the texture units' rate, not the
+                           memory, bounds those), 0 x fetched from its texture */
 } texla_sparse_variant;
 
 typedef enum texla_sparse_op {

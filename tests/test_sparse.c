@@ -281,6 +281,17 @@ static const V sweep_all[] = {
     {.format = F(CSR), .sched = S(MERGE)},
     {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 64},
     {.format = F(CSR), .sched = S(MERGE), .lanes = 16, .wg = 128},
+    {.format = F(CSR), .sched = S(STREAM)},
+    {.format = F(CSR), .sched = S(STREAM), .wg = 32},
+    {.format = F(CSR), .sched = S(STREAM), .wg = 512, .soa = 1},
+    {.format = F(CSR), .sched = S(STREAM), .wg = 64, .long_rows = 100, .long_chunk = 128},
+    {.format = F(CSR), .sched = S(STREAM), .dist = 2, .bpsm = 2, .wg = 64, .long_rows = 60, .long_chunk = 64},
+    {.format = F(CSR), .sched = S(STREAM), .xbuf = 1},
+    {.format = F(CSR), .sched = S(LANES), .lanes = 4, .xbuf = 1, .long_rows = 100, .long_chunk = 128},
+    {.format = F(SELL), .sched = S(GROUP), .slice = 32, .sigma = 64, .xbuf = 1},
+    {.format = F(ELL), .sched = S(ROW), .soa = 1, .xbuf = 1},
+    {.format = F(BSR), .sched = S(ROW), .block = 3, .xbuf = 1},
+    {.format = F(BSR), .sched = S(ROW), .block = 2, .bell = 1, .soa = 1, .xbuf = 1},
     {.format = F(POINTS), .sched = S(DRAW)},
     {.format = F(GATHER), .sched = S(DRAW)},
 };
@@ -382,27 +393,41 @@ static void sweep_matrix(hmat *m, int grid, int every) {
     sweep_matrix_with(m, grid, every, sweep_all, NSWEEP);
 }
 
-/* The merge path on rows that span many tiles (a row of 12000 entries is 47 tiles of the
- * smallest, 4 x 64 items), runs of hundreds of empty rows (tiles of row ends alone) and short
- * rows between: every tile boundary case of spmv_merge.comp, and its carries in runs of 4 and
- * less. */
+/* The merge path and the stream blocks on rows that span many tiles (a row of 12000 entries is
+ * 47 tiles of the smallest merge tile, 4 x 64 items, and a group too long for any stream
+ * block), rows at a stream block's limits (2048, 2049 and 1024 entries: 2048 / k entries a
+ * block), runs of hundreds of empty rows (tiles of row ends alone; blocks of the most rows) and
+ * short rows between: every tile boundary case of spmv_merge.comp, its carries in runs of 4
+ * and less, and every block kind of spmv_row.comp's stream mode, for real and complex entries. */
 static void test_merge(void) {
-    hmat m = {"merge: rows of 12000 and 5000 entries, runs of empty rows", 1, 3000, 20000, 0,
-              NULL, NULL, NULL};
-    int cap = 0;
-    for (int i = 0; i < m.rows; i++) {
-        int len = i == 700 ? 12000 : i == 2100 ? 5000 : (i / 500) % 2 ? 0 : (int)(rnd_u() % 5u);
-        for (int q = 0; q < len; q++)
-            push(&m, &cap, i, len > 100 ? (q * 7 + i) % m.cols : (int)(rnd_u() % (unsigned)m.cols));
-    }
     static const V vs[] = {
         {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 64},
         {.format = F(CSR), .sched = S(MERGE), .lanes = 8},
         {.format = F(CSR), .sched = S(MERGE), .lanes = 16},
         {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 256},
+        {.format = F(CSR), .sched = S(STREAM)},
+        {.format = F(CSR), .sched = S(STREAM), .wg = 32},
+        {.format = F(CSR), .sched = S(STREAM), .wg = 256, .soa = 1},
+        {.format = F(CSR), .sched = S(STREAM), .wg = 64, .long_rows = 3000, .long_chunk = 1000},
     };
-    sweep_matrix_with(&m, 0, 1, vs, (int)(sizeof vs / sizeof vs[0]));
-    hfree(&m);
+    for (int entry = 1; entry <= 2; entry++) {
+        hmat m = {entry == 1 ? "merge/stream: rows of 12000, 5000, 2049, 2048 and 1024 entries, "
+                               "runs of empty rows"
+                             : "stream, complex: rows of 12000, 5000, 2049, 2048 and 1024 entries, "
+                               "runs of empty rows",
+                  entry, 3000, 20000, 0, NULL, NULL, NULL};
+        int cap = 0;
+        for (int i = 0; i < m.rows; i++) {
+            int len = i == 700 ? 12000 : i == 2100 ? 5000 : i == 1001 ? 2049 : i == 1004 ? 2048
+                      : i == 1010 ? 1024 : i == 1011 ? 1023 : (i / 500) % 2 ? 0
+                      : (int)(rnd_u() % 5u);
+            for (int q = 0; q < len; q++)
+                push(&m, &cap, i,
+                     len > 100 ? (q * 7 + i) % m.cols : (int)(rnd_u() % (unsigned)m.cols));
+        }
+        sweep_matrix_with(&m, 0, 1, entry == 1 ? vs : vs + 4, entry == 1 ? 8 : 4);
+        hfree(&m);
+    }
 }
 
 static void test_sweep(void) {

@@ -33,6 +33,10 @@ layout(std430, binding = 5) coherent buffer State {
     uint next;
     uint done;
 };
+#if XBUF
+// XBUF: x's texels copied into a buffer (u_i3.y texels per row of x's texture)
+layout(std430, binding = 7) readonly buffer Xlin { float xlin[]; };
+#endif
 uniform ivec4 u_i3;
 
 shared VT sh[WG];
@@ -81,14 +85,27 @@ void unit(uint u, uint lid) {
                 uint y0 = 2u * ((c >> 15) & 0x7FFFu) + (c >> 31);
                 for (uint q = 0u; q < uint(B); ++q) {
                     bool ok = y0 * nxx + x0 < nx_n;
+                    VT a = bval(e, r, q);
+#if XBUF
+                    uint xi = ok ? ((y0 >> 1) * uint(u_i3.y) + (x0 >> 1)) * 4u : 0u;
+#if K == 1
+                    float xv = xlin[xi + (x0 & 1u) + 2u * (y0 & 1u)];
+#else
+                    xi += 2u * (y0 & 1u);
+                    vec2 xv = vec2(xlin[xi], xlin[xi + 1u]);
+#endif
+#else
                     ivec2 t = ok ? ivec2(int(x0 >> 1), int(y0 >> 1)) : ivec2(0);
                     vec4 tx = texelFetch(u_src0, t, 0);
-                    VT a = bval(e, r, q);
 #if K == 1
                     float xv = tx[(x0 & 1u) + 2u * (y0 & 1u)];
-                    float p = a * xv;
 #else
                     vec2 xv = (y0 & 1u) == 0u ? tx.xy : tx.zw;
+#endif
+#endif
+#if K == 1
+                    float p = a * xv;
+#else
                     vec2 p = vec2(a.x * xv.x - a.y * xv.y, a.x * xv.y + a.y * xv.x);
 #endif
                     acc += ok ? p : VZERO;

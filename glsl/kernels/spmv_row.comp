@@ -10,8 +10,16 @@
 // Variant (defines, compiled each): K entry floats (1, 2, 4); G rows per group (4 / K, 2 for
 // K = 4); FMT 0 CSR, 1 ELL (column-major, stride RS), 2 SELL (slices of 2^u_i2.w rows); MODE 0
 // L lanes per row (L = 1: one invocation per row; reduced with subgroup shuffles or in shared
-// memory), MODE 1 one invocation per group (ELL/SELL: 16-byte loads of a group's entries); WG
-// invocations per workgroup; SOA 1: entry components in planes of NE floats.
+// memory), MODE 1 one invocation per group (ELL/SELL: 16-byte loads of a group's entries), MODE 2
+// CSR streamed in row blocks (below); WG invocations per workgroup; SOA 1: entry components in
+// planes of NE floats.
+// MODE 2 (CSR-stream): the host cut the groups into blocks of at most TB entries and RB rows
+// (lens[b] = the block's first group; a group of more than TB entries is a block of its own).
+// The workgroup loads the block's entries with consecutive invocations on consecutive entries,
+// four loads in flight each, and keeps the products a x in shared memory; then each row is
+// summed from there by Ld invocations (the largest power of two, at most 32, that gives every
+// row of the block its lanes), and the groups' texels are written whole. A group too long for a
+// block has each of its rows summed by the whole workgroup, straight from the buffers.
 // Switches (uniform branches, outside the inner loops, so one program serves them all):
 // u_i3.x the grid: 0 one workgroup per unit, 1 a fixed grid striding over the units, 2 a fixed
 // grid taking units from an atomic counter; u_i3.z: groups are written at perm[g] (SELL
@@ -56,7 +64,7 @@ layout(std430, binding = 2) readonly buffer Val { VT val[]; };
 layout(std430, binding = 2) readonly buffer Val4 { vec4 val4[]; };
 #endif
 #endif
-layout(std430, binding = 3) readonly buffer Lens { uint lens[]; };
+layout(std430, binding = 3) readonly buffer Lens { uint lens[]; }; // MODE 2: the blocks
 layout(std430, binding = 4) readonly buffer Perm { uint perm[]; };
 layout(std430, binding = 5) coherent buffer State {
     uint next;
@@ -65,11 +73,18 @@ layout(std430, binding = 5) coherent buffer State {
     float part[];
 };
 layout(std430, binding = 6) readonly buffer Long { uint lt[]; };
+#if XBUF
+// XBUF: x's texels copied into a buffer (u_i3.y texels per row of x's texture)
+layout(std430, binding = 7) readonly buffer Xlin { float xlin[]; };
+#endif
 uniform ivec4 u_i3;
 
 shared VT sh_red[WG];
 #if MODE == 0
 shared VT sh_row[WG / L];
+#elif MODE == 2
+shared VT sh_prod[TB]; // the block's products
+shared VT sh_rv[RB];   // its rows' sums
 #endif
 shared uint sh_next;
 shared bool sh_last;
@@ -105,8 +120,19 @@ VT emul(VT a, VT x) {
 
 // x at a packed column: texel (c & 0x7fff, (c >> 15) & 0x7fff), channel c >> 30
 VT xat(uint c) {
-    ivec2 t = ivec2(int(c & 0x7FFFu), int((c >> 15) & 0x7FFFu));
     uint ch = c >> 30;
+#if XBUF
+    uint i = (((c >> 15) & 0x7FFFu) * uint(u_i3.y) + (c & 0x7FFFu)) * 4u;
+#if K == 1
+    return xlin[i + ch];
+#elif K == 2 // channel 0 or 2
+    return vec2(xlin[i + ch], xlin[i + ch + 1u]);
+#else // the .xy or .zw halves of a texel pair
+    i += ch == 0u ? 0u : 2u;
+    return vec4(xlin[i], xlin[i + 1u], xlin[i + 4u], xlin[i + 5u]);
+#endif
+#endif
+    ivec2 t = ivec2(int(c & 0x7FFFu), int((c >> 15) & 0x7FFFu));
 #if K == 1
     return texelFetch(u_src0, t, 0)[ch];
 #elif K == 2
@@ -194,13 +220,33 @@ VT wg_sum(VT v, uint lid) {
 #endif
 }
 
+#if LONG || MODE == 2
+// this invocation's part of entries s .. s + n - 1 summed by the workgroup: eight loads of each
+// kind in flight before their products are taken (a loop of one load at a time waits for the
+// memory once per iteration)
+VT span_part(uint s, uint n, uint lid) {
+    VT a = VZERO, b = VZERO;
+    uint W = uint(WG), j = lid;
+    for (; j + 7u * W < n; j += 8u * W) {
+        uint c[8];
+        VT v[8];
+        for (uint i = 0u; i < 8u; ++i) c[i] = col[s + j + i * W];
+        for (uint i = 0u; i < 8u; ++i) v[i] = entry(s + j + i * W);
+        for (uint i = 0u; i < 8u; i += 2u) {
+            a += term(c[i], v[i]);
+            b += term(c[i + 1u], v[i + 1u]);
+        }
+    }
+    for (; j < n; j += W) a += term(col[s + j], entry(s + j));
+    return a + b;
+}
+#endif
+
 #if LONG
 // one chunk of a long row: its entries summed by the whole workgroup into part[c]
 void unit_chunk(uint c, uint lid) {
     uint s = lt[2u * c], n = lt[2u * c + 1u];
-    VT acc = VZERO;
-    for (uint j = lid; j < n; j += uint(WG)) acc += term(col[s + j], entry(s + j));
-    acc = wg_sum(acc, lid);
+    VT acc = wg_sum(span_part(s, n, lid), lid);
     if (lid == 0u) {
 #if K == 1
         part[c] = acc;
@@ -300,7 +346,7 @@ void unit_rows(uint u, uint lid) {
     }
     barrier();
 }
-#else
+#elif MODE == 1
 // the G rows of group g, written as whole texels
 void group_rows(uint g) {
     uint p0 = g * uint(G);
@@ -356,6 +402,101 @@ void unit_groups(uint u, uint lid) {
 }
 #endif
 
+#if MODE == 2
+// lanes of a row in MODE 2: at most 32, and within one subgroup where shuffles sum them
+#if defined(TEXLA_SUBGROUP) && TEXLA_SUBGROUP_SIZE < 32
+#define LMAX uint(TEXLA_SUBGROUP_SIZE)
+#else
+#define LMAX 32u
+#endif
+
+// the sum over Ld (a power of two, uniform) aligned invocations, valid in the first of them
+VT lanes_sum_dyn(VT v, uint lid, uint Ld) {
+#if defined(TEXLA_SUBGROUP)
+    for (uint o = Ld / 2u; o > 0u; o >>= 1u) v += subgroupShuffleXor(v, o);
+    return v;
+#else
+    sh_red[lid] = v;
+    barrier();
+    if ((lid & (Ld - 1u)) == 0u)
+        for (uint i = 1u; i < Ld; ++i) v += sh_red[lid + i];
+    barrier();
+    return v;
+#endif
+}
+
+void unit_stream(uint u, uint lid) {
+    uint g0 = lens[2u * u], e0 = lens[2u * u + 1u], g1 = lens[2u * u + 2u];
+    uint ne = lens[2u * u + 3u] - e0;
+    uint r0 = g0 * uint(G), nr = (g1 - g0) * uint(G), W = uint(WG);
+    if (ne > uint(TB)) { // one group: each row summed by the workgroup
+        for (uint c = 0u; c < uint(G); ++c) {
+            uint s = ptr[r0 + c];
+            VT t = wg_sum(span_part(s, ptr[r0 + c + 1u] - s, lid), lid);
+            if (lid == 0u) sh_rv[c] = t;
+        }
+        barrier();
+        if (lid == 0u) {
+#if G == 4
+            store_group(out_group(g0), sh_rv[0], sh_rv[1], sh_rv[2], sh_rv[3]);
+#else
+            store_group(out_group(g0), sh_rv[0], sh_rv[1], VZERO, VZERO);
+#endif
+        }
+        barrier();
+        return;
+    }
+    // the rows' lanes, and the first pass's row bounds, loaded with the entries
+    uint Ld = 1u;
+    while (Ld < LMAX && 2u * Ld * nr <= W) Ld *= 2u;
+    uint per = W / Ld, lane = lid & (Ld - 1u), r = lid / Ld;
+    uint rs = 0u, rt = 0u;
+    if (r < nr) {
+        rs = ptr[r0 + r];
+        rt = ptr[r0 + r + 1u];
+    }
+    // the products: every load of the block issued before the first is used (E a invocation)
+    uint c[E];
+    VT v[E];
+    for (uint i = 0u; i < uint(E); ++i) {
+        uint k = lid + i * W;
+        c[i] = k < ne ? col[e0 + k] : PAD;
+    }
+    for (uint i = 0u; i < uint(E); ++i) {
+        uint k = lid + i * W;
+        v[i] = k < ne ? entry(e0 + k) : VZERO;
+    }
+    for (uint i = 0u; i < uint(E); ++i) {
+        uint k = lid + i * W;
+        if (k < ne) sh_prod[k] = term(c[i], v[i]);
+    }
+    barrier();
+    // the rows: Ld lanes each, in passes of WG / Ld rows
+    for (uint rb = 0u; rb < nr; rb += per, r += per) {
+        VT acc = VZERO;
+        if (r < nr) {
+            if (rb > 0u) {
+                rs = ptr[r0 + r];
+                rt = ptr[r0 + r + 1u];
+            }
+            for (uint j = rs - e0 + lane; j < rt - e0; j += Ld) acc += sh_prod[j];
+        }
+        if (Ld > 1u) acc = lanes_sum_dyn(acc, lid, Ld);
+        if (lane == 0u && r < nr) sh_rv[r] = acc;
+    }
+    barrier();
+    for (uint q = lid; q < g1 - g0; q += W) {
+        uint b = q * uint(G);
+#if G == 4
+        store_group(out_group(g0 + q), sh_rv[b], sh_rv[b + 1u], sh_rv[b + 2u], sh_rv[b + 3u]);
+#else
+        store_group(out_group(g0 + q), sh_rv[b], sh_rv[b + 1u], VZERO, VZERO);
+#endif
+    }
+    barrier();
+}
+#endif
+
 void do_unit(uint u, uint lid) {
 #if LONG
     if (u < uint(u_i0.w)) {
@@ -366,8 +507,10 @@ void do_unit(uint u, uint lid) {
 #endif
 #if MODE == 0
     unit_rows(u, lid);
-#else
+#elif MODE == 1
     unit_groups(u, lid);
+#else
+    unit_stream(u, lid);
 #endif
 }
 

@@ -33,7 +33,7 @@ typedef struct sparse_part {
     sp_nat nat;             /* the natural CSR on the GPU, for fused solver kernels (splcp.c) */
     sp_form *forms[MAX_FORMS];
     sp_prod prod[2];
-    texla__buf ylin;
+    sp_scratch scr;
 } sparse_part;
 
 static int floats_of(int entry) { return entry == TEXLA_ENTRY_BLOCK3 ? 3 : entry; }
@@ -54,7 +54,8 @@ static void release(texla_ctx *ctx, texla__obj *o) {
             sp_form_free(ctx, P->forms[i]);
             free(P->forms[i]);
         }
-    texla__buf_free(&ctx->gl, &P->ylin);
+    texla__buf_free(&ctx->gl, &P->scr.ylin);
+    texla__buf_free(&ctx->gl, &P->scr.xlin);
     sp_nat_free(ctx, &P->nat);
     sp_csr_free(&P->a);
     sp_csr_free(&P->at); /* the part itself is freed by the handle table */
@@ -397,7 +398,7 @@ static texla_result product(texla_ctx *ctx, const char *fn, texla_sparse a, texl
     texla__gl_enter(&ctx->gl);
     r = ensure_prod(ctx, fn, P, op);
     if (!r) r = sp_run(ctx, &P->prod[op].v, P->prod[op].form, ops[1].o, ops[2].o, beta, add,
-                       &P->ylin);
+                       &P->scr);
     texla__gl_leave(&ctx->gl);
     return r;
 }
@@ -635,11 +636,11 @@ void texla_sparse_variant_names(const texla_sparse_variant *v, char format[16], 
     static const char *const fn[] = {"auto", "points", "gather", "coo", "csr",
                                      "csc",  "ell",    "sell",   "bsr"};
     static const char *const sn[] = {"auto",   "row",  "lanes",   "group",
-                                     "atomic", "draw", "segment", "merge"};
+                                     "atomic", "draw", "segment", "merge", "stream"};
     if (!v) return;
     if (format)
         snprintf(format, 16, "%s", (unsigned)v->format < TEXLA_SPARSE_NFORMATS ? fn[v->format] : "?");
-    if (sched) snprintf(sched, 16, "%s", (unsigned)v->sched <= TEXLA_SCHED_MERGE ? sn[v->sched] : "?");
+    if (sched) snprintf(sched, 16, "%s", (unsigned)v->sched <= TEXLA_SCHED_STREAM ? sn[v->sched] : "?");
     if (!params) return;
     int n = 0;
     params[0] = '\0';
@@ -649,6 +650,7 @@ void texla_sparse_variant_names(const texla_sparse_variant *v, char format[16], 
     if (v->sched == TEXLA_SCHED_LANES) P_("L=%d ", v->lanes);
     if (v->sched == TEXLA_SCHED_MERGE) P_("E=%d ", v->lanes);
     if (v->soa) P_("soa ");
+    if (v->xbuf) P_("xbuf ");
     if (v->long_rows) P_("long>%d/%d ", v->long_rows, v->long_chunk);
     if (v->wg) P_("wg=%d ", v->wg);
     if (v->dist) P_("%s/%d ", v->dist == 1 ? "static" : "dynamic", v->bpsm);

@@ -17,6 +17,10 @@
 #define SP_PAD 0xFFFFFFFFu   /* the column of a padding entry */
 #define SP_CHUNK 4096        /* default entries per chunk of a long row */
 #define SP_NBUF 7
+/* CSR-stream blocks: at most SP_STREAM_ENT / k entries and SP_STREAM_ROWS / k rows (8 KiB of
+ * products and 4 KiB of row sums in shared memory whatever k is) */
+#define SP_STREAM_ENT 2048
+#define SP_STREAM_ROWS 1024
 
 /* A canonical CSR on the host: rows in natural order, columns sorted and unique, k floats per
  * entry (1 real, 2 complex, 4 quaternion; BLOCK3 matrices are stored expanded, k = 1). */
@@ -67,7 +71,9 @@ typedef struct sp_form {
     int nchunks, nag, lt_lr, lt_ag; /* long rows */
     int nbr;                 /* BSR: block rows; its ne counts blocks */
     int merge_split;         /* MERGE: buf[6] holds the merge path's splits */
-    texla__buf buf[SP_NBUF]; /* 0 ptr, 1 col, 2 val, 3 lens / orow, 4 perm, 5 state, 6 long */
+    int nblocks;             /* CSR: the stream blocks, buf[3]: (first group, first entry) of
+                                each, and (groups, entries) */
+    texla__buf buf[SP_NBUF]; /* 0 ptr, 1 col, 2 val, 3 lens / orow / CSR blocks, 4 perm, 5 state, 6 long */
     /* fragment forms */
     GLuint vao, vbo;
     int nverts;
@@ -75,6 +81,12 @@ typedef struct sp_form {
     int gshift;
     double bytes, padding;
 } sp_form;
+
+/* Scratch buffers of a matrix's products: ylin, the scatter forms' y as stored (made on first
+ * use, left zero), and xlin, x's texels copied for the variants with xbuf (made on first use) */
+typedef struct sp_scratch {
+    texla__buf ylin, xlin;
+} sp_scratch;
 
 /* The natural CSR of a real matrix on the GPU (rows in order, columns sorted), for fused
  * solver kernels (splcp.c: texla_op_lcp_step). */
@@ -159,9 +171,9 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
 /* fills defaults of a variant (wg, slice, block, ...) */
 void sp_variant_norm(texla_sparse_variant *v);
 /* y = A x (+ beta y) with variant v on form f, x and y vectors of the form's layouts (inside
- * the guard); ylin: the scatter forms' buffer of y's texels (made on first use, left zero) */
+ * the guard), with the matrix's scratch buffers */
 texla_result sp_run(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
-                    const texla__obj *x, texla__obj *y, float beta, int add, texla__buf *ylin);
+                    const texla__obj *x, texla__obj *y, float beta, int add, sp_scratch *scr);
 /* the SM count the fixed grids are sized by */
 int sp_sm_count(const texla_ctx *ctx);
 

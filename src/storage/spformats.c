@@ -661,7 +661,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
     long long ne = pl.ne;
     uint32_t *col = malloc(sizeof *col * one(ne));
     float *val = malloc(sizeof *val * one(ne * k));
-    uint32_t *ptr = NULL, *aux = NULL, *lt = NULL;
+    uint32_t *ptr = NULL, *aux = NULL, *lt = NULL, *blk = NULL;
     /* every column's packed texel and channel, once */
     uint32_t *cloc = malloc(sizeof *cloc * one(m->cols));
     if (!col || !val || !cloc) {
@@ -704,6 +704,26 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
         if (coo) {
             aux = ptr; /* the output index of each entry goes to binding 3 */
             ptr = NULL;
+        } else { /* the stream blocks: whole groups, greedily, at most TBk entries and RBk rows */
+            int ng = pl.rows.ngroups, TBk = SP_STREAM_ENT / k, gmax = SP_STREAM_ROWS / k / G;
+            blk = malloc(sizeof *blk * 2 * ((size_t)ng + 1));
+            if (!blk) {
+                r = oom(ctx, fn, what, (double)ng * 8);
+                goto done;
+            }
+            int nb = 0;
+            for (int g = 0; g < ng;) {
+                uint32_t s = ptr[(size_t)g * G];
+                int h = g + 1;
+                if (ptr[(size_t)h * G] - s <= (uint32_t)TBk)
+                    while (h < ng && h - g < gmax && ptr[(size_t)(h + 1) * G] - s <= (uint32_t)TBk) h++;
+                blk[2 * nb] = (uint32_t)g;
+                blk[2 * nb++ + 1] = s;
+                g = h;
+            }
+            blk[2 * nb] = (uint32_t)ng;
+            blk[2 * nb + 1] = ptr[(size_t)ng * G];
+            f->nblocks = nb;
         }
     } else {
         for (long long d = 0; d < pl.ne_main; d++) col[d] = SP_PAD;
@@ -812,10 +832,11 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
         r = upload(ctx, f, fv->format == TEXLA_SPARSE_SELL ? 4 : 3, aux,
                    sizeof *aux * (fv->format == TEXLA_SPARSE_SELL ? (size_t)pl.rows.ngroups
                                   : fv->format == TEXLA_SPARSE_COO ? (size_t)ne : (size_t)pl.rs));
+    if (!r && blk) r = upload(ctx, f, 3, blk, sizeof *blk * 2 * ((size_t)f->nblocks + 1));
     if (!r) r = upload(ctx, f, 5, NULL, 16 + 4 * (size_t)k * (size_t)pl.nchunks);
     f->padding = m->nnz ? ((double)ne - (double)m->nnz) / (double)m->nnz : 0;
 done:
-    free(col), free(val), free(ptr), free(aux), free(lt), free(cloc);
+    free(col), free(val), free(ptr), free(aux), free(lt), free(cloc), free(blk);
     plan_free(&pl);
     return r;
 }

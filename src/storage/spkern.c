@@ -27,7 +27,7 @@ void sp_variant_norm(texla_sparse_variant *v) {
     }
     int fragment = v->format == TEXLA_SPARSE_POINTS || v->format == TEXLA_SPARSE_GATHER;
     if (fragment) {
-        texla_sparse_variant d = {v->format, TEXLA_SCHED_DRAW, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        texla_sparse_variant d = {.format = v->format, .sched = TEXLA_SCHED_DRAW};
         *v = d;
         return;
     }
@@ -51,6 +51,8 @@ void sp_variant_norm(texla_sparse_variant *v) {
         v->sched == TEXLA_SCHED_MERGE)
         v->dist = v->bpsm = 0;
     if (v->sched == TEXLA_SCHED_MERGE) v->long_rows = v->long_chunk = 0;
+    if (v->xbuf) v->xbuf = (rowfmt && v->sched != TEXLA_SCHED_MERGE && v->sched != TEXLA_SCHED_ATOMIC &&
+                            v->sched != TEXLA_SCHED_SEGMENT) || v->format == TEXLA_SPARSE_BSR;
 }
 
 texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int k, int op,
@@ -62,7 +64,7 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
     *why = NULL;
     if ((unsigned)f >= TEXLA_SPARSE_NFORMATS || f == TEXLA_SPARSE_AUTO)
         return *why = "the format is none of texla_sparse_format's", TEXLA_ERR_ARGUMENT;
-    if ((unsigned)s > TEXLA_SCHED_MERGE)
+    if ((unsigned)s > TEXLA_SCHED_STREAM)
         return *why = "the schedule is none of texla_sparse_sched's", TEXLA_ERR_ARGUMENT;
     if (f == TEXLA_SPARSE_POINTS || f == TEXLA_SPARSE_GATHER) {
         if (s != TEXLA_SCHED_DRAW) return *why = "the fragment forms are drawn (TEXLA_SCHED_DRAW)", TEXLA_ERR_ARGUMENT;
@@ -112,8 +114,18 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
             return *why = "the merge tile exceeds GL_MAX_COMPUTE_SHARED_MEMORY_SIZE",
                    TEXLA_ERR_UNSUPPORTED;
         break;
+    case TEXLA_SCHED_STREAM:
+        if (f != TEXLA_SPARSE_CSR) return *why = "STREAM runs CSR", TEXLA_ERR_ARGUMENT;
+        if (v->wg > SP_STREAM_ENT / k)
+            return *why = "STREAM's workgroup is at most its block (2048 / k entries)",
+                   TEXLA_ERR_ARGUMENT;
+        if ((size_t)(SP_STREAM_ENT + SP_STREAM_ROWS) * 4 + (size_t)v->wg * 4 * (size_t)k + 64 >
+            (size_t)c->shared_max)
+            return *why = "the stream block exceeds GL_MAX_COMPUTE_SHARED_MEMORY_SIZE",
+                   TEXLA_ERR_UNSUPPORTED;
+        break;
     default:
-        return *why = "the compute formats run ROW, LANES, GROUP, ATOMIC, SEGMENT or MERGE",
+        return *why = "the compute formats run ROW, LANES, GROUP, ATOMIC, SEGMENT, MERGE or STREAM",
                TEXLA_ERR_ARGUMENT;
     }
     if (f == TEXLA_SPARSE_COO && s != TEXLA_SCHED_ATOMIC && s != TEXLA_SCHED_SEGMENT)
@@ -156,6 +168,23 @@ texla_result sp_groups_of(texla_ctx *ctx, long long n, texla__pass *p) {
     return TEXLA_OK;
 }
 
+/* x's texels into scr->xlin (spmv_pack.comp, UNPACK), for a variant with xbuf */
+static texla_result xlin_fill(texla_ctx *ctx, const texla__obj *x, sp_scratch *scr) {
+    size_t texels = (size_t)x->t.w * (size_t)x->t.h, need = texels * 16;
+    if (scr->xlin.size < need) {
+        texla__buf_free(&ctx->gl, &scr->xlin);
+        texla_result r = texla__buf_make(&ctx->gl, need, NULL, &scr->xlin);
+        if (r) return r;
+    }
+    texla__pass q = {.prog = TEXLA__P_SPMV_PACK, .defines = "#define UNPACK 1", .src = {&x->t},
+                     .draw = TEXLA__DRAW_KERNEL};
+    q.i0[0] = (int)texels;
+    q.i0[1] = x->t.w;
+    q.ssbo[7].b = &scr->xlin;
+    texla_result r = sp_groups_of(ctx, (long long)(texels + 255) / 256, &q);
+    return r ? r : texla__run(&ctx->gl, &q);
+}
+
 static void bind(texla__pass *p, const sp_form *f, int i, int slot) {
     if (f->buf[i].buf) p->ssbo[slot].b = &f->buf[i];
 }
@@ -167,13 +196,16 @@ static long long grid(const texla_ctx *ctx, const texla_sparse_variant *v, long 
 }
 
 static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
-                             const texla__obj *x, texla__obj *y, float beta, int add) {
-    int group = v->sched == TEXLA_SCHED_GROUP;
+                             const texla__obj *x, texla__obj *y, float beta, int add,
+                             sp_scratch *scr) {
+    int group = v->sched == TEXLA_SCHED_GROUP, stream = v->sched == TEXLA_SCHED_STREAM;
     int L = v->sched == TEXLA_SCHED_LANES ? v->lanes : 1;
     int wg = v->wg, G = f->G;
     int fmt = f->fv.format == TEXLA_SPARSE_CSR ? 0 : f->fv.format == TEXLA_SPARSE_ELL ? 1 : 2;
     long long units;
-    if (group) {
+    if (stream) {
+        units = f->nblocks;
+    } else if (group) {
         units = (f->ngroups + wg - 1) / wg;
     } else {
         int gpu = wg / L / G;
@@ -182,10 +214,13 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
     }
     int beta_on = add && beta != 0.0f, lng = f->nchunks > 0;
     char defs[512];
-    snprintf(defs, sizeof defs,
-             "#define K %d\n#define G %d\n#define FMT %d\n#define MODE %d\n#define L %d\n"
-             "#define WG %d\n#define SOA %d\n#define LONG %d", f->k, G, fmt, group, L, wg,
-             f->fv.soa && f->k > 1, lng);
+    int n = snprintf(defs, sizeof defs,
+                     "#define K %d\n#define G %d\n#define FMT %d\n#define MODE %d\n#define L %d\n"
+                     "#define WG %d\n#define SOA %d\n#define LONG %d\n#define XBUF %d", f->k, G,
+                     fmt, stream ? 2 : group, L, wg, f->fv.soa && f->k > 1, lng, v->xbuf);
+    if (stream)
+        snprintf(defs + n, sizeof defs - (size_t)n, "\n#define TB %d\n#define RB %d\n#define E %d",
+                 SP_STREAM_ENT / f->k, SP_STREAM_ROWS / f->k, SP_STREAM_ENT / f->k / wg);
     int sh = 0;
     while (f->fv.slice && (1 << sh) < f->fv.slice) sh++;
     texla__pass p = {.prog = TEXLA__P_SPMV_ROW, .defines = defs, .dst = &y->t, .src = {&x->t},
@@ -203,26 +238,31 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
     p.i2[2] = beta_on;
     p.i2[3] = sh;
     p.i3[0] = v->dist;
+    p.i3[1] = x->t.w;
     p.i3[2] = f->perm;
     p.i3[3] = f->lens;
     p.f0[0] = beta;
     for (int i = 0; i < 3; i++) bind(&p, f, i, i);
-    if (f->lens) bind(&p, f, 3, 3);
+    if (f->lens || stream) bind(&p, f, 3, 3);
     if (f->perm) bind(&p, f, 4, 4);
     if (lng || v->dist == 2) bind(&p, f, 5, 5);
     if (lng) bind(&p, f, 6, 6);
-    texla_result r = sp_groups_of(ctx, grid(ctx, v, units + f->nchunks), &p);
+    if (v->xbuf) p.ssbo[7].b = &scr->xlin;
+    texla_result r = v->xbuf ? xlin_fill(ctx, x, scr) : TEXLA_OK;
+    if (!r) r = sp_groups_of(ctx, grid(ctx, v, units + f->nchunks), &p);
     return r ? r : texla__run(&ctx->gl, &p);
 }
 
 static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
-                            const texla__obj *x, texla__obj *y, float beta, int add) {
+                            const texla__obj *x, texla__obj *y, float beta, int add,
+                            sp_scratch *scr) {
     int wg = v->wg, S = wg * f->k / 4, W = y->t.w;
     int spr = (W + S - 1) / S;
     long long units = (long long)spr * y->t.h;
     char defs[256];
     snprintf(defs, sizeof defs, "#define K %d\n#define B %d\n#define FMT %d\n#define SOA %d\n"
-             "#define WG %d", f->k, f->fv.block, f->fv.bell, f->fv.soa, wg);
+             "#define WG %d\n#define XBUF %d", f->k, f->fv.block, f->fv.bell, f->fv.soa, wg,
+             v->xbuf);
     texla__pass p = {.prog = TEXLA__P_SPMV_BSR, .defines = defs, .dst = &y->t, .src = {&x->t},
                      .draw = TEXLA__DRAW_KERNEL};
     p.i0[0] = W;
@@ -236,10 +276,13 @@ static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, sp_fo
     p.i2[0] = x->lay.n;
     p.i2[2] = add && beta != 0.0f;
     p.i3[0] = v->dist;
+    p.i3[1] = x->t.w;
     p.f0[0] = beta;
     for (int i = 0; i < 3; i++) bind(&p, f, i, i);
     if (v->dist == 2) bind(&p, f, 5, 5);
-    texla_result r = sp_groups_of(ctx, grid(ctx, v, units), &p);
+    if (v->xbuf) p.ssbo[7].b = &scr->xlin;
+    texla_result r = v->xbuf ? xlin_fill(ctx, x, scr) : TEXLA_OK;
+    if (!r) r = sp_groups_of(ctx, grid(ctx, v, units), &p);
     return r ? r : texla__run(&ctx->gl, &p);
 }
 
@@ -374,15 +417,16 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
 }
 
 texla_result sp_run(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
-                    const texla__obj *x, texla__obj *y, float beta, int add, texla__buf *ylin) {
+                    const texla__obj *x, texla__obj *y, float beta, int add, sp_scratch *scr) {
+    texla__buf *ylin = &scr->ylin;
     switch (v->format) {
     case TEXLA_SPARSE_POINTS:
     case TEXLA_SPARSE_GATHER: return sp_fragment_run(ctx, f, x, y, beta, add);
-    case TEXLA_SPARSE_BSR: return run_bsr(ctx, v, f, x, y, beta, add);
+    case TEXLA_SPARSE_BSR: return run_bsr(ctx, v, f, x, y, beta, add, scr);
     case TEXLA_SPARSE_COO:
     case TEXLA_SPARSE_CSC: return run_scatter(ctx, v, f, x, y, beta, add, ylin);
     default:
         if (v->sched == TEXLA_SCHED_MERGE) return run_merge(ctx, v, f, x, y, beta, add, ylin);
-        return run_rows(ctx, v, f, x, y, beta, add);
+        return run_rows(ctx, v, f, x, y, beta, add, scr);
     }
 }

@@ -38,12 +38,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KEY_VERSION 1
+#define KEY_VERSION 2 /* 2: variants have xbuf, and CSR the stream schedule */
 
 static const char *const fmt_names[] = {"auto", "points", "gather", "coo", "csr",
                                         "csc",  "ell",    "sell",   "bsr"};
 static const char *const sched_names[] = {"auto", "row",  "lanes",  "group",
-                                          "atomic", "draw", "segment", "merge"};
+                                          "atomic", "draw", "segment", "merge", "stream"};
 
 /* ---- the cache ---- */
 
@@ -66,17 +66,17 @@ static int name_index(const char *s, const char *const *names, int n) {
 }
 
 /* "fmt=sell sched=group L=0 wg=128 dist=0 bpsm=0 C=32 sigma=1024 b=0 bell=0 soa=0 long=0
- * chunk=0 us=12.5": 1 when every field is there and well formed */
+ * chunk=0 xb=0 us=12.5": 1 when every field is there and well formed */
 static int parse_value(const char *s, texla_sparse_variant *v, double *us) {
     memset(v, 0, sizeof *v);
     char fmt[16] = "", sch[16] = "";
     int got = sscanf(s, "fmt=%15s sched=%15s L=%d wg=%d dist=%d bpsm=%d C=%d sigma=%d b=%d "
-                        "bell=%d soa=%d long=%d chunk=%d us=%lf",
+                        "bell=%d soa=%d long=%d chunk=%d xb=%d us=%lf",
                      fmt, sch, &v->lanes, &v->wg, &v->dist, &v->bpsm, &v->slice, &v->sigma,
-                     &v->block, &v->bell, &v->soa, &v->long_rows, &v->long_chunk, us);
-    if (got != 14) return 0;
+                     &v->block, &v->bell, &v->soa, &v->long_rows, &v->long_chunk, &v->xbuf, us);
+    if (got != 15) return 0;
     int f = name_index(fmt, fmt_names, TEXLA_SPARSE_NFORMATS);
-    int k = name_index(sch, sched_names, TEXLA_SCHED_MERGE + 1);
+    int k = name_index(sch, sched_names, TEXLA_SCHED_STREAM + 1);
     if (f <= 0 || k <= 0 || !(*us >= 0) || !isfinite(*us)) return 0;
     v->format = (texla_sparse_format)f;
     v->sched = (texla_sparse_sched)k;
@@ -106,9 +106,9 @@ int sp_tune_cached(texla_ctx *ctx, const char *key, int k, int op, texla_sparse_
 void sp_tune_store(texla_ctx *ctx, const char *key, const texla_sparse_variant *v, double us) {
     char val[256];
     snprintf(val, sizeof val, "fmt=%s sched=%s L=%d wg=%d dist=%d bpsm=%d C=%d sigma=%d b=%d "
-             "bell=%d soa=%d long=%d chunk=%d us=%.3f", fmt_names[v->format],
+             "bell=%d soa=%d long=%d chunk=%d xb=%d us=%.3f", fmt_names[v->format],
              sched_names[v->sched], v->lanes, v->wg, v->dist, v->bpsm, v->slice, v->sigma,
-             v->block, v->bell, v->soa, v->long_rows, v->long_chunk, us);
+             v->block, v->bell, v->soa, v->long_rows, v->long_chunk, v->xbuf, us);
     texla__tune_put(ctx, key, val);
 }
 
@@ -366,6 +366,15 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
     typedef texla_sparse_variant V;
     add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_ROW}, q);
     add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_GROUP}, q);
+    /* CSR-stream: coalesced loads of whole blocks whatever the rows' lengths; a group too long
+     * for a block is summed by one workgroup, and rows past 16384 entries (where that workgroup
+     * would keep the others waiting) go to chunks */
+    for (int wgs = 128; wgs <= 512; wgs *= 2) {
+        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_STREAM, .wg = wgs}, q);
+        if (all || M > 16384)
+            add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_STREAM, .wg = wgs,
+                            .long_rows = 16384}, q);
+    }
     int l1 = pow2_at_least(m / 2, 2, 32);
     for (int L2 = 2; L2 <= (all ? 128 : 32); L2 *= 2)
         if (all || L2 == l1 || L2 == l1 * 2 || L2 == l1 / 2)
@@ -435,6 +444,12 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
     /* COO's segmented reduction: the same work per invocation whatever the rows */
     if (all || M > 8 * m + 64)
         add(ctx, L, (V){.format = TEXLA_SPARSE_COO, .sched = TEXLA_SCHED_SEGMENT}, q);
+    /* x from a storage buffer: each gathering candidate's twin (the same storage) */
+    for (int i = 0, n = L->n; i < n; i++) {
+        V t = L->c[i].v;
+        t.xbuf = 1;
+        add(ctx, L, t, q);
+    }
     /* scatter forms, where allowed */
     add(ctx, L, (V){.format = TEXLA_SPARSE_CSC, .sched = TEXLA_SCHED_ATOMIC}, q);
     add(ctx, L, (V){.format = TEXLA_SPARSE_COO, .sched = TEXLA_SCHED_ATOMIC}, q);
@@ -460,7 +475,7 @@ typedef struct kept {
 typedef struct bench {
     texla_ctx *ctx;
     texla__obj xo, yo; /* stand-ins of x and y: textures and layouts */
-    texla__buf ylin;
+    sp_scratch scr;
     ref rf;
     float *y;          /* read back, per element */
     float *tex;        /* read back, as stored */
@@ -468,7 +483,7 @@ typedef struct bench {
 } bench;
 
 static texla_result run_once(bench *b, const cand *c, sp_form *f) {
-    return sp_run(b->ctx, &c->v, f, &b->xo, &b->yo, 0.0f, 0, &b->ylin);
+    return sp_run(b->ctx, &c->v, f, &b->xo, &b->yo, 0.0f, 0, &b->scr);
 }
 
 static int cmp_d(const void *a, const void *b) {
@@ -840,7 +855,8 @@ done:
             q->ntrials++;
         }
     }
-    texla__buf_free(g, &b.ylin);
+    texla__buf_free(g, &b.scr.ylin);
+    texla__buf_free(g, &b.scr.xlin);
     free(x), free(xtex), free(b.tex), free(b.y), free(b.rf.y), free(b.rf.bound), free(L.c);
     return r;
 }

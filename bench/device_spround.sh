@@ -1,0 +1,32 @@
+#!/bin/sh
+# One H100 call for the sparse engine: texla's sparse suite on this GPU (its subgroup paths),
+# then the sparse suite's matrices (bench/spgen.py --only $SP) tuned and timed by texla
+# (texla-bench spsuite, every candidate's time in $OUT/texla_spsuite_trials.txt) and cuSPARSE
+# timed on the same files in the same call (peers.py spsuite).
+# Run from the repository root with build/bin and .gl carried; everything lands under $OUT.
+#   SP="band,rmat,circuit,fem3x3,complex3x3"   the matrices (spgen.py --only)
+#   SP_BUDGET=S                                 the tuner's budget (< 0: every candidate)
+#   TESTS=0                                     skip the test suite
+for f in .gl/*.deb; do dpkg -x "$f" / ; done; ldconfig
+OUT=${OUT:-/tmp/texla-device}
+SP=${SP:-band,rmat,circuit,fem3x3,complex3x3}
+mkdir -p "$OUT"
+export XDG_CACHE_HOME=$(mktemp -d)
+nvidia-smi --query-gpu=name,driver_version,pstate,clocks.sm,clocks.mem --format=csv,noheader
+t0=$(date +%s)
+(python3 bench/spgen.py /tmp/sps --scale 1.0 --only "$SP" > /tmp/spgen.log 2>&1) &
+if [ "${TESTS:-1}" != 0 ]; then
+    timeout 150 ./build/bin/test-texla sparse > "$OUT/tests.txt" 2>&1
+    echo "tests rc=$? at $(( $(date +%s) - t0 )) s: $(grep -c '^FAIL' "$OUT/tests.txt") FAIL lines; $(tail -n 1 "$OUT/tests.txt")"
+    grep '^FAIL' "$OUT/tests.txt" | head -n 5 | cut -c1-300
+fi
+wait
+echo "spgen done at $(( $(date +%s) - t0 )) s"
+timeout 300 ./build/bin/texla-bench --sections spsuite --spdir /tmp/sps > "$OUT/texla_sp.txt" 2>&1
+echo "spsuite rc=$? at $(( $(date +%s) - t0 )) s"
+timeout 150 python3 bench/peers.py spsuite --spdir /tmp/sps > "$OUT/peers_sp.txt" 2>&1
+echo "peers rc=$? at $(( $(date +%s) - t0 )) s"
+nvidia-smi --query-gpu=pstate,clocks.sm,clocks.mem --format=csv,noheader
+grep 'tuned in\|timing:' "$OUT/texla_sp.txt" | cut -c1-260
+grep '^| [a-z]' "$OUT/texla_sp.txt" | cut -c1-150
+tail -c 2500 "$OUT/peers_sp.txt"
