@@ -428,6 +428,29 @@ static void test_merge(void) {
         sweep_matrix_with(&m, 0, 1, entry == 1 ? vs : vs + 4, entry == 1 ? 8 : 4);
         hfree(&m);
     }
+    /* long rows in hundreds of groups: more than twice the workgroup, so a pass of their own adds
+     * them (LONGPASS in spmv_row.comp), for every row format and entry type */
+    static const V lv[] = {
+        {.format = F(CSR), .sched = S(LANES), .lanes = 4, .wg = 32, .long_rows = 30, .long_chunk = 32},
+        {.format = F(CSR), .sched = S(STREAM), .wg = 32, .long_rows = 30, .long_chunk = 32},
+        {.format = F(SELL), .sched = S(GROUP), .slice = 8, .sigma = 64, .wg = 32, .long_rows = 30,
+         .long_chunk = 32, .xbuf = 1},
+        {.format = F(ELL), .sched = S(ROW), .wg = 32, .long_rows = 30, .long_chunk = 32,
+         .dist = 2, .bpsm = 1},
+    };
+    for (int entry = 1; entry <= 4; entry *= 2) {
+        hmat m = {entry == 1 ? "long rows in hundreds of groups (real)"
+                  : entry == 2 ? "long rows in hundreds of groups (complex)"
+                               : "long rows in hundreds of groups (quaternion)",
+                  entry, 700, 300, 0, NULL, NULL, NULL};
+        int cap = 0;
+        for (int i = 0; i < m.rows; i++) {
+            int len = i % 3 ? 31 + (int)(rnd_u() % 60u) : (int)(rnd_u() % 6u);
+            for (int q = 0; q < len; q++) push(&m, &cap, i, (int)(rnd_u() % (unsigned)m.cols));
+        }
+        sweep_matrix_with(&m, 0, 1, lv, 4);
+        hfree(&m);
+    }
 }
 
 static void test_sweep(void) {

@@ -62,6 +62,47 @@ VT bval(uint e, uint r, uint c) {
 #endif
 }
 
+// row r of block e times the B entries of x its column covers
+VT block_row(uint e, uint r, uint nxx, uint nx_n) {
+    uint c = bcol[e];
+    VT acc = VZERO;
+    uint x0 = 2u * (c & 0x7FFFu) + ((c >> 30) & 1u);
+    uint y0 = 2u * ((c >> 15) & 0x7FFFu) + (c >> 31);
+    for (uint q = 0u; q < uint(B); ++q) {
+        bool ok = y0 * nxx + x0 < nx_n;
+        VT a = bval(e, r, q);
+#if XBUF
+        uint xi = ok ? ((y0 >> 1) * uint(u_i3.y) + (x0 >> 1)) * 4u : 0u;
+#if K == 1
+        float xv = xlin[xi + (x0 & 1u) + 2u * (y0 & 1u)];
+#else
+        xi += 2u * (y0 & 1u);
+        vec2 xv = vec2(xlin[xi], xlin[xi + 1u]);
+#endif
+#else
+        ivec2 t = ok ? ivec2(int(x0 >> 1), int(y0 >> 1)) : ivec2(0);
+        vec4 tx = texelFetch(u_src0, t, 0);
+#if K == 1
+        float xv = tx[(x0 & 1u) + 2u * (y0 & 1u)];
+#else
+        vec2 xv = (y0 & 1u) == 0u ? tx.xy : tx.zw;
+#endif
+#endif
+#if K == 1
+        float p = a * xv;
+#else
+        vec2 p = vec2(a.x * xv.x - a.y * xv.y, a.x * xv.y + a.y * xv.x);
+#endif
+        acc += ok ? p : VZERO;
+        x0 += uint(K);
+        if (x0 >= nxx) {
+            x0 -= nxx;
+            ++y0;
+        }
+    }
+    return acc;
+}
+
 void unit(uint u, uint lid) {
     uint S = uint(WG * K) / 4u, spr = uint(u_i0.y);
     uint ty = u / spr, a0 = (u - ty * spr) * S;
@@ -79,43 +120,17 @@ void unit(uint u, uint lid) {
 #else
             uint e0 = I, n = bptr[I], st = uint(u_i1.w);
 #endif
-            for (uint j = 0u; j < n; ++j) {
-                uint e = e0 + j * st, c = bcol[e];
-                uint x0 = 2u * (c & 0x7FFFu) + ((c >> 30) & 1u);
-                uint y0 = 2u * ((c >> 15) & 0x7FFFu) + (c >> 31);
-                for (uint q = 0u; q < uint(B); ++q) {
-                    bool ok = y0 * nxx + x0 < nx_n;
-                    VT a = bval(e, r, q);
-#if XBUF
-                    uint xi = ok ? ((y0 >> 1) * uint(u_i3.y) + (x0 >> 1)) * 4u : 0u;
-#if K == 1
-                    float xv = xlin[xi + (x0 & 1u) + 2u * (y0 & 1u)];
-#else
-                    xi += 2u * (y0 & 1u);
-                    vec2 xv = vec2(xlin[xi], xlin[xi + 1u]);
-#endif
-#else
-                    ivec2 t = ok ? ivec2(int(x0 >> 1), int(y0 >> 1)) : ivec2(0);
-                    vec4 tx = texelFetch(u_src0, t, 0);
-#if K == 1
-                    float xv = tx[(x0 & 1u) + 2u * (y0 & 1u)];
-#else
-                    vec2 xv = (y0 & 1u) == 0u ? tx.xy : tx.zw;
-#endif
-#endif
-#if K == 1
-                    float p = a * xv;
-#else
-                    vec2 p = vec2(a.x * xv.x - a.y * xv.y, a.x * xv.y + a.y * xv.x);
-#endif
-                    acc += ok ? p : VZERO;
-                    x0 += uint(K);
-                    if (x0 >= nxx) {
-                        x0 -= nxx;
-                        ++y0;
-                    }
-                }
+            // four blocks an iteration: straight-line code whose loads the compiler issues
+            // together (one block an iteration waits for the memory each time)
+            uint j = 0u;
+            VT acc2 = VZERO;
+            for (; j + 3u < n; j += 4u) {
+                uint e = e0 + j * st;
+                acc += block_row(e, r, nxx, nx_n) + block_row(e + 2u * st, r, nxx, nx_n);
+                acc2 += block_row(e + st, r, nxx, nx_n) + block_row(e + 3u * st, r, nxx, nx_n);
             }
+            for (; j < n; ++j) acc += block_row(e0 + j * st, r, nxx, nx_n);
+            acc += acc2;
         }
     }
     sh[lid] = acc;

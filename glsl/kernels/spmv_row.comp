@@ -26,7 +26,8 @@
 // sorting); u_i3.w: ELL rows stop at their own length; u_i2.z: y = A x + u_f0.x y.
 // LONG 1 (a define: its workgroup reductions are costly to compile where they are not used):
 // the first u_i0.w units are chunks of long rows, each summed by one workgroup into part[], and
-// the last workgroup to finish adds them into their groups' texels.
+// the last workgroup to finish adds them into their groups' texels; with LONGPASS 1 a pass of
+// its own does that instead (MODE 3, one invocation per affected group, after the main pass).
 // Padding entries (ELL, SELL) have column PAD and contribute exactly 0 (NaN in x stays out).
 //
 // Uniforms: u_i0 = (groups, units, texels (K = 4: texel pairs) per row of y, chunks),
@@ -221,21 +222,18 @@ VT wg_sum(VT v, uint lid) {
 }
 
 #if LONG || MODE == 2
-// this invocation's part of entries s .. s + n - 1 summed by the workgroup: eight loads of each
+// this invocation's part of entries s .. s + n - 1 summed by the workgroup: four loads of each
 // kind in flight before their products are taken (a loop of one load at a time waits for the
-// memory once per iteration)
+// memory once per iteration; plain variables, not arrays, which a compiler may put in memory)
 VT span_part(uint s, uint n, uint lid) {
     VT a = VZERO, b = VZERO;
     uint W = uint(WG), j = lid;
-    for (; j + 7u * W < n; j += 8u * W) {
-        uint c[8];
-        VT v[8];
-        for (uint i = 0u; i < 8u; ++i) c[i] = col[s + j + i * W];
-        for (uint i = 0u; i < 8u; ++i) v[i] = entry(s + j + i * W);
-        for (uint i = 0u; i < 8u; i += 2u) {
-            a += term(c[i], v[i]);
-            b += term(c[i + 1u], v[i + 1u]);
-        }
+    for (; j + 3u * W < n; j += 4u * W) {
+        uint e = s + j;
+        uint c0 = col[e], c1 = col[e + W], c2 = col[e + 2u * W], c3 = col[e + 3u * W];
+        VT v0 = entry(e), v1 = entry(e + W), v2 = entry(e + 2u * W), v3 = entry(e + 3u * W);
+        a += term(c0, v0) + term(c2, v2);
+        b += term(c1, v1) + term(c3, v3);
     }
     for (; j < n; j += W) a += term(col[s + j], entry(s + j));
     return a + b;
@@ -266,34 +264,39 @@ VT part_at(uint c) {
 #endif
 }
 
-// the last workgroup: each affected group's long rows (their chunks in order) into its texels
-void finish_long(uint lid) {
+// affected group a: its long rows (their chunks in order) added into its texels
+void finish_group(uint a) {
     uint lr = uint(u_i2.x), ag = uint(u_i2.y);
-    for (uint a = lid; a < uint(u_i1.w); a += uint(WG)) {
-        uint g = lt[ag + 2u * a], f = lt[ag + 2u * a + 1u], fe = lt[ag + 2u * a + 3u];
-        VT add[4] = VT[4](VZERO, VZERO, VZERO, VZERO);
-        for (uint i = f; i < fe; ++i) {
-            uint c = lt[lr + 3u * i], c0 = lt[lr + 3u * i + 1u], cn = lt[lr + 3u * i + 2u];
-            VT s = VZERO;
-            for (uint q = 0u; q < cn; ++q) s += part_at(c0 + q);
-            add[c] += s;
-        }
-        uint w = uint(u_i0.z);
-#if K == 4
-        ivec2 pos = ivec2(int(2u * (g % w)), int(g / w));
-        imageStore(u_dst, pos, imageLoad(u_dst, pos) + vec4(add[0].xy, add[1].xy));
-        pos.x += 1;
-        imageStore(u_dst, pos, imageLoad(u_dst, pos) + vec4(add[0].zw, add[1].zw));
-#else
-        ivec2 pos = ivec2(int(g % w), int(g / w));
-#if K == 1
-        vec4 t = vec4(add[0], add[1], add[2], add[3]);
-#else
-        vec4 t = vec4(add[0], add[1]);
-#endif
-        imageStore(u_dst, pos, imageLoad(u_dst, pos) + t);
-#endif
+    uint g = lt[ag + 2u * a], f = lt[ag + 2u * a + 1u], fe = lt[ag + 2u * a + 3u];
+    VT add[4] = VT[4](VZERO, VZERO, VZERO, VZERO);
+    for (uint i = f; i < fe; ++i) {
+        uint c = lt[lr + 3u * i], c0 = lt[lr + 3u * i + 1u], cn = lt[lr + 3u * i + 2u];
+        VT s = VZERO;
+        for (uint q = 0u; q < cn; ++q) s += part_at(c0 + q);
+        add[c] += s;
     }
+    uint w = uint(u_i0.z);
+#if K == 4
+    ivec2 pos = ivec2(int(2u * (g % w)), int(g / w));
+    imageStore(u_dst, pos, imageLoad(u_dst, pos) + vec4(add[0].xy, add[1].xy));
+    pos.x += 1;
+    imageStore(u_dst, pos, imageLoad(u_dst, pos) + vec4(add[0].zw, add[1].zw));
+#else
+    ivec2 pos = ivec2(int(g % w), int(g / w));
+#if K == 1
+    vec4 t = vec4(add[0], add[1], add[2], add[3]);
+#else
+    vec4 t = vec4(add[0], add[1]);
+#endif
+    imageStore(u_dst, pos, imageLoad(u_dst, pos) + t);
+#endif
+}
+
+// the long rows into their groups: by the last workgroup to finish (LONGPASS 0), or by one
+// invocation per affected group in a pass of its own (LONGPASS 1, MODE 3: where the affected
+// groups are many, one workgroup would take them one after another)
+void finish_long(uint lid) {
+    for (uint a = lid; a < uint(u_i1.w); a += uint(WG)) finish_group(a);
 }
 #endif
 
@@ -324,10 +327,20 @@ void unit_rows(uint u, uint lid) {
     if (p < uint(u_i0.x) * uint(G)) {
         uint e0, n, st;
         row_span(p, e0, n, st);
-        for (uint j = lane; j < n; j += uint(L)) {
+        // four entries an iteration: straight-line code whose loads the compiler issues
+        // together (one entry an iteration waits for the memory each time)
+        uint j = lane, L4 = 4u * uint(L);
+        VT acc2 = VZERO;
+        for (; j + 3u * uint(L) < n; j += L4) {
+            uint e = e0 + j * st, d = uint(L) * st;
+            acc += term(col[e], entry(e)) + term(col[e + 2u * d], entry(e + 2u * d));
+            acc2 += term(col[e + d], entry(e + d)) + term(col[e + 3u * d], entry(e + 3u * d));
+        }
+        for (; j < n; j += uint(L)) {
             uint e = e0 + j * st;
             acc += term(col[e], entry(e));
         }
+        acc += acc2;
     }
     acc = lanes_sum(acc, lid, lane);
     if (lane == 0u) sh_row[r] = acc;
@@ -347,6 +360,32 @@ void unit_rows(uint u, uint lid) {
     barrier();
 }
 #elif MODE == 1
+// one step of a group's rows: its G entries at e, together in ELL and SELL
+void group_step(uint e, inout VT a0, inout VT a1, inout VT a2, inout VT a3) {
+#if K == 1
+    uvec4 cc = col4[e >> 2];
+#if SOA
+    vec4 vv = vec4(valf[e], valf[e + 1u], valf[e + 2u], valf[e + 3u]);
+#else
+    vec4 vv = val4[e >> 2];
+#endif
+    a0 += term(cc.x, vv.x);
+    a1 += term(cc.y, vv.y);
+    a2 += term(cc.z, vv.z);
+    a3 += term(cc.w, vv.w);
+#else
+    uvec2 cc = col2[e >> 1];
+#if K == 2 && !SOA
+    vec4 vv = val4[e >> 1];
+    a0 += term(cc.x, vv.xy);
+    a1 += term(cc.y, vv.zw);
+#else
+    a0 += term(cc.x, entry(e));
+    a1 += term(cc.y, entry(e + 1u));
+#endif
+#endif
+}
+
 // the G rows of group g, written as whole texels
 void group_rows(uint g) {
     uint p0 = g * uint(G);
@@ -366,31 +405,15 @@ void group_rows(uint g) {
     row_span(p0, e0, n, st);
     if (u_i3.w != 0)
         for (uint c = 1u; c < uint(G); ++c) n = max(n, lens[p0 + c]);
-    for (uint j = 0u; j < n; ++j) {
-        uint e = e0 + j * st;
-#if K == 1
-        uvec4 cc = col4[e >> 2];
-#if SOA
-        vec4 vv = vec4(valf[e], valf[e + 1u], valf[e + 2u], valf[e + 3u]);
-#else
-        vec4 vv = val4[e >> 2];
-#endif
-        a0 += term(cc.x, vv.x);
-        a1 += term(cc.y, vv.y);
-        a2 += term(cc.z, vv.z);
-        a3 += term(cc.w, vv.w);
-#else
-        uvec2 cc = col2[e >> 1];
-#if K == 2 && !SOA
-        vec4 vv = val4[e >> 1];
-        a0 += term(cc.x, vv.xy);
-        a1 += term(cc.y, vv.zw);
-#else
-        a0 += term(cc.x, entry(e));
-        a1 += term(cc.y, entry(e + 1u));
-#endif
-#endif
+    // four steps an iteration, straight-line code whose loads the compiler issues together
+    uint j = 0u;
+    for (; j + 3u < n; j += 4u) {
+        group_step(e0 + j * st, a0, a1, a2, a3);
+        group_step(e0 + (j + 1u) * st, a0, a1, a2, a3);
+        group_step(e0 + (j + 2u) * st, a0, a1, a2, a3);
+        group_step(e0 + (j + 3u) * st, a0, a1, a2, a3);
     }
+    for (; j < n; ++j) group_step(e0 + j * st, a0, a1, a2, a3);
 #endif
     store_group(out_group(g), a0, a1, a2, a3);
 }
@@ -455,20 +478,22 @@ void unit_stream(uint u, uint lid) {
         rs = ptr[r0 + r];
         rt = ptr[r0 + r + 1u];
     }
-    // the products: every load of the block issued before the first is used (E a invocation)
-    uint c[E];
-    VT v[E];
-    for (uint i = 0u; i < uint(E); ++i) {
-        uint k = lid + i * W;
-        c[i] = k < ne ? col[e0 + k] : PAD;
-    }
-    for (uint i = 0u; i < uint(E); ++i) {
-        uint k = lid + i * W;
-        v[i] = k < ne ? entry(e0 + k) : VZERO;
-    }
-    for (uint i = 0u; i < uint(E); ++i) {
-        uint k = lid + i * W;
-        if (k < ne) sh_prod[k] = term(c[i], v[i]);
+    // the products, four of the block's entries at a time per invocation, their loads issued
+    // before the first is used (plain variables: arrays may be put in memory)
+    for (uint k = lid; k < ne; k += 4u * W) {
+        uint k1 = k + W, k2 = k + 2u * W, k3 = k + 3u * W;
+        uint c0 = col[e0 + k];
+        uint c1 = k1 < ne ? col[e0 + k1] : PAD;
+        uint c2 = k2 < ne ? col[e0 + k2] : PAD;
+        uint c3 = k3 < ne ? col[e0 + k3] : PAD;
+        VT v0 = entry(e0 + k);
+        VT v1 = k1 < ne ? entry(e0 + k1) : VZERO;
+        VT v2 = k2 < ne ? entry(e0 + k2) : VZERO;
+        VT v3 = k3 < ne ? entry(e0 + k3) : VZERO;
+        sh_prod[k] = term(c0, v0);
+        if (k1 < ne) sh_prod[k1] = term(c1, v1);
+        if (k2 < ne) sh_prod[k2] = term(c2, v2);
+        if (k3 < ne) sh_prod[k3] = term(c3, v3);
     }
     barrier();
     // the rows: Ld lanes each, in passes of WG / Ld rows
@@ -509,11 +534,17 @@ void do_unit(uint u, uint lid) {
     unit_rows(u, lid);
 #elif MODE == 1
     unit_groups(u, lid);
-#else
+#elif MODE == 2
     unit_stream(u, lid);
 #endif
 }
 
+#if MODE == 3
+void main() {
+    uint a = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * uint(WG);
+    if (a < uint(u_i1.w)) finish_group(a);
+}
+#else
 void main() {
     uint lid = gl_LocalInvocationID.x;
     uint nwg = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
@@ -533,7 +564,7 @@ void main() {
         do_unit(u, lid);
         if (dist == 0) break;
     }
-    if (LONG != 0 || dist == 2) {
+    if ((LONG != 0 && LONGPASS == 0) || dist == 2) {
         // the last workgroup to finish adds the long rows and leaves the counters at zero
         memoryBarrier();
         barrier();
@@ -541,7 +572,7 @@ void main() {
         barrier();
         if (sh_last) {
             memoryBarrier();
-#if LONG
+#if LONG && !LONGPASS
             finish_long(lid);
 #endif
             if (lid == 0u) {
@@ -551,3 +582,4 @@ void main() {
         }
     }
 }
+#endif

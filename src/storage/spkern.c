@@ -213,14 +213,17 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
         units = (f->ngroups + gpu - 1) / gpu;
     }
     int beta_on = add && beta != 0.0f, lng = f->nchunks > 0;
+    /* the long rows added by a pass of their own where one workgroup would loop over many */
+    int lpass = lng && f->nag > 2 * wg;
     char defs[512];
     int n = snprintf(defs, sizeof defs,
                      "#define K %d\n#define G %d\n#define FMT %d\n#define MODE %d\n#define L %d\n"
-                     "#define WG %d\n#define SOA %d\n#define LONG %d\n#define XBUF %d", f->k, G,
-                     fmt, stream ? 2 : group, L, wg, f->fv.soa && f->k > 1, lng, v->xbuf);
+                     "#define WG %d\n#define SOA %d\n#define LONG %d\n#define XBUF %d\n"
+                     "#define LONGPASS %d", f->k, G, fmt, stream ? 2 : group, L, wg,
+                     f->fv.soa && f->k > 1, lng, v->xbuf, lpass);
     if (stream)
-        snprintf(defs + n, sizeof defs - (size_t)n, "\n#define TB %d\n#define RB %d\n#define E %d",
-                 SP_STREAM_ENT / f->k, SP_STREAM_ROWS / f->k, SP_STREAM_ENT / f->k / wg);
+        snprintf(defs + n, sizeof defs - (size_t)n, "\n#define TB %d\n#define RB %d",
+                 SP_STREAM_ENT / f->k, SP_STREAM_ROWS / f->k);
     int sh = 0;
     while (f->fv.slice && (1 << sh) < f->fv.slice) sh++;
     texla__pass p = {.prog = TEXLA__P_SPMV_ROW, .defines = defs, .dst = &y->t, .src = {&x->t},
@@ -250,7 +253,23 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
     if (v->xbuf) p.ssbo[7].b = &scr->xlin;
     texla_result r = v->xbuf ? xlin_fill(ctx, x, scr) : TEXLA_OK;
     if (!r) r = sp_groups_of(ctx, grid(ctx, v, units + f->nchunks), &p);
-    return r ? r : texla__run(&ctx->gl, &p);
+    if (!r) r = texla__run(&ctx->gl, &p);
+    if (!r && lpass) {
+        char d3[256];
+        snprintf(d3, sizeof d3, "#define K %d\n#define G %d\n#define FMT 0\n#define MODE 3\n"
+                 "#define L 1\n#define WG 256\n#define SOA 0\n#define LONG 1\n#define XBUF 0\n"
+                 "#define LONGPASS 1", f->k, G);
+        texla__pass q = {.prog = TEXLA__P_SPMV_ROW, .defines = d3, .dst = &y->t,
+                         .draw = TEXLA__DRAW_KERNEL};
+        memcpy(q.i0, p.i0, sizeof q.i0);
+        memcpy(q.i1, p.i1, sizeof q.i1);
+        memcpy(q.i2, p.i2, sizeof q.i2);
+        bind(&q, f, 5, 5);
+        bind(&q, f, 6, 6);
+        r = sp_groups_of(ctx, (f->nag + 255) / 256, &q);
+        if (!r) r = texla__run(&ctx->gl, &q);
+    }
+    return r;
 }
 
 static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
