@@ -17,6 +17,7 @@
 #define SP_PAD 0xFFFFFFFFu   /* the column of a padding entry */
 #define SP_CHUNK 4096        /* default entries per chunk of a long row */
 #define SP_NBUF 7
+#define SP_NEAR 32768        /* sp_stats.near's window */
 /* CSR-stream blocks: at most SP_STREAM_ENT / k entries and SP_STREAM_ROWS / k rows (8 KiB of
  * products and 4 KiB of row sums in shared memory whatever k is) */
 #define SP_STREAM_ENT 2048
@@ -42,6 +43,8 @@ typedef struct sp_stats {
     long long nblocks[5];  /* b x b blocks touched */
     int cmax, cempty;      /* columns: the longest, and the empty ones */
     double cmean, csd;
+    double near;           /* the entries within SP_NEAR columns of their row's diagonal (scaled
+                              for rectangular shapes), per entry: x's locality */
 } sp_stats;
 
 /* One orientation of the matrix and the layouts of its product. */
