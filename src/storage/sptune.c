@@ -163,9 +163,10 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
         v.slice = 32;
         v.sigma = 1024;
     }
-    /* real entries whose columns lie near the diagonal: x from a storage buffer (H100: every
-     * row schedule and BSR gained 10-20% on the random band, FEM 3x3 blocks and circuit) */
-    v.xbuf = k == 1 && st->near >= 0.5;
+    /* big real matrices whose columns lie near the diagonal: x from a storage buffer (H100:
+     * every row schedule and BSR gained 10-20% on the random band, FEM 3x3 blocks and circuit,
+     * 15-20M entries; the copy of x is a pass of its own, not worth it for small products) */
+    v.xbuf = k == 1 && st->near >= 0.5 && st->nnz >= (1 << 20);
     sp_variant_norm(&v);
     return v;
 }
@@ -373,6 +374,7 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
      * for a block is summed by one workgroup, and rows past 16384 entries (where that workgroup
      * would keep the others waiting) go to chunks */
     for (int wgs = 128; wgs <= 512; wgs *= 2) {
+        if (!all && wgs != 512) continue; /* H100: 512 beat 256 and 128 on every matrix */
         add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_STREAM, .wg = wgs}, q);
         if (all || M > 16384)
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_STREAM, .wg = wgs,
@@ -396,9 +398,10 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
         for (int s = 0; s < 2; s++) {
             if (!all && C != 32 && s == 0 && sd < 0.5 * m) continue;
             if (!all && s == 1 && sd < 0.05 * m + 0.5) continue;
+            if (!all && C == 16 && sd < 0.5 * m) continue;
             add(ctx, L, (V){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_GROUP, .slice = C,
                             .sigma = sigmas[s]}, q);
-            if (all || C == 32 || s == 1)
+            if (all || C == 32 || (s == 1 && C == 8))
                 add(ctx, L, (V){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_ROW, .slice = C,
                                 .sigma = sigmas[s]}, q);
         }
@@ -453,10 +456,9 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
     /* COO's segmented reduction: the same work per invocation whatever the rows */
     if (all || M > 8 * m + 64)
         add(ctx, L, (V){.format = TEXLA_SPARSE_COO, .sched = TEXLA_SCHED_SEGMENT}, q);
-    /* x from a storage buffer: each gathering candidate's twin (the same storage), where most
-     * columns lie near the diagonal (H100: the random band 116 -> 90 us, FEM 3x3 45.8 -> 38.4;
-     * on R-MAT's scattered columns the texture was faster) */
-    for (int i = 0, n = all || st->near >= 0.5 ? L->n : 0; i < n; i++) {
+    /* x from a storage buffer: with every candidate only when asked for all (else the best
+     * three's twins, after the first round: sp_tune) */
+    for (int i = 0, n = all ? L->n : 0; i < n; i++) {
         V t = L->c[i].v;
         t.xbuf = 1;
         add(ctx, L, t, q);
@@ -789,6 +791,26 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     /* the schedule's grid and workgroup size, around the best two, on their kept storages;
      * the fixed grids only where the rows' lengths vary (uniform rows balance themselves) */
     best = best_of(&L);
+    /* x from a storage buffer: the best three's twins, on their kept storages, where most
+     * columns lie near the diagonal (H100: the random band 116 -> 90 us, FEM 3x3 45.8 -> 38.4,
+     * circuit 134 -> 110; on R-MAT's scattered columns the texture was faster) */
+    if (!r && q->compute && best >= 0 && p0->st->near >= 0.5) {
+        int n0 = L.n, got[3] = {-1, -1, -1};
+        for (int t = 0; t < 3; t++)
+            for (int i = 0; i < n0; i++) {
+                if (!L.c[i].ok || L.c[i].v.xbuf || i == got[0] || i == got[1]) continue;
+                if (got[t] < 0 || L.c[i].us < L.c[got[t]].us) got[t] = i;
+            }
+        for (int t = 0; t < 3; t++)
+            if (got[t] >= 0) {
+                texla_sparse_variant u = L.c[got[t]].v;
+                u.xbuf = 1;
+                add(ctx, &L, u, q);
+            }
+        for (int i = n0; i < L.n && !r; i++)
+            if (!L.c[i].tried) r = run_storage(&b, fn, q, &L, i);
+        best = best_of(&L);
+    }
     if (!r && q->compute && best >= 0) {
         int top[2] = {best, -1};
         for (int i = 0; i < L.n; i++)
