@@ -10,11 +10,12 @@
 for f in .gl/*.deb; do dpkg -x "$f" / ; done; ldconfig
 OUT=${OUT:-/tmp/texla-device}
 SP=${SP:-band,rmat,circuit,fem3x3,complex3x3}
+D=/tmp/sps_$(echo "$SP" | tr , _) # one folder per set: spgen.py --only writes only those
 mkdir -p "$OUT"
 export XDG_CACHE_HOME=$(mktemp -d)
 nvidia-smi --query-gpu=name,driver_version,pstate,clocks.sm,clocks.mem --format=csv,noheader
 t0=$(date +%s)
-(python3 bench/spgen.py /tmp/sps --scale 1.0 --only "$SP" > /tmp/spgen.log 2>&1) &
+(python3 bench/spgen.py "$D" --scale 1.0 --only "$SP" > /tmp/spgen.log 2>&1) &
 if [ "${TESTS:-1}" != 0 ]; then
     timeout 150 ./build/bin/test-texla sparse > "$OUT/tests.txt" 2>&1
     echo "tests rc=$? at $(( $(date +%s) - t0 )) s: $(grep -c '^FAIL' "$OUT/tests.txt") FAIL lines; $(tail -n 1 "$OUT/tests.txt")"
@@ -22,9 +23,9 @@ if [ "${TESTS:-1}" != 0 ]; then
 fi
 wait
 echo "spgen done at $(( $(date +%s) - t0 )) s"
-timeout 300 ./build/bin/texla-bench --sections spsuite --spdir /tmp/sps > "$OUT/texla_sp.txt" 2>&1
+timeout 300 ./build/bin/texla-bench --sections spsuite --spdir "$D" > "$OUT/texla_sp.txt" 2>&1
 echo "spsuite rc=$? at $(( $(date +%s) - t0 )) s"
-timeout 150 python3 bench/peers.py spsuite --spdir /tmp/sps > "$OUT/peers_sp.txt" 2>&1
+timeout 150 python3 bench/peers.py spsuite --spdir "$D" > "$OUT/peers_sp.txt" 2>&1
 echo "peers rc=$? at $(( $(date +%s) - t0 )) s"
 nvidia-smi --query-gpu=pstate,clocks.sm,clocks.mem --format=csv,noheader
 grep 'tuned in\|timing:' "$OUT/texla_sp.txt" | cut -c1-260

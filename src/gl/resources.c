@@ -201,8 +201,11 @@ void texla__read_free(GLuint *pbo, GLsync *fence) {
 /* Freed storage buffers are kept (at most 32, 256 MiB in all) and given again to a request
  * they fit without wasting more than half: a solver that makes its sparse matrices anew every
  * step (the cubes' contacts) would otherwise have the driver allocate GPU memory for each of
- * their buffers every step (on the H100, milliseconds). */
+ * their buffers every step (on the H100, milliseconds). Only buffers up to 16 MiB: a big one
+ * (the tuner's storages, 50-200 MB each) is allocated anew, not refilled in place while the
+ * GPU may still read it. */
 #define BPOOL_BYTES ((size_t)256 << 20)
+#define BPOOL_ONE ((size_t)16 << 20)
 #define BPOOL_N ((int)(sizeof ((texla__gl *)0)->bpool / sizeof(texla__buf)))
 
 static int bpool_take(texla__gl *g, size_t alloc, texla__buf *out) {
@@ -269,7 +272,7 @@ texla_result texla__buf_make(texla__gl *g, size_t size, const void *data, texla_
 }
 
 void texla__buf_free(texla__gl *g, texla__buf *b) {
-    if (b->buf && b->cap && b->cap <= BPOOL_BYTES) {
+    if (b->buf && b->cap && b->cap <= BPOOL_ONE) {
         /* room for it: the oldest go first */
         while (g->nbpool && (g->nbpool == BPOOL_N || g->bpool_bytes + b->cap > BPOOL_BYTES)) {
             glDeleteBuffers(1, &g->bpool[0].buf);
