@@ -791,10 +791,11 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     /* the schedule's grid and workgroup size, around the best two, on their kept storages;
      * the fixed grids only where the rows' lengths vary (uniform rows balance themselves) */
     best = best_of(&L);
-    /* x from a storage buffer: the best three's twins, on their kept storages, where most
-     * columns lie near the diagonal (H100: the random band 116 -> 90 us, FEM 3x3 45.8 -> 38.4,
-     * circuit 134 -> 110; on R-MAT's scattered columns the texture was faster) */
-    if (!r && q->compute && best >= 0 && p0->st->near >= 0.5) {
+    /* x from a storage buffer: the best three's twins, on their kept storages, for real entries
+     * where most columns lie near the diagonal (H100: the random band 116 -> 90 us, FEM 3x3
+     * 45.8 -> 38.4, circuit 134 -> 110; on R-MAT's scattered columns the texture was faster, and
+     * for complex 3x3 blocks, 41 -> 47 us, whose two floats an entry are one texel's half) */
+    if (!r && q->compute && best >= 0 && q->k == 1 && p0->st->near >= 0.5) {
         int n0 = L.n, got[3] = {-1, -1, -1};
         for (int t = 0; t < 3; t++)
             for (int i = 0; i < n0; i++) {
