@@ -1275,7 +1275,10 @@ static void run_banded_sparse(texla_ctx *ctx) {
             {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES, .lanes = 4},
             {.format = TEXLA_SPARSE_BSR, .block = 2, .bell = 1},
             {.format = TEXLA_SPARSE_COO, .sched = TEXLA_SCHED_ATOMIC},
-            {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4, .wg = 64}};
+            {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4, .wg = 64},
+            {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_STREAM, .wg = 64},
+            {.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_GROUP, .xbuf = 1},
+            {.format = TEXLA_SPARSE_BSR, .block = 3, .xbuf = 1}};
         for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
             if (vs[i].format >= TEXLA_SPARSE_COO && !inf.compute) continue;
             if (vs[i].sched == TEXLA_SCHED_ATOMIC && !inf.atomic_float) continue;
