@@ -597,7 +597,9 @@ typedef struct texla_sparse_variant {
     int slice;          /* SELL: C = 8, 16 or 32 (0: 32) */
     int sigma;          /* SELL: rows sorted by length within windows of sigma rows (0: none) */
     int block;          /* BSR: 2, 3 or 4 (0: 3) */
-    int bell;           /* BSR: 1 blocks column-major over block rows (block ELL), 0 block CSR */
+    int bell;           /* BSR: 0 block CSR; 1 blocks column-major over block rows (block ELL);
+                           2 block ELL in slices of 32 block rows, each padded to its own
+                           longest (sliced block ELL: consecutive steps of a slice together) */
     int soa;            /* compound entries and blocks: 1 components in planes (SoA), 0 whole
                            entries (AoS) */
     int long_rows;      /* CSR, ELL, SELL: rows longer than this go to chunks of long_chunk

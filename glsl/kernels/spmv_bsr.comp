@@ -8,7 +8,9 @@
 // written without blending or atomics whatever B is.
 //
 // Variant: K; B; FMT 0 block CSR (bptr[block row] .. bptr[block row + 1]), 1 block ELL
-// (column-major over block rows, stride NBR, bptr[block row] = its block count); SOA 1: float
+// (column-major over block rows, stride NBR, bptr[block row] = its block count), 2 sliced block
+// ELL (slices of 32 block rows, column-major within a slice, each slice as wide as its longest
+// block row: bptr[block row] its count, bptr[NBR + 1 + slice] the slice's first block); SOA 1: float
 // (r, c, part) of a block in plane (r B + c) K + part of NB blocks; WG. The grid: u_i3.x as in
 // spmv_row.comp. Uniforms: u_i0 = (texels per row of y, segments per texel row, units, x's nx),
 // u_i1 = (y's nx, y's n, NB, NBR), u_i2 = (x's n, 0, beta on), u_f0.x = beta (y = A x + beta y);
@@ -117,8 +119,10 @@ void unit(uint u, uint lid) {
             uint I = k / uint(B), r = k - I * uint(B);
 #if FMT == 0
             uint e0 = bptr[I], n = bptr[I + 1u] - e0, st = 1u;
-#else
+#elif FMT == 1
             uint e0 = I, n = bptr[I], st = uint(u_i1.w);
+#else // sliced: slice I / 32 starts at bptr[NBR + 1 + I / 32]
+            uint e0 = bptr[uint(u_i1.w) + 1u + (I >> 5)] + (I & 31u), n = bptr[I], st = 32u;
 #endif
             // four blocks an iteration: straight-line code whose loads the compiler issues
             // together (one block an iteration waits for the memory each time)

@@ -559,11 +559,27 @@ static void row_cost(const sp_plane *p, const plan *pl, const texla_sparse_varia
 
 /* ---- BSR ---- */
 
+#define BSLICE 32 /* block rows per slice of sliced block ELL (bell 2) */
+
 typedef struct bplan {
     int b, nbr, nbc, width;
     long long nb;
     int *bptr; /* nbr + 1: blocks before each block row */
 } bplan;
+
+/* blocks stored by layout bell (0 block CSR, 1 block ELL, 2 sliced block ELL) */
+static long long bsr_stored(const bplan *bp, int bell) {
+    if (bell == 0) return bp->nb;
+    if (bell == 1) return (long long)bp->width * bp->nbr;
+    long long s = 0;
+    for (int I0 = 0; I0 < bp->nbr; I0 += BSLICE) {
+        int w = 0;
+        for (int I = I0; I < I0 + BSLICE && I < bp->nbr; I++)
+            if (bp->bptr[I + 1] - bp->bptr[I] > w) w = bp->bptr[I + 1] - bp->bptr[I];
+        s += (long long)w * BSLICE;
+    }
+    return s;
+}
 
 static texla_result bplan_make(texla_ctx *ctx, const char *fn, const sp_csr *m, int b,
                                bplan *bp) {
@@ -603,7 +619,7 @@ void sp_form_cost(const sp_plane *p, const texla_sparse_variant *fv, double *byt
         bplan bp;
         int b = fv->block ? fv->block : 3;
         if (bplan_make(NULL, "", p->m, b, &bp)) return;
-        long long stored = fv->bell ? (long long)bp.width * bp.nbr : bp.nb;
+        long long stored = bsr_stored(&bp, fv->bell);
         *bytes = (double)stored * (4.0 * b * b * p->k + 4) + ((double)bp.nbr + 1) * 4;
         *padding = ((double)stored * b * b - (double)p->m->nnz) / nnz;
         free(bp.bptr);
@@ -856,14 +872,17 @@ static texla_result make_bsr(texla_ctx *ctx, const char *fn, const sp_plane *p,
     bplan bp;
     texla_result r = bplan_make(ctx, fn, m, b, &bp);
     if (r) return r;
-    long long stored = fv->bell ? (long long)bp.width * bp.nbr : bp.nb;
+    long long stored = bsr_stored(&bp, fv->bell);
+    int nsl = (bp.nbr + BSLICE - 1) / BSLICE;
     r = limit_check(ctx, fn, "the BSR form", (double)stored * b * b * 4 * k,
                     (double)stored * b * b * k);
     if (!r && (p->in.gx / 2 > 32768 || p->in.gy / 2 > 32768))
         r = texla__fail(ctx, TEXLA_ERR_LIMIT, "%s: x's texture is %d x %d texels; the packed "
                         "columns address at most 32768 x 32768", fn, p->in.gx / 2, p->in.gy / 2);
     if (r) return free(bp.bptr), r;
-    uint32_t *ptr = malloc(sizeof *ptr * ((size_t)bp.nbr + 1));
+    /* bell 2: the block rows' counts, then each slice's first stored block (nsl + 1) */
+    size_t nptr = (size_t)bp.nbr + 1 + (fv->bell == 2 ? (size_t)nsl + 1 : 0);
+    uint32_t *ptr = malloc(sizeof *ptr * nptr);
     uint32_t *col = malloc(sizeof *col * one(stored));
     float *val = calloc(one(stored) * (size_t)(b * b * k), sizeof *val);
     int *pos = malloc(sizeof *pos * one(bp.nbc)), *stampJ = malloc(sizeof *stampJ * one(bp.nbc));
@@ -874,6 +893,19 @@ static texla_result make_bsr(texla_ctx *ctx, const char *fn, const sp_plane *p,
     }
     for (int J = 0; J < bp.nbc; J++) stampJ[J] = -1;
     for (long long d = 0; d < stored; d++) col[d] = 0;
+    if (fv->bell == 2) {
+        uint32_t *sb = ptr + bp.nbr + 1;
+        sb[0] = 0;
+        for (int s = 0; s < nsl; s++) {
+            int w = 0;
+            for (int I = s * BSLICE; I < (s + 1) * BSLICE && I < bp.nbr; I++)
+                if (bp.bptr[I + 1] - bp.bptr[I] > w) w = bp.bptr[I + 1] - bp.bptr[I];
+            sb[s + 1] = sb[s] + (uint32_t)(w * BSLICE);
+        }
+    }
+    /* block q of block row I is stored at */
+#define BAT(I, q) (fv->bell == 2 ? (long long)ptr[bp.nbr + 1 + (I) / BSLICE] + (long long)(q) * BSLICE + (I) % BSLICE \
+                   : fv->bell ? (long long)(q) * bp.nbr + (I) : (long long)bp.bptr[I] + (q))
     for (int I = 0; I < bp.nbr; I++) {
         /* the distinct block columns of block row I, in increasing order */
         int cnt = 0;
@@ -889,14 +921,11 @@ static texla_result make_bsr(texla_ctx *ctx, const char *fn, const sp_plane *p,
         }
         for (int q = 0; q < cnt; q++) pos[list[q]] = q;
         ptr[I] = fv->bell ? (uint32_t)cnt : (uint32_t)bp.bptr[I];
-        for (int q = 0; q < cnt; q++) {
-            long long d = fv->bell ? (long long)q * bp.nbr + I : (long long)bp.bptr[I] + q;
-            col[d] = sp_loc(&p->in, (long long)list[q] * b * k);
-        }
+        for (int q = 0; q < cnt; q++) col[BAT(I, q)] = sp_loc(&p->in, (long long)list[q] * b * k);
         for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
             for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
                 int J = m->col[e] / b, q = pos[J], rr = i - I * b, cc = m->col[e] - J * b;
-                long long d = fv->bell ? (long long)q * bp.nbr + I : (long long)bp.bptr[I] + q;
+                long long d = BAT(I, q);
                 size_t qq = (size_t)(rr * b + cc);
                 for (int c = 0; c < k; c++) {
                     size_t at = fv->soa ? (qq * (size_t)k + (size_t)c) * (size_t)stored + (size_t)d
@@ -905,11 +934,12 @@ static texla_result make_bsr(texla_ctx *ctx, const char *fn, const sp_plane *p,
                 }
             }
     }
-    if (!fv->bell) ptr[bp.nbr] = (uint32_t)bp.nb;
+#undef BAT
+    ptr[bp.nbr] = fv->bell ? 0 : (uint32_t)bp.nb;
     f->k = k;
     f->nbr = bp.nbr;
     f->ne = stored;
-    r = upload(ctx, f, 0, ptr, sizeof *ptr * ((size_t)bp.nbr + 1));
+    r = upload(ctx, f, 0, ptr, sizeof *ptr * nptr);
     if (!r) r = upload(ctx, f, 1, col, sizeof *col * (size_t)stored);
     if (!r) r = upload(ctx, f, 2, val, sizeof *val * (size_t)stored * (size_t)(b * b * k));
     if (!r) r = upload(ctx, f, 5, NULL, 16);

@@ -137,6 +137,9 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
                TEXLA_ERR_UNSUPPORTED;
     if (f == TEXLA_SPARSE_BSR && (v->block < 2 || v->block > 4))
         return *why = "the BSR block is 2, 3 or 4", TEXLA_ERR_ARGUMENT;
+    if (f == TEXLA_SPARSE_BSR && (v->bell < 0 || v->bell > 2))
+        return *why = "bell is 0 (block CSR), 1 (block ELL) or 2 (sliced block ELL)",
+               TEXLA_ERR_ARGUMENT;
     if (f == TEXLA_SPARSE_SELL && v->slice != 8 && v->slice != 16 && v->slice != 32)
         return *why = "the SELL slice is 8, 16 or 32 rows", TEXLA_ERR_ARGUMENT;
     if (!pow2(v->wg) || v->wg < 32 || v->wg > 512 || v->wg > c->wg_invocations)
