@@ -646,8 +646,8 @@ static void test_tuner(void) {
         }
     }
     CHECK(found == 1, "the chosen variant is %d times among the trials", found);
-    CHECK(finals[0] >= 1 && finals[0] <= 10 && finals[1] >= 1 && finals[1] <= 10,
-          "final round: %d and %d trials, expected 1..10 each (FINALISTS)", finals[0], finals[1]);
+    CHECK(finals[0] >= 1 && finals[0] <= 6 && finals[1] >= 1 && finals[1] <= 6,
+          "final round: %d and %d trials, expected 1..6 each (FINALISTS)", finals[0], finals[1]);
     CHECK(td.skipped == 0, "the default budget skipped %d candidates of a 300 x 280 matrix",
           td.skipped);
     {

@@ -473,9 +473,9 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
 /* ---- timing ---- */
 
 #define KEEP 4         /* storages kept alive for the schedule variants and the final round */
-#define FINALISTS 10    /* re-timed in the final round (at most FINAL_PER_STORAGE of one): the
-                           first round's times of some ran 3-4x slow on the H100 (a wg=64 BSR
-                           variant 141 us there, 38.6 in the final round) */
+#define FINALISTS 6     /* re-timed in the final round (at most FINAL_PER_STORAGE of one; ten
+                           took the budget of the other product's candidates: H100, rmat's
+                           A' x kept long-row lanes, 0.42 ms, where the merge path runs 0.28) */
 #define FINAL_PER_STORAGE 3
 #define FINAL_WARM_MS 300.0 /* the final round first keeps the GPU busy this long (hardware) */
 #define FINAL_ROUNDS 3
