@@ -14,7 +14,8 @@
 // CSR streamed in row blocks (below); WG invocations per workgroup; SOA 1: entry components in
 // planes of NE floats.
 // MODE 2 (CSR-stream): the host cut the groups into blocks of at most TB entries and RB rows
-// (lens[b] = the block's first group; a group of more than TB entries is a block of its own).
+// (lens[2b], lens[2b + 1] = the block's first group and first entry; a group of more than TB
+// entries is a block of its own).
 // The workgroup loads the block's entries with consecutive invocations on consecutive entries,
 // four loads in flight each, and keeps the products a x in shared memory; then each row is
 // summed from there by Ld invocations (the largest power of two, at most 32, that gives every
