@@ -56,7 +56,8 @@
     X(LCP_STEP_VEC, "lcp_step_vec.frag", OP)                                                  \
     X(TRANSPOSE_K, "kernels/transpose.comp", KERNEL)                                          \
     X(LCP_SPARSE_K, "kernels/lcp_sparse.comp", KERNEL)                                        \
-    X(SPMV_MERGE, "kernels/spmv_merge.comp", KERNEL)
+    X(SPMV_MERGE, "kernels/spmv_merge.comp", KERNEL)                                          \
+    X(SPIN_K, "kernels/spin.comp", KERNEL)
 
 #define TEXLA__POINTS_VERT "sparse.vert"
 

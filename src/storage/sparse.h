@@ -180,6 +180,15 @@ texla_result sp_run(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
 /* the SM count the fixed grids are sized by */
 int sp_sm_count(const texla_ctx *ctx);
 
+/* The GPU kept busy while the host works (glsl/kernels/spin.comp), calibrated on first use. */
+typedef struct sp_spinner {
+    texla__buf sink;
+    double per_ms; /* iterations a millisecond (0: not yet measured; < 0: spin failed, off) */
+} sp_spinner;
+/* queues about ms milliseconds of GPU work (nothing on software renderers or without timer
+ * queries) and returns at once */
+texla_result sp_spin(texla_ctx *ctx, sp_spinner *s, double ms);
+
 /* ---- sptune.c: the rule, the tuner, the cache ---- */
 /* the cache key of product op of a matrix with statistics st on the compute (or fragment)
  * backend */

@@ -155,6 +155,39 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
     return TEXLA_OK;
 }
 
+/* spin.comp: 4 workgroups an SM, iters multiply-adds per invocation */
+static texla_result spin_run(texla_ctx *ctx, texla__buf *sink, int iters) {
+    texla__pass p = {.prog = TEXLA__P_SPIN_K, .draw = TEXLA__DRAW_KERNEL};
+    p.i0[0] = iters;
+    p.ssbo[0].b = sink;
+    p.groups[0] = (unsigned)(4 * sp_sm_count(ctx));
+    p.groups[1] = p.groups[2] = 1;
+    return texla__run(&ctx->gl, &p);
+}
+
+#define SPIN_CAL 4096   /* iterations of the calibration dispatch */
+#define SPIN_SKIP(g) ((g)->caps.software || !(g)->caps.timer)
+#define SPIN_MAX_MS 40  /* one dispatch at most this long */
+
+texla_result sp_spin(texla_ctx *ctx, sp_spinner *s, double ms) {
+    texla__gl *g = &ctx->gl;
+    if (SPIN_SKIP(g) || !g->info.compute || ms <= 0 || s->per_ms < 0) return TEXLA_OK;
+    texla_result r = TEXLA_OK;
+    if (!s->sink.buf) r = texla__buf_make(g, 16, NULL, &s->sink);
+    if (!r && s->per_ms <= 0) { /* iterations per ms, from one timed dispatch */
+        texla__timer_begin(g);
+        r = spin_run(ctx, &s->sink, SPIN_CAL);
+        double t = texla__timer_end_ms(g);
+        s->per_ms = t > 0 ? SPIN_CAL / t : SPIN_CAL * 10.0;
+    }
+    for (double left = ms; !r && left > 0; left -= SPIN_MAX_MS) {
+        double part = left < SPIN_MAX_MS ? left : SPIN_MAX_MS;
+        double it = part * s->per_ms;
+        r = spin_run(ctx, &s->sink, it < 1 ? 1 : it > 1e9 ? 1000000000 : (int)it);
+    }
+    return r;
+}
+
 /* a dispatch of n workgroups as gx x gy (GL_MAX_COMPUTE_WORK_GROUP_COUNT) */
 texla_result sp_groups_of(texla_ctx *ctx, long long n, texla__pass *p) {
     long long gmax = ctx->gl.caps.groups_max[0] > 0 ? ctx->gl.caps.groups_max[0] : 65535;

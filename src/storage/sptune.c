@@ -483,6 +483,8 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
 #define SETTLE_SW 4    /* its cap in batches on software renderers, whose clock is the wall's */
 #define HOPELESS 8.0   /* a candidate this many times slower than the best so far: timed once */
 #define DEFAULT_BUDGET_S 6.0
+#define SPIN_MS_FIRST 100.0 /* GPU work queued before the first build (hardware) */
+#define SPIN_MS_MAX 400.0   /* and at most this much before any build */
 
 typedef struct kept {
     sp_form f;
@@ -497,6 +499,8 @@ typedef struct bench {
     float *y;          /* read back, per element */
     float *tex;        /* read back, as stored */
     kept keep[KEEP];   /* forms of the best storages so far */
+    sp_spinner spin;   /* the GPU kept busy while the host builds a storage */
+    double build_ms;   /* the last build's wall time (0: none yet) */
 } bench;
 
 static texla_result run_once(bench *b, const cand *c, sp_form *f) {
@@ -648,7 +652,15 @@ static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, 
     if (k >= 0) {
         f = &b->keep[k].f;
     } else {
+        /* the GPU busy for about as long as the last build took, so its clocks are still up
+         * when this storage's candidates are timed; then the spin's rest and the uploads
+         * waited for */
+        if (sp_spin(ctx, &b->spin, b->build_ms > 0 ? fmin(b->build_ms, SPIN_MS_MAX) : SPIN_MS_FIRST))
+            b->spin.per_ms = -1; /* not worth failing the tuning for: no more spins */
+        double t0 = texla__now_ms();
         r = make_form(ctx, fn, q, &L->c[i0], &own);
+        b->build_ms = texla__now_ms() - t0;
+        texla__gl_finish(&ctx->gl);
         if (r == TEXLA_ERR_LIMIT || r == TEXLA_ERR_MEMORY) { /* room for it without the others? */
             int any = 0;
             for (int i = 0; i < KEEP; i++) any |= b->keep[i].used;
@@ -896,6 +908,7 @@ done:
     }
     texla__buf_free(g, &b.scr.ylin);
     texla__buf_free(g, &b.scr.xlin);
+    texla__buf_free(g, &b.spin.sink);
     free(x), free(xtex), free(b.tex), free(b.y), free(b.rf.y), free(b.rf.bound), free(L.c);
     return r;
 }
