@@ -483,8 +483,11 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
 #define SETTLE_SW 4    /* its cap in batches on software renderers, whose clock is the wall's */
 #define HOPELESS 8.0   /* a candidate this many times slower than the best so far: timed once */
 #define DEFAULT_BUDGET_S 6.0
-#define SPIN_MS_FIRST 100.0 /* GPU work queued before the first build (hardware) */
-#define SPIN_MS_MAX 400.0   /* and at most this much before any build */
+#define SPIN_MS_FIRST 60.0 /* GPU work queued before the first build (hardware) */
+#define SPIN_PART 0.6      /* before the others: this part of the last build's time, */
+#define SPIN_MS_MAX 150.0  /* at most this much (the build waits for the spin's rest: as long as
+                              the whole build it cost the H100 half the candidates the budget
+                              had allowed) */
 
 typedef struct kept {
     sp_form f;
@@ -652,10 +655,12 @@ static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, 
     if (k >= 0) {
         f = &b->keep[k].f;
     } else {
-        /* the GPU busy for about as long as the last build took, so its clocks are still up
-         * when this storage's candidates are timed; then the spin's rest and the uploads
+        /* the GPU busy for most of the time the build takes (as long as the last one), so its
+         * clocks are still up when this storage's candidates are timed (H100: without it some
+         * first-round times read 3-4x the warm ones); then the spin's rest and the uploads
          * waited for */
-        if (sp_spin(ctx, &b->spin, b->build_ms > 0 ? fmin(b->build_ms, SPIN_MS_MAX) : SPIN_MS_FIRST))
+        if (sp_spin(ctx, &b->spin,
+                    b->build_ms > 0 ? fmin(SPIN_PART * b->build_ms, SPIN_MS_MAX) : SPIN_MS_FIRST))
             b->spin.per_ms = -1; /* not worth failing the tuning for: no more spins */
         double t0 = texla__now_ms();
         r = make_form(ctx, fn, q, &L->c[i0], &own);
