@@ -116,9 +116,6 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
         break;
     case TEXLA_SCHED_STREAM:
         if (f != TEXLA_SPARSE_CSR) return *why = "STREAM runs CSR", TEXLA_ERR_ARGUMENT;
-        if (v->wg > SP_STREAM_ENT / k)
-            return *why = "STREAM's workgroup is at most its block (2048 / k entries)",
-                   TEXLA_ERR_ARGUMENT;
         if ((size_t)(SP_STREAM_ENT + SP_STREAM_ROWS) * 4 + (size_t)v->wg * 4 * (size_t)k + 64 >
             (size_t)c->shared_max)
             return *why = "the stream block exceeds GL_MAX_COMPUTE_SHARED_MEMORY_SIZE",
