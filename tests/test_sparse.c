@@ -295,6 +295,11 @@ static const V sweep_all[] = {
     {.format = F(BSR), .sched = S(ROW), .block = 3, .bell = 2, .xbuf = 1},
     {.format = F(BSR), .sched = S(ROW), .block = 2, .bell = 2, .soa = 1, .wg = 64},
     {.format = F(BSR), .sched = S(ROW), .block = 4, .bell = 2, .dist = 2, .bpsm = 1},
+    {.format = F(BSR), .sched = S(LANES), .lanes = 2, .block = 3},
+    {.format = F(BSR), .sched = S(LANES), .lanes = 4, .block = 3, .bell = 1, .xbuf = 1},
+    {.format = F(BSR), .sched = S(LANES), .lanes = 8, .block = 2, .bell = 2, .wg = 64},
+    {.format = F(BSR), .sched = S(LANES), .lanes = 32, .block = 4, .soa = 1, .xbuf = 1, .wg = 256},
+    {.format = F(BSR), .sched = S(LANES), .lanes = 4, .block = 3, .bell = 1, .dist = 2, .bpsm = 1},
     {.format = F(POINTS), .sched = S(DRAW)},
     {.format = F(GATHER), .sched = S(DRAW)},
 };
@@ -840,6 +845,9 @@ static void test_bad_inputs(void) {
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "3 lanes");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_LANES, .lanes = 4};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "ELL with lanes");
+    v = (texla_sparse_variant){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_LANES, .lanes = 64,
+                               .wg = 512};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "BSR with 64 lanes");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_SELL, .slice = 12};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "slice 12");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 5};

@@ -7,7 +7,12 @@
 // .xy and .zw), meet in shared memory, and the segment's texels are written whole, so y is
 // written without blending or atomics whatever B is.
 //
-// Variant: K; B; FMT 0 block CSR (bptr[block row] .. bptr[block row + 1]), 1 block ELL
+// L lanes per row (L > 1, the LANES schedule): lane l takes blocks l, l + L, .. of the row, and
+// the lanes are summed with subgroup shuffles (in shared memory where subgroups are missing or
+// narrower than L); a workgroup then covers WG / L rows. More invocations, each with a shorter
+// chain of loads: FEM rows of ~27 blocks gave the H100 fewer rows than it has invocations.
+//
+// Variant: K; B; L; FMT 0 block CSR (bptr[block row] .. bptr[block row + 1]), 1 block ELL
 // (column-major over block rows, stride NBR, bptr[block row] = its block count), 2 sliced block
 // ELL (slices of 32 block rows, column-major within a slice, each slice as wide as its longest
 // block row: bptr[block row] its count, bptr[NBR + 1 + slice] the slice's first block); SOA 1: float
@@ -16,6 +21,9 @@
 // u_i1 = (y's nx, y's n, NB, NBR), u_i2 = (x's n, 0, beta on), u_f0.x = beta (y = A x + beta y);
 // n and nx count floats. Columns: the packed texel and channel of the first float of entry B J
 // of x (J the block column); the next entries follow it along x's grid rows, K cells apart.
+// XBUF: x by block column (spmv_pack.comp UNPACK 2): the B K floats of block column J in
+// vec4s NV J .. NV J + NV - 1 (NV = ceil(B K / 4)), zero past x's end, so a block's x is one or
+// two aligned 16-byte loads.
 layout(local_size_x = WG) in;
 layout(rgba32f, binding = 0) uniform image2D u_dst;
 uniform sampler2D u_src0;
@@ -36,12 +44,16 @@ layout(std430, binding = 5) coherent buffer State {
     uint done;
 };
 #if XBUF
-// XBUF: x's texels copied into a buffer (u_i3.y texels per row of x's texture)
-layout(std430, binding = 7) readonly buffer Xlin { float xlin[]; };
+#define NV ((B * K + 3) / 4)
+layout(std430, binding = 7) readonly buffer Xlin { vec4 xlin[]; };
 #endif
 uniform ivec4 u_i3;
 
-shared VT sh[WG];
+shared VT sh[WG / L];
+#if L > 1 && !(defined(TEXLA_SUBGROUP) && L <= TEXLA_SUBGROUP_SIZE)
+#define RED_SHARED 1
+shared VT sh_red[WG];
+#endif
 shared uint sh_next;
 shared bool sh_last;
 
@@ -70,29 +82,38 @@ VT block_row(uint e, uint r, uint nxx, uint nx_n) {
     VT acc = VZERO;
     uint x0 = 2u * (c & 0x7FFFu) + ((c >> 30) & 1u);
     uint y0 = 2u * ((c >> 15) & 0x7FFFu) + (c >> 31);
+#if XBUF
+    uint J = (y0 * nxx + x0) / uint(B * K), x4 = J * uint(NV);
+    vec4 xa = xlin[x4];
+#if NV > 1
+    vec4 xb = xlin[x4 + 1u];
+#endif
+#if K == 1
+    float xs[4] = float[4](xa.x, xa.y, xa.z, xa.w);
+    for (uint q = 0u; q < uint(B); ++q) acc += bval(e, r, q) * xs[q];
+#else
+    vec2 xs[4] = vec2[4](xa.xy, xa.zw,
+#if NV > 1
+                         xb.xy, xb.zw);
+#else
+                         vec2(0.0), vec2(0.0));
+#endif
+    for (uint q = 0u; q < uint(B); ++q) {
+        vec2 a = bval(e, r, q), xv = xs[q];
+        acc += vec2(a.x * xv.x - a.y * xv.y, a.x * xv.y + a.y * xv.x);
+    }
+#endif
+#else
     for (uint q = 0u; q < uint(B); ++q) {
         bool ok = y0 * nxx + x0 < nx_n;
         VT a = bval(e, r, q);
-#if XBUF
-        uint xi = ok ? ((y0 >> 1) * uint(u_i3.y) + (x0 >> 1)) * 4u : 0u;
-#if K == 1
-        float xv = xlin[xi + (x0 & 1u) + 2u * (y0 & 1u)];
-#else
-        xi += 2u * (y0 & 1u);
-        vec2 xv = vec2(xlin[xi], xlin[xi + 1u]);
-#endif
-#else
         ivec2 t = ok ? ivec2(int(x0 >> 1), int(y0 >> 1)) : ivec2(0);
         vec4 tx = texelFetch(u_src0, t, 0);
 #if K == 1
         float xv = tx[(x0 & 1u) + 2u * (y0 & 1u)];
-#else
-        vec2 xv = (y0 & 1u) == 0u ? tx.xy : tx.zw;
-#endif
-#endif
-#if K == 1
         float p = a * xv;
 #else
+        vec2 xv = (y0 & 1u) == 0u ? tx.xy : tx.zw;
         vec2 p = vec2(a.x * xv.x - a.y * xv.y, a.x * xv.y + a.y * xv.x);
 #endif
         acc += ok ? p : VZERO;
@@ -102,14 +123,35 @@ VT block_row(uint e, uint r, uint nxx, uint nx_n) {
             ++y0;
         }
     }
+#endif
     return acc;
 }
 
+// the sum over the L lanes of a row, valid in its lane 0
+VT lanes_sum(VT v, uint lid, uint lane) {
+#if L == 1
+    return v;
+#elif !defined(RED_SHARED)
+    for (uint o = uint(L) / 2u; o > 0u; o >>= 1u) v += subgroupShuffleXor(v, o);
+    return v;
+#else
+    sh_red[lid] = v;
+    barrier();
+    for (uint s = uint(L) / 2u; s > 0u; s >>= 1u) {
+        if (lane < s) sh_red[lid] += sh_red[lid + s];
+        barrier();
+    }
+    return sh_red[lid];
+#endif
+}
+
 void unit(uint u, uint lid) {
-    uint S = uint(WG * K) / 4u, spr = uint(u_i0.y);
+    uint R = uint(WG / L); /* rows of the workgroup */
+    uint S = R * uint(K) / 4u, spr = uint(u_i0.y);
     uint ty = u / spr, a0 = (u - ty * spr) * S;
-    uint per = uint(WG) / 2u; /* rows of one grid row in the segment */
-    uint m = lid % per, h = lid / per;
+    uint per = R / 2u; /* rows of one grid row in the segment */
+    uint rs = lid / uint(L), lane = lid % uint(L);
+    uint m = rs % per, h = rs / per;
     uint cx = 2u * a0 + m * uint(K), cy = 2u * ty + h;
     uint nxy = uint(u_i1.x), nxx = uint(u_i0.w), nx_n = uint(u_i2.x);
     VT acc = VZERO;
@@ -126,18 +168,19 @@ void unit(uint u, uint lid) {
 #endif
             // four blocks an iteration: straight-line code whose loads the compiler issues
             // together (one block an iteration waits for the memory each time)
-            uint j = 0u;
+            uint j = lane, d = uint(L) * st;
             VT acc2 = VZERO;
-            for (; j + 3u < n; j += 4u) {
+            for (; j + 3u * uint(L) < n; j += 4u * uint(L)) {
                 uint e = e0 + j * st;
-                acc += block_row(e, r, nxx, nx_n) + block_row(e + 2u * st, r, nxx, nx_n);
-                acc2 += block_row(e + st, r, nxx, nx_n) + block_row(e + 3u * st, r, nxx, nx_n);
+                acc += block_row(e, r, nxx, nx_n) + block_row(e + 2u * d, r, nxx, nx_n);
+                acc2 += block_row(e + d, r, nxx, nx_n) + block_row(e + 3u * d, r, nxx, nx_n);
             }
-            for (; j < n; ++j) acc += block_row(e0 + j * st, r, nxx, nx_n);
+            for (; j < n; j += uint(L)) acc += block_row(e0 + j * st, r, nxx, nx_n);
             acc += acc2;
         }
     }
-    sh[lid] = acc;
+    acc = lanes_sum(acc, lid, lane);
+    if (lane == 0u) sh[rs] = acc;
     barrier();
     if (lid < S && a0 + lid < uint(u_i0.x)) {
 #if K == 1

@@ -3,7 +3,10 @@
 // and leaves ylin zero for the next product. u_i0 = (texels, texels per row of y, beta on).
 // UNPACK (defined): the other way, x's texels (u_src0) into xlin at binding 7, for the sparse
 // variants that gather x from a storage buffer (texla_sparse_variant.xbuf); u_i0 = (texels,
-// texels per row of x).
+// texels per row of x). UNPACK 2 (BSR): by block column instead, one vec4 per invocation: vec4 t
+// holds floats 4 (t % NV) .. + 3 of block column t / NV (u_i1.y = NV vec4s a block column of
+// u_i1.x = B K floats; floats past the block or past x's n are 0); u_i0 = (vec4s, texels per
+// row of x, nx, n).
 layout(local_size_x = 256) in;
 #ifdef UNPACK
 uniform sampler2D u_src0;
@@ -16,6 +19,17 @@ layout(std430, binding = 5) buffer Out { vec4 ylin[]; };
 void main() {
     uint t = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 256u;
     if (t >= uint(u_i0.x)) return;
+#if defined(UNPACK) && UNPACK == 2
+    uint nx = uint(u_i0.z), n = uint(u_i0.w), bk = uint(u_i1.x), nv = uint(u_i1.y);
+    uint J = t / nv, o = 4u * (t - J * nv);
+    vec4 v = vec4(0.0);
+    for (uint c = 0u; c < 4u; ++c) {
+        uint f = J * bk + o + c, cy = f / nx, cx = f - cy * nx;
+        if (o + c < bk && f < n)
+            v[c] = texelFetch(u_src0, ivec2(int(cx >> 1), int(cy >> 1)), 0)[(cx & 1u) + 2u * (cy & 1u)];
+    }
+    xlin[t] = v;
+#else
     uint w = uint(u_i0.y);
     ivec2 pos = ivec2(int(t % w), int(t / w));
 #ifdef UNPACK
@@ -25,5 +39,6 @@ void main() {
     ylin[t] = vec4(0.0);
     if (u_i0.z != 0) v += u_f0.x * imageLoad(u_dst, pos);
     imageStore(u_dst, pos, v);
+#endif
 #endif
 }

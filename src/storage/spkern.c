@@ -79,9 +79,11 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
         if (!rowfmt && f != TEXLA_SPARSE_BSR) return *why = "ROW runs CSR, ELL, SELL and BSR", TEXLA_ERR_ARGUMENT;
         break;
     case TEXLA_SCHED_LANES:
-        if (f != TEXLA_SPARSE_CSR) return *why = "LANES runs CSR", TEXLA_ERR_ARGUMENT;
-        if (!pow2(v->lanes) || v->lanes < 2 || v->lanes > 128)
-            return *why = "lanes must be 2, 4, .. 128", TEXLA_ERR_ARGUMENT;
+        if (f != TEXLA_SPARSE_CSR && f != TEXLA_SPARSE_BSR)
+            return *why = "LANES runs CSR and BSR", TEXLA_ERR_ARGUMENT;
+        if (!pow2(v->lanes) || v->lanes < 2 || v->lanes > (f == TEXLA_SPARSE_BSR ? 32 : 128))
+            return *why = f == TEXLA_SPARSE_BSR ? "lanes must be 2, 4, .. 32 (BSR)"
+                                                : "lanes must be 2, 4, .. 128", TEXLA_ERR_ARGUMENT;
         if (v->lanes * (k == 1 ? 4 : 2) > v->wg)
             return *why = "a workgroup must hold the lanes of a whole texel's rows (wg >= 4 lanes; "
                           "2 lanes for complex and quaternion entries)", TEXLA_ERR_ARGUMENT;
@@ -201,20 +203,29 @@ texla_result sp_groups_of(texla_ctx *ctx, long long n, texla__pass *p) {
     return TEXLA_OK;
 }
 
-/* x's texels into scr->xlin (spmv_pack.comp, UNPACK), for a variant with xbuf */
-static texla_result xlin_fill(texla_ctx *ctx, const texla__obj *x, sp_scratch *scr) {
-    size_t texels = (size_t)x->t.w * (size_t)x->t.h, need = texels * 16;
+/* x into scr->xlin (spmv_pack.comp, UNPACK), for a variant with xbuf: its texels as stored
+ * (bk = 0: the row formats), or by block column, bk = B K floats in ceil(bk / 4) vec4s each
+ * (BSR) */
+static texla_result xlin_fill(texla_ctx *ctx, const texla__obj *x, sp_scratch *scr, int bk) {
+    size_t texels = (size_t)x->t.w * (size_t)x->t.h, nv = (size_t)(bk + 3) / 4;
+    size_t items = bk ? ((size_t)x->lay.n + (size_t)bk - 1) / (size_t)bk * nv : texels;
+    size_t need = items * 16;
     if (scr->xlin.size < need) {
         texla__buf_free(&ctx->gl, &scr->xlin);
         texla_result r = texla__buf_make(&ctx->gl, need, NULL, &scr->xlin);
         if (r) return r;
     }
-    texla__pass q = {.prog = TEXLA__P_SPMV_PACK, .defines = "#define UNPACK 1", .src = {&x->t},
+    texla__pass q = {.prog = TEXLA__P_SPMV_PACK,
+                     .defines = bk ? "#define UNPACK 2" : "#define UNPACK 1", .src = {&x->t},
                      .draw = TEXLA__DRAW_KERNEL};
-    q.i0[0] = (int)texels;
+    q.i0[0] = (int)items;
     q.i0[1] = x->t.w;
+    q.i0[2] = x->lay.nx;
+    q.i0[3] = x->lay.n;
+    q.i1[0] = bk;
+    q.i1[1] = (int)nv;
     q.ssbo[7].b = &scr->xlin;
-    texla_result r = sp_groups_of(ctx, (long long)(texels + 255) / 256, &q);
+    texla_result r = sp_groups_of(ctx, (long long)(items + 255) / 256, &q);
     return r ? r : texla__run(&ctx->gl, &q);
 }
 
@@ -284,7 +295,7 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
     if (lng || v->dist == 2) bind(&p, f, 5, 5);
     if (lng) bind(&p, f, 6, 6);
     if (v->xbuf) p.ssbo[7].b = &scr->xlin;
-    texla_result r = v->xbuf ? xlin_fill(ctx, x, scr) : TEXLA_OK;
+    texla_result r = v->xbuf ? xlin_fill(ctx, x, scr, 0) : TEXLA_OK;
     if (!r) r = sp_groups_of(ctx, grid(ctx, v, units + f->nchunks), &p);
     if (!r) r = texla__run(&ctx->gl, &p);
     if (!r && lpass) {
@@ -308,13 +319,15 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
 static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
                             const texla__obj *x, texla__obj *y, float beta, int add,
                             sp_scratch *scr) {
-    int wg = v->wg, S = wg * f->k / 4, W = y->t.w;
+    int wg = v->wg, L = v->sched == TEXLA_SCHED_LANES ? v->lanes : 1;
+    int S = wg / L * f->k / 4, W = y->t.w;
+    if (S < 1) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "internal: %d lanes in a workgroup of %d", L, wg);
     int spr = (W + S - 1) / S;
     long long units = (long long)spr * y->t.h;
     char defs[256];
     snprintf(defs, sizeof defs, "#define K %d\n#define B %d\n#define FMT %d\n#define SOA %d\n"
-             "#define WG %d\n#define XBUF %d", f->k, f->fv.block, f->fv.bell, f->fv.soa, wg,
-             v->xbuf);
+             "#define WG %d\n#define XBUF %d\n#define L %d", f->k, f->fv.block, f->fv.bell,
+             f->fv.soa, wg, v->xbuf, L);
     texla__pass p = {.prog = TEXLA__P_SPMV_BSR, .defines = defs, .dst = &y->t, .src = {&x->t},
                      .draw = TEXLA__DRAW_KERNEL};
     p.i0[0] = W;
@@ -333,7 +346,7 @@ static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, sp_fo
     for (int i = 0; i < 3; i++) bind(&p, f, i, i);
     if (v->dist == 2) bind(&p, f, 5, 5);
     if (v->xbuf) p.ssbo[7].b = &scr->xlin;
-    texla_result r = v->xbuf ? xlin_fill(ctx, x, scr) : TEXLA_OK;
+    texla_result r = v->xbuf ? xlin_fill(ctx, x, scr, f->fv.block * f->k) : TEXLA_OK;
     if (!r) r = sp_groups_of(ctx, grid(ctx, v, units), &p);
     return r ? r : texla__run(&ctx->gl, &p);
 }

@@ -431,9 +431,21 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
             /* sliced block ELL where block rows vary (on FEM's even rows block ELL won: 38.4
              * against 40.6 us) */
             for (int bell = 0; bell < 3; bell++)
-                for (int soa = 0; soa < 2 && (bell < 2 || all || sd > 0.25 * m + 1); soa++)
+                for (int soa = 0; soa < 2 && (bell < 2 || all || sd > 0.25 * m + 1); soa++) {
                     add(ctx, L, (V){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_ROW,
                                     .block = b, .bell = bell, .soa = soa}, q);
+                    /* lanes per row (on the storage just built): more invocations, shorter
+                     * chains of loads, where block rows are few and long (on FEM's 192000
+                     * rows of ~26 blocks they lost: 39.7 us at 2 lanes against 37.7 at 1) */
+                    double mb = m / b; /* blocks per block row, about */
+                    int nrows = op ? st->cols : st->rows;
+                    if (soa || bell == 2 || (!all && !((nrows < 65536 && mb >= 12) || mb >= 64)))
+                        continue;
+                    for (int L2 = 2; L2 <= (all ? 32 : 8); L2 *= 2)
+                        if (all || L2 * 3 <= mb)
+                            add(ctx, L, (V){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_LANES,
+                                            .lanes = L2, .block = b, .bell = bell}, q);
+                }
         }
     /* the inner layout of compound entries */
     if (k > 1) {
@@ -817,13 +829,15 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     best = best_of(&L);
     /* x from a storage buffer: the best three's twins, on their kept storages, for real entries
      * where most columns lie near the diagonal (H100: the random band 116 -> 90 us, FEM 3x3
-     * 45.8 -> 38.4, circuit 134 -> 110; on R-MAT's scattered columns the texture was faster, and
-     * for complex 3x3 blocks, 41 -> 47 us, whose two floats an entry are one texel's half) */
-    if (!r && q->compute && best >= 0 && q->k == 1 && p0->st->near >= 0.5) {
+     * 45.8 -> 38.4, circuit 134 -> 110; on R-MAT's scattered columns the texture was faster).
+     * Complex entries: BSR only (its x in float order; the row formats' complex x, one texel's
+     * half an entry, ran 41 -> 47 us on complex 3x3 blocks) */
+    if (!r && q->compute && best >= 0 && q->k <= 2 && p0->st->near >= 0.5) {
         int n0 = L.n, got[3] = {-1, -1, -1};
         for (int t = 0; t < 3; t++)
             for (int i = 0; i < n0; i++) {
                 if (!L.c[i].ok || L.c[i].v.xbuf || i == got[0] || i == got[1]) continue;
+                if (q->k == 2 && L.c[i].v.format != TEXLA_SPARSE_BSR) continue;
                 if (got[t] < 0 || L.c[i].us < L.c[got[t]].us) got[t] = i;
             }
         for (int t = 0; t < 3; t++)
