@@ -201,6 +201,7 @@ texla_result texla__gl_probe_float(texla__gl *g);
 void texla__gl_release(texla__gl *g);
 /* waits for the GPU */
 void texla__gl_finish(texla__gl *g);
+void texla__gl_flush(texla__gl *g); /* queued work sent to the GPU now (not waited for) */
 /* milliseconds on the monotonic clock */
 double texla__now_ms(void);
 

@@ -250,6 +250,11 @@ void texla__gl_finish(texla__gl *g) {
     glFinish();
 }
 
+void texla__gl_flush(texla__gl *g) {
+    (void)g;
+    glFlush();
+}
+
 void texla__timer_begin(texla__gl *g) {
     if (g->caps.timer) {
         if (!g->timer_q) glGenQueries(1, &g->timer_q);

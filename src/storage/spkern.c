@@ -184,6 +184,9 @@ texla_result sp_spin(texla_ctx *ctx, sp_spinner *s, double ms) {
         double it = part * s->per_ms;
         r = spin_run(ctx, &s->sink, it < 1 ? 1 : it > 1e9 ? 1000000000 : (int)it);
     }
+    /* sent now: a driver may hold queued work until the next flush, and the spin must run
+     * while the host builds (H100: unflushed, it ran after the build, 50-230 ms waited for) */
+    texla__gl_flush(&ctx->gl);
     return r;
 }
 

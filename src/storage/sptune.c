@@ -7,7 +7,8 @@
  * How a product is tuned (the cost is CPU work on the host: building and uploading storages,
  * the reference, reading y back; the GPU's runs are short):
  *  - candidates from the row statistics; padded storages moving more than twice CSR's bytes are
- *    not built. They are ordered by prior: the rule's variant and its storage first, then the
+ *    not built, and row schedules that leave more than SERIAL_MAX entries of the longest row
+ *    to one invocation are not tried. They are ordered by prior: the rule's variant and its storage first, then the
  *    storages by the bytes they move; a storage is built once for all its candidates.
  *  - the budget (a deadline per product): once past it no new storage is started (the first
  *    always is); the untried candidates are reported skipped.
@@ -281,10 +282,34 @@ static double storage_bytes(clist *L, const sp_tune_req *q, int plane,
     return bytes;
 }
 
+/* entries of the longest row that one invocation of v adds one after another (0: the
+ * schedule splits long rows itself) */
+static double serial_entries(const texla_sparse_variant *v, int M) {
+    int rowfmt = v->format == TEXLA_SPARSE_CSR || v->format == TEXLA_SPARSE_ELL ||
+                 v->format == TEXLA_SPARSE_SELL;
+    if (!rowfmt) return 0;
+    double n = v->long_rows > 0 && v->long_rows < M ? v->long_rows : M;
+    switch (v->sched) {
+    case TEXLA_SCHED_ROW:
+    case TEXLA_SCHED_GROUP: return n;
+    case TEXLA_SCHED_LANES: return n / (v->lanes > 0 ? v->lanes : 1);
+    default: return 0;
+    }
+}
+
+/* a row schedule whose longest row's chain of loads takes far longer than a whole product
+ * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
+ * tuned product takes 0.14; the tuner spent its budget timing them) */
+#define SERIAL_MAX 16384.0
+
 static void add(texla_ctx *ctx, clist *L, texla_sparse_variant v, const sp_tune_req *q) {
     sp_variant_norm(&v);
     const char *why;
     if (sp_variant_check(ctx, &v, q->k, q->op, &why)) return;
+    if (!q->all && q->compute && q->pl[0] && q->pl[0]->st) {
+        const sp_stats *st = q->pl[0]->st;
+        if (serial_entries(&v, q->op ? st->cmax : st->lmax) > SERIAL_MAX) return;
+    }
     if (v.sched == TEXLA_SCHED_ATOMIC && !q->scatter) return;
     for (int i = 0; i < L->n; i++)
         if (!memcmp(&L->c[i].v, &v, sizeof v)) return;
