@@ -82,6 +82,10 @@ static void query_caps(texla__gl *g) {
     /* llvmpipe answers timer queries with CPU time of its own threads: not the GPU time of
      * a pass; there the wall clock around glFinish is the honest measure */
     c->timer = !c->software;
+    /* programs compiled by the driver's threads while the host works (the sparse tuner's
+     * kernels); not on software renderers, whose compiles share the host's few cores */
+    c->parallel_compile = !c->software && (GLAD_GL_KHR_parallel_shader_compile ||
+                                           GLAD_GL_ARB_parallel_shader_compile);
 }
 
 int texla__gl_loaded(void) { return glGetString != NULL; }

@@ -49,6 +49,7 @@ typedef struct texla__prog {
     char *defines;
     GLint u_i0, u_i1, u_i2, u_i3, u_f0, u_f1, u_shape, u_coef;
     GLint u_rect, u_blend, u_blend_scale; /* compute versions of OP programs */
+    GLuint pending;     /* the shader of a prefetched kernel whose link was not waited for */
     struct texla__prog *next;
 } texla__prog;
 
@@ -152,6 +153,7 @@ typedef struct texla__caps {
     long long ssbo_max;   /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
     int sm_count;         /* GL_SM_COUNT_NV where offered, else 0 */
     int timer;            /* GPU timer queries that measure GPU time (not on llvmpipe) */
+    int parallel_compile; /* GL_KHR/ARB_parallel_shader_compile, on hardware */
     int software;         /* a software rasteriser (llvmpipe, softpipe) */
 } texla__caps;
 
@@ -202,6 +204,9 @@ void texla__gl_release(texla__gl *g);
 /* waits for the GPU */
 void texla__gl_finish(texla__gl *g);
 void texla__gl_flush(texla__gl *g); /* queued work sent to the GPU now (not waited for) */
+/* a kernel's variant compiled and linked by the driver's threads, not waited for (where
+ * caps.parallel_compile); the pass that first runs it waits for it then */
+void texla__prefetch(texla__gl *g, texla__prog_id prog, const char *defines);
 /* milliseconds on the monotonic clock */
 double texla__now_ms(void);
 
@@ -217,6 +222,7 @@ void texla__blend_func(GLenum src, GLenum dst);
  * backend's main for OP programs */
 texla_result texla__prog_get(texla__gl *g, texla__prog_id id, int backend, const char *main_file,
                              const char *defines, texla__prog **out);
+void texla__prog_prefetch(texla__gl *g, texla__prog_id id, int backend, const char *defines);
 void texla__progs_destroy(texla__gl *g);
 const char *texla__prog_file(texla__prog_id id);
 texla__form texla__prog_form(texla__prog_id id);

@@ -92,7 +92,7 @@ static void prelude(const texla__gl *g, GLenum type, const char *defines, char *
 /* Compiles glsl/NAME as a shader of the given type: the prelude, the common file, NAME, and for
  * OP programs the backend's main (main_file; NULL when NAME has its own). */
 static texla_result compile(texla__gl *g, GLenum type, const char *name, const char *main_file,
-                            const char *defines, GLuint *out) {
+                            const char *defines, int nowait, GLuint *out) {
     const char *src[3] = {NULL, NULL, NULL};
     int own[3] = {0, 0, 0};
     const char *files[3] = {COMMON_FILE, name, main_file};
@@ -108,6 +108,10 @@ static texla_result compile(texla__gl *g, GLenum type, const char *name, const c
         glShaderSource(s, 7, strs, NULL);
         glCompileShader(s);
         GLint ok = 0;
+        if (nowait) { /* prefetch: the status is asked when the program is first used */
+            *out = s;
+            goto done;
+        }
         glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
         if (!ok) {
             char log[3000] = "";
@@ -123,20 +127,34 @@ static texla_result compile(texla__gl *g, GLenum type, const char *name, const c
             *out = s;
         }
     }
+done:
     for (int i = 0; i < 3; i++)
         if (own[i]) free((void *)src[i]);
     return r;
 }
 
-/* Links shaders into a program and finds its uniforms. */
-static texla_result link(texla__gl *g, texla__prog_id id, GLuint a, GLuint b, texla__prog *p) {
+static texla_result link_finish(texla__gl *g, texla__prog_id id, GLuint prog, int frag,
+                                texla__prog *p);
+
+static GLuint link_start(GLuint a, GLuint b) {
     GLuint prog = glCreateProgram();
     glAttachShader(prog, a);
     if (b) glAttachShader(prog, b);
     if (b) glBindFragDataLocation(prog, 0, "o");
     glLinkProgram(prog);
+    return prog;
+}
+
+/* Links shaders into a program and finds its uniforms. */
+static texla_result link(texla__gl *g, texla__prog_id id, GLuint a, GLuint b, texla__prog *p) {
+    GLuint prog = link_start(a, b);
     glDeleteShader(a);
     if (b) glDeleteShader(b);
+    return link_finish(g, id, prog, b != 0, p);
+}
+/* a linked program's status, then its uniforms */
+static texla_result link_finish(texla__gl *g, texla__prog_id id, GLuint prog, int frag,
+                                texla__prog *p) {
     GLint ok = 0;
     glGetProgramiv(prog, GL_LINK_STATUS, &ok);
     if (!ok) {
@@ -144,7 +162,7 @@ static texla_result link(texla__gl *g, texla__prog_id id, GLuint a, GLuint b, te
         glGetProgramInfoLog(prog, sizeof log, NULL, log);
         glDeleteProgram(prog);
         return texla__glfail(g, TEXLA_ERR_SHADER, "glsl/%s (%s) failed to link:\n%s",
-                             registry[id].file, b ? "fragment program" : "compute", log);
+                             registry[id].file, frag ? "fragment program" : "compute", log);
     }
     /* samplers u_src0.. read units 0..; set once, the runner binds textures to units */
     glUseProgram(prog);
@@ -178,14 +196,14 @@ static texla_result build(texla__gl *g, texla__prog_id id, int backend, const ch
     texla_result r;
     const char *file = registry[id].file;
     if (registry[id].form == TEXLA__FORM_KERNEL) {
-        r = compile(g, GL_COMPUTE_SHADER, file, NULL, defines, &a);
+        r = compile(g, GL_COMPUTE_SHADER, file, NULL, defines, 0, &a);
     } else if (backend == TEXLA_BACKEND_COMPUTE) {
-        r = compile(g, GL_COMPUTE_SHADER, file, main_file, defines, &a);
+        r = compile(g, GL_COMPUTE_SHADER, file, main_file, defines, 0, &a);
     } else {
         int points = registry[id].form == TEXLA__FORM_POINTS;
-        r = compile(g, GL_VERTEX_SHADER, points ? TEXLA__POINTS_VERT : QUAD_VERT, NULL, NULL, &a);
+        r = compile(g, GL_VERTEX_SHADER, points ? TEXLA__POINTS_VERT : QUAD_VERT, NULL, NULL, 0, &a);
         if (!r)
-            r = compile(g, GL_FRAGMENT_SHADER, file, points ? NULL : main_file, NULL, &b);
+            r = compile(g, GL_FRAGMENT_SHADER, file, points ? NULL : main_file, NULL, 0, &b);
         if (r && a) glDeleteShader(a);
     }
     return r ? r : link(g, id, a, b, p);
@@ -193,12 +211,32 @@ static texla_result build(texla__gl *g, texla__prog_id id, int backend, const ch
 
 texla_result texla__prog_get(texla__gl *g, texla__prog_id id, int backend, const char *main_file,
                              const char *defines, texla__prog **out) {
-    for (texla__prog *p = g->progs[id]; p; p = p->next)
-        if (p->backend == backend && (p->defines ? defines && !strcmp(p->defines, defines)
-                                                 : !defines)) {
-            *out = p;
-            return TEXLA_OK;
+    for (texla__prog **pp = &g->progs[id]; *pp; pp = &(*pp)->next) {
+        texla__prog *p = *pp;
+        if (p->backend != backend ||
+            !(p->defines ? defines && !strcmp(p->defines, defines) : !defines))
+            continue;
+        if (p->pending) { /* prefetched: waited for now; a failure is built again, for its log */
+            GLuint s = p->pending;
+            GLint ok = 0;
+            glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+            glDeleteShader(s);
+            p->pending = 0;
+            GLint linked = 0;
+            if (ok) glGetProgramiv(p->id, GL_LINK_STATUS, &linked);
+            if (!linked) {
+                glDeleteProgram(p->id);
+                *pp = p->next;
+                free(p->defines);
+                free(p);
+                break;
+            }
+            texla_result r = link_finish(g, id, p->id, 0, p); /* linked: its uniforms */
+            if (r) return r;
         }
+        *out = p;
+        return TEXLA_OK;
+    }
     texla__prog *p = calloc(1, sizeof *p);
     char *d = defines ? malloc(strlen(defines) + 1) : NULL;
     if (!p || (defines && !d)) {
@@ -219,11 +257,35 @@ texla_result texla__prog_get(texla__gl *g, texla__prog_id id, int backend, const
     return TEXLA_OK;
 }
 
+void texla__prog_prefetch(texla__gl *g, texla__prog_id id, int backend, const char *defines) {
+    if (registry[id].form != TEXLA__FORM_KERNEL || !g->caps.parallel_compile) return;
+    for (texla__prog *p = g->progs[id]; p; p = p->next)
+        if (p->backend == backend && (p->defines ? defines && !strcmp(p->defines, defines)
+                                                 : !defines))
+            return;
+    texla__prog *p = calloc(1, sizeof *p);
+    char *d = defines ? malloc(strlen(defines) + 1) : NULL;
+    GLuint a = 0;
+    if (!p || (defines && !d) ||
+        compile(g, GL_COMPUTE_SHADER, registry[id].file, NULL, defines, 1, &a)) {
+        free(p), free(d);
+        return; /* not worth an error: the pass builds it when it runs */
+    }
+    if (d) strcpy(d, defines);
+    p->id = link_start(a, 0);
+    p->pending = a;
+    p->backend = backend;
+    p->defines = d;
+    p->next = g->progs[id];
+    g->progs[id] = p;
+}
+
 void texla__progs_destroy(texla__gl *g) {
     for (int i = 0; i < TEXLA__P_COUNT; i++) {
         texla__prog *p = g->progs[i];
         while (p) {
             texla__prog *next = p->next;
+            if (p->pending) glDeleteShader(p->pending);
             glDeleteProgram(p->id);
             free(p->defines);
             free(p);

@@ -255,6 +255,12 @@ void texla__gl_flush(texla__gl *g) {
     glFlush();
 }
 
+void texla__prefetch(texla__gl *g, texla__prog_id prog, const char *defines) {
+    int backend = texla__backend_of(g, prog);
+    if (texla__prog_backends(g, prog) & (1u << backend))
+        texla__prog_prefetch(g, prog, backend, defines);
+}
+
 void texla__timer_begin(texla__gl *g) {
     if (g->caps.timer) {
         if (!g->timer_q) glGenQueries(1, &g->timer_q);

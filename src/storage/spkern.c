@@ -242,13 +242,60 @@ static long long grid(const texla_ctx *ctx, const texla_sparse_variant *v, long 
     return g < total ? g : total;
 }
 
+/* the defines of spmv_row's main pass: k floats an entry, G rows a group, lng: long rows in
+ * chunks, lpass: their own pass */
+static void rows_defines(char *defs, size_t cap, const texla_sparse_variant *v, int k, int G,
+                         int soa, int lng, int lpass) {
+    int group = v->sched == TEXLA_SCHED_GROUP, stream = v->sched == TEXLA_SCHED_STREAM;
+    int L = v->sched == TEXLA_SCHED_LANES ? v->lanes : 1;
+    int fmt = v->format == TEXLA_SPARSE_CSR ? 0 : v->format == TEXLA_SPARSE_ELL ? 1 : 2;
+    int n = snprintf(defs, cap,
+                     "#define K %d\n#define G %d\n#define FMT %d\n#define MODE %d\n#define L %d\n"
+                     "#define WG %d\n#define SOA %d\n#define LONG %d\n#define XBUF %d\n"
+                     "#define LONGPASS %d", k, G, fmt, stream ? 2 : group, L, v->wg, soa && k > 1,
+                     lng, v->xbuf, lpass);
+    if (stream && n > 0 && (size_t)n < cap)
+        snprintf(defs + n, cap - (size_t)n, "\n#define TB %d\n#define RB %d", SP_STREAM_ENT / k,
+                 SP_STREAM_ROWS / k);
+}
+
+/* the defines of spmv_bsr */
+static void bsr_defines(char *defs, size_t cap, const texla_sparse_variant *v, int k) {
+    int L = v->sched == TEXLA_SCHED_LANES ? v->lanes : 1;
+    snprintf(defs, cap, "#define K %d\n#define B %d\n#define FMT %d\n#define SOA %d\n"
+             "#define WG %d\n#define XBUF %d\n#define L %d", k, v->block, v->bell, v->soa, v->wg,
+             v->xbuf, L);
+}
+
+void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M) {
+    texla__gl *g = &ctx->gl;
+    if (!g->caps.parallel_compile) return;
+    char defs[512];
+    texla_sparse_format f = v->format;
+    texla_sparse_sched s = v->sched;
+    if (f == TEXLA_SPARSE_BSR) {
+        bsr_defines(defs, sizeof defs, v, k);
+        texla__prefetch(g, TEXLA__P_SPMV_BSR, defs);
+    } else if ((f == TEXLA_SPARSE_CSR || f == TEXLA_SPARSE_ELL || f == TEXLA_SPARSE_SELL) &&
+               (s == TEXLA_SCHED_ROW || s == TEXLA_SCHED_LANES || s == TEXLA_SCHED_GROUP ||
+                s == TEXLA_SCHED_STREAM)) {
+        rows_defines(defs, sizeof defs, v, k, k == 1 ? 4 : 2, v->soa,
+                     v->long_rows > 0 && M > v->long_rows, 0);
+        texla__prefetch(g, TEXLA__P_SPMV_ROW, defs);
+    } else {
+        return;
+    }
+    if (v->xbuf)
+        texla__prefetch(g, TEXLA__P_SPMV_PACK,
+                        f == TEXLA_SPARSE_BSR ? "#define UNPACK 2" : "#define UNPACK 1");
+}
+
 static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
                              const texla__obj *x, texla__obj *y, float beta, int add,
                              sp_scratch *scr) {
     int group = v->sched == TEXLA_SCHED_GROUP, stream = v->sched == TEXLA_SCHED_STREAM;
     int L = v->sched == TEXLA_SCHED_LANES ? v->lanes : 1;
     int wg = v->wg, G = f->G;
-    int fmt = f->fv.format == TEXLA_SPARSE_CSR ? 0 : f->fv.format == TEXLA_SPARSE_ELL ? 1 : 2;
     long long units;
     if (stream) {
         units = f->nblocks;
@@ -263,14 +310,7 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
     /* the long rows added by a pass of their own where one workgroup would loop over many */
     int lpass = lng && f->nag > 2 * wg;
     char defs[512];
-    int n = snprintf(defs, sizeof defs,
-                     "#define K %d\n#define G %d\n#define FMT %d\n#define MODE %d\n#define L %d\n"
-                     "#define WG %d\n#define SOA %d\n#define LONG %d\n#define XBUF %d\n"
-                     "#define LONGPASS %d", f->k, G, fmt, stream ? 2 : group, L, wg,
-                     f->fv.soa && f->k > 1, lng, v->xbuf, lpass);
-    if (stream)
-        snprintf(defs + n, sizeof defs - (size_t)n, "\n#define TB %d\n#define RB %d",
-                 SP_STREAM_ENT / f->k, SP_STREAM_ROWS / f->k);
+    rows_defines(defs, sizeof defs, v, f->k, G, f->fv.soa, lng, lpass);
     int sh = 0;
     while (f->fv.slice && (1 << sh) < f->fv.slice) sh++;
     texla__pass p = {.prog = TEXLA__P_SPMV_ROW, .defines = defs, .dst = &y->t, .src = {&x->t},
@@ -328,9 +368,7 @@ static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, sp_fo
     int spr = (W + S - 1) / S;
     long long units = (long long)spr * y->t.h;
     char defs[256];
-    snprintf(defs, sizeof defs, "#define K %d\n#define B %d\n#define FMT %d\n#define SOA %d\n"
-             "#define WG %d\n#define XBUF %d\n#define L %d", f->k, f->fv.block, f->fv.bell,
-             f->fv.soa, wg, v->xbuf, L);
+    bsr_defines(defs, sizeof defs, v, f->k);
     texla__pass p = {.prog = TEXLA__P_SPMV_BSR, .defines = defs, .dst = &y->t, .src = {&x->t},
                      .draw = TEXLA__DRAW_KERNEL};
     p.i0[0] = W;

@@ -149,10 +149,10 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
         v.format = TEXLA_SPARSE_CSR;
         v.sched = TEXLA_SCHED_LANES;
         v.lanes = pow2_at_least(m / 4, 2, 32);
-    } else if (M <= 1.25 * m + 2) {
+    } else if (M <= 1.25 * m + 2 && M <= 16384) {
         v.format = TEXLA_SPARSE_ELL;
         v.sched = TEXLA_SCHED_GROUP;
-    } else if (M > 4096 && M > 64 * m) {
+    } else if ((M > 4096 && M > 64 * m) || M > 16384) {
         /* a few very long rows (power-law graphs, circuits): CSR, unpadded, with the long rows
          * in workgroup chunks (H100: rmat 0.57 ms; SELL there pads 183%, and plain CSR takes
          * 3-11 ms) */
@@ -811,6 +811,20 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     for (int i = 0; i < L.n && !have_rule; i++) have_rule = !memcmp(&L.c[i].v, &rule, sizeof rule);
     if (!have_rule) add(ctx, &L, rule, q);
     order(&L, &rule);
+    /* every candidate's kernel compiled by the driver's threads while the host builds the
+     * storages (H100: 100-330 ms a new kernel, waited for at its first product, about a third
+     * of a product's budget), and the twins with x from a buffer where those will be tried */
+    {
+        const sp_stats *st = q->pl[0]->st;
+        int M = q->op ? st->cmax : st->lmax, twins = q->k == 1 && st->near >= 0.5;
+        for (int i = 0; q->compute && i < L.n; i++) {
+            sp_prefetch(ctx, &L.c[i].v, q->k, M);
+            texla_sparse_variant t = L.c[i].v;
+            t.xbuf = 1;
+            sp_variant_norm(&t);
+            if (twins && t.xbuf) sp_prefetch(ctx, &t, q->k, M);
+        }
+    }
     bench b;
     memset(&b, 0, sizeof b);
     b.ctx = ctx;
@@ -854,15 +868,13 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     best = best_of(&L);
     /* x from a storage buffer: the best three's twins, on their kept storages, for real entries
      * where most columns lie near the diagonal (H100: the random band 116 -> 90 us, FEM 3x3
-     * 45.8 -> 38.4, circuit 134 -> 110; on R-MAT's scattered columns the texture was faster).
-     * Complex entries: BSR only (its x in float order; the row formats' complex x, one texel's
-     * half an entry, ran 41 -> 47 us on complex 3x3 blocks) */
-    if (!r && q->compute && best >= 0 && q->k <= 2 && p0->st->near >= 0.5) {
+     * 45.8 -> 38.4, circuit 134 -> 110; on R-MAT's scattered columns the texture was faster,
+     * and for complex 3x3 blocks too: 41 against 47 us, also with x by block column) */
+    if (!r && q->compute && best >= 0 && q->k == 1 && p0->st->near >= 0.5) {
         int n0 = L.n, got[3] = {-1, -1, -1};
         for (int t = 0; t < 3; t++)
             for (int i = 0; i < n0; i++) {
                 if (!L.c[i].ok || L.c[i].v.xbuf || i == got[0] || i == got[1]) continue;
-                if (q->k == 2 && L.c[i].v.format != TEXLA_SPARSE_BSR) continue;
                 if (got[t] < 0 || L.c[i].us < L.c[got[t]].us) got[t] = i;
             }
         for (int t = 0; t < 3; t++)
