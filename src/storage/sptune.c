@@ -434,8 +434,11 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
         }
     /* long rows to chunks (the hybrid), for skewed rows */
     if (all || (M > 8 * m + 64 && M > 512)) {
+        /* the second threshold only when asked for all: on the H100 the two ran within 2% of
+         * each other (circuit: SELL-8 130.8 / 133.0 us, CSR lanes 174.2 / 174.9), and each is a
+         * storage to build (0.2-0.5 s at 15M entries) */
         int Ts[2] = {(int)fmax(256, 16 * ceil(m)), (int)fmax(1024, 64 * ceil(m))};
-        for (int t = 0; t < 2; t++) {
+        for (int t = 0; t < (all ? 2 : 1); t++) {
             if (Ts[t] >= M) continue;
             add(ctx, L, (V){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_GROUP, .slice = 32,
                             .sigma = 1024, .long_rows = Ts[t]}, q);
@@ -516,6 +519,7 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
                            took the budget of the other product's candidates: H100, rmat's
                            A' x kept long-row lanes, 0.42 ms, where the merge path runs 0.28) */
 #define FINAL_PER_STORAGE 3
+#define TWINS 5 /* candidates given an x-from-a-buffer twin after the first round */
 #define FINAL_WARM_MS 300.0 /* the final round first keeps the GPU busy this long (hardware) */
 #define FINAL_ROUNDS 3
 #define SETTLE_MS 60.0 /* the settle loop's cap (hardware) */
@@ -866,18 +870,28 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     /* the schedule's grid and workgroup size, around the best two, on their kept storages;
      * the fixed grids only where the rows' lengths vary (uniform rows balance themselves) */
     best = best_of(&L);
-    /* x from a storage buffer: the best three's twins, on their kept storages, for real entries
-     * where most columns lie near the diagonal (H100: the random band 116 -> 90 us, FEM 3x3
-     * 45.8 -> 38.4, circuit 134 -> 110; on R-MAT's scattered columns the texture was faster,
-     * and for complex 3x3 blocks too: 41 against 47 us, also with x by block column) */
+    /* x from a storage buffer: twins of the fastest of each format and schedule (at most
+     * TWINS), on their storages, for real entries where most columns lie near the diagonal
+     * (H100: the random band 116 -> 90 us, FEM 3x3 45.8 -> 38.4, circuit 134 -> 110; on R-MAT's
+     * scattered columns the texture was faster, and for complex 3x3 blocks too: 41 against 47
+     * us, also with x by block column). Not just the best three: the texture's ranking is not
+     * the buffer's (the band: SELL per row was fifth with the texture, 135 us, and first with
+     * the buffer, 89) */
     if (!r && q->compute && best >= 0 && q->k == 1 && p0->st->near >= 0.5) {
-        int n0 = L.n, got[3] = {-1, -1, -1};
-        for (int t = 0; t < 3; t++)
+        int n0 = L.n, got[TWINS];
+        for (int t = 0; t < TWINS; t++) got[t] = -1;
+        for (int t = 0; t < TWINS; t++) {
             for (int i = 0; i < n0; i++) {
-                if (!L.c[i].ok || L.c[i].v.xbuf || i == got[0] || i == got[1]) continue;
+                const texla_sparse_variant *v = &L.c[i].v;
+                int seen = 0;
+                for (int u = 0; u < t; u++)
+                    seen |= L.c[got[u]].v.format == v->format && L.c[got[u]].v.sched == v->sched;
+                if (!L.c[i].ok || v->xbuf || seen) continue;
                 if (got[t] < 0 || L.c[i].us < L.c[got[t]].us) got[t] = i;
             }
-        for (int t = 0; t < 3; t++)
+            if (got[t] < 0) break;
+        }
+        for (int t = 0; t < TWINS; t++)
             if (got[t] >= 0) {
                 texla_sparse_variant u = L.c[got[t]].v;
                 u.xbuf = 1;
