@@ -525,7 +525,7 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
 #define SETTLE_MS 60.0 /* the settle loop's cap (hardware) */
 #define SETTLE_SW 4    /* its cap in batches on software renderers, whose clock is the wall's */
 #define HOPELESS 8.0   /* a candidate this many times slower than the best so far: timed once */
-#define DEFAULT_BUDGET_S 6.0
+#define DEFAULT_BUDGET_S 7.0
 #define SPIN_MS_FIRST 60.0 /* GPU work queued before the first build (hardware) */
 #define SPIN_PART 0.6      /* before the others: this part of the last build's time, */
 #define SPIN_MS_MAX 150.0  /* at most this much (the build waits for the spin's rest: as long as
