@@ -16,7 +16,11 @@ import time
 import zlib
 import argparse
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    sys.exit("spgen.py needs numpy: on Debian, apt-get install python3-numpy (then run it with "
+             "/usr/bin/python3)")
 
 sys.dont_write_bytecode = True     # no __pycache__ beside the scripts
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
