@@ -152,6 +152,7 @@ static texla_result link(texla__gl *g, texla__prog_id id, GLuint a, GLuint b, te
     if (b) glDeleteShader(b);
     return link_finish(g, id, prog, b != 0, p);
 }
+
 /* a linked program's status, then its uniforms */
 static texla_result link_finish(texla__gl *g, texla__prog_id id, GLuint prog, int frag,
                                 texla__prog *p) {
