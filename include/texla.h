@@ -639,7 +639,7 @@ typedef struct texla_sparse_tune_desc {
     int all;            /* 1: every candidate, not only those the row statistics suggest */
     texla_sparse_trial *trials; /* may be NULL: each candidate's result, up to max_trials */
     int max_trials;
-    double budget;      /* seconds the call may spend trying candidates (0: 7; < 0: no limit);
+    double budget;      /* seconds the call may spend trying candidates (0: 6; < 0: no limit);
                            candidates come in order of their prior (the rule's variant first,
                            then storages by bytes moved), so the budget cuts the unlikely ones;
                            the first storage and the final round always run */

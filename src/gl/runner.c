@@ -255,6 +255,16 @@ void texla__gl_flush(texla__gl *g) {
     glFlush();
 }
 
+int texla__compile_threads(texla__gl *g, int n) {
+    if (!g->caps.parallel_compile) return -1;
+    GLint old = -1;
+    glGetIntegerv(GL_MAX_SHADER_COMPILER_THREADS_KHR, &old);
+    GLuint want = n < 0 ? 0xFFFFFFFFu : (GLuint)n;
+    if (GLAD_GL_KHR_parallel_shader_compile) glMaxShaderCompilerThreadsKHR(want);
+    else glMaxShaderCompilerThreadsARB(want);
+    return old;
+}
+
 void texla__prefetch(texla__gl *g, texla__prog_id prog, const char *defines) {
     int backend = texla__backend_of(g, prog);
     if (texla__prog_backends(g, prog) & (1u << backend))

@@ -525,7 +525,6 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
 #define SETTLE_MS 60.0 /* the settle loop's cap (hardware) */
 #define SETTLE_SW 4    /* its cap in batches on software renderers, whose clock is the wall's */
 #define HOPELESS 8.0   /* a candidate this many times slower than the best so far: timed once */
-#define DEFAULT_BUDGET_S 7.0
 #define SPIN_MS_FIRST 60.0 /* GPU work queued before the first build (hardware) */
 #define SPIN_PART 0.6      /* before the others: this part of the last build's time, */
 #define SPIN_MS_MAX 150.0  /* at most this much (the build waits for the spin's rest: as long as
@@ -805,6 +804,7 @@ static int uniform_rows(const sp_tune_req *q) {
 
 texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_sparse_variant *best_v,
                      double *us, sp_form *form) {
+    int compile_threads = -1; /* the host's setting, put back at the end */
     clist L = {0};
     candidates(ctx, q, &L);
     texla_sparse_variant rule = sp_rule(ctx, q->pl[0]->st, q->k, q->entry, q->op, q->compute);
@@ -817,8 +817,11 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     order(&L, &rule);
     /* every candidate's kernel compiled by the driver's threads while the host builds the
      * storages (H100: 100-330 ms a new kernel, waited for at its first product, about a third
-     * of a product's budget), and the twins with x from a buffer where those will be tried */
+     * of a product's budget), and the twins with x from a buffer where those will be tried.
+     * The driver's compiler threads are asked for (NVIDIA compiled on the calling thread until
+     * then, 115 ms a kernel) and the host's setting is put back at the end */
     {
+        compile_threads = texla__compile_threads(&ctx->gl, -1);
         const sp_stats *st = q->pl[0]->st;
         int M = q->op ? st->cmax : st->lmax, twins = q->k == 1 && st->near >= 0.5;
         for (int i = 0; q->compute && i < L.n; i++) {
@@ -951,6 +954,7 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     texla__pool_give(g, &b.xo.t);
     texla__pool_give(g, &b.yo.t);
 done:
+    if (compile_threads >= 0) texla__compile_threads(&ctx->gl, compile_threads);
     for (int i = 0; i < KEEP; i++)
         if (b.keep[i].used) sp_form_free(ctx, &b.keep[i].f);
     /* the trials, for reports */
