@@ -209,7 +209,7 @@ void texla__gl_flush(texla__gl *g); /* queued work sent to the GPU now (not wait
 void texla__prefetch(texla__gl *g, texla__prog_id prog, const char *defines);
 /* the driver's compiler threads set to n (< 0: as many as it likes); returns the setting
  * before (host state: put it back), -1 where caps.parallel_compile is 0 (nothing done) */
-int texla__compile_threads(texla__gl *g, int n);
+long long texla__compile_threads(texla__gl *g, long long n);
 /* milliseconds on the monotonic clock */
 double texla__now_ms(void);
 

@@ -259,7 +259,10 @@ texla_result texla__prog_get(texla__gl *g, texla__prog_id id, int backend, const
 }
 
 void texla__prog_prefetch(texla__gl *g, texla__prog_id id, int backend, const char *defines) {
-    if (registry[id].form != TEXLA__FORM_KERNEL || !g->caps.parallel_compile) return;
+    /* not with a glsl_dir override: a file that cannot be read would be reported here and
+     * again when the pass builds it (embedded sources do not fail) */
+    if (registry[id].form != TEXLA__FORM_KERNEL || !g->caps.parallel_compile || g->glsl_dir)
+        return;
     for (texla__prog *p = g->progs[id]; p; p = p->next)
         if (p->backend == backend && (p->defines ? defines && !strcmp(p->defines, defines)
                                                  : !defines))

@@ -255,14 +255,15 @@ void texla__gl_flush(texla__gl *g) {
     glFlush();
 }
 
-int texla__compile_threads(texla__gl *g, int n) {
+long long texla__compile_threads(texla__gl *g, long long n) {
     if (!g->caps.parallel_compile) return -1;
-    GLint old = -1;
-    glGetIntegerv(GL_MAX_SHADER_COMPILER_THREADS_KHR, &old);
+    /* 64-bit: the setting is unsigned, and 32-bit reads may clamp 0xFFFFFFFF */
+    GLint64 old = -1;
+    glGetInteger64v(GL_MAX_SHADER_COMPILER_THREADS_KHR, &old);
     GLuint want = n < 0 ? 0xFFFFFFFFu : (GLuint)n;
     if (GLAD_GL_KHR_parallel_shader_compile) glMaxShaderCompilerThreadsKHR(want);
     else glMaxShaderCompilerThreadsARB(want);
-    return old;
+    return old < 0 ? 0xFFFFFFFFLL : (long long)old;
 }
 
 void texla__prefetch(texla__gl *g, texla__prog_id prog, const char *defines) {

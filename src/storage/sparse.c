@@ -481,27 +481,34 @@ texla_result texla_sparse_tune(texla_ctx *ctx, texla_sparse a, texla_sparse_tune
     d->skipped = 0;
     texla__gl_enter(&ctx->gl);
     int compute = compute_now(ctx);
-    /* A' (the transposed rows) made first where A' x is asked: it took A' x's part of the
-     * budget (H100, R-MAT: 1.2 s of it) */
-    if (ops & 2) r = need_at(ctx, fn, P);
-    for (int op = 0; op < 2 && !r; op++) {
+    int scatter = (d->scatter || P->scatter) && ctx->gl.caps.atomic_float && compute;
+    char keys[2][512];
+    int tune = 0; /* the products to time: those the cache does not answer */
+    for (int op = 0; op < 2; op++) {
         if (!(ops & (1 << op))) continue;
-        int scatter = (d->scatter || P->scatter) && ctx->gl.caps.atomic_float && compute;
-        char key[512];
-        sp_tune_key(stats_for(ctx, P, op), P->entry, op, compute | scatter << 1, key, sizeof key);
+        sp_tune_key(stats_for(ctx, P, op), P->entry, op, compute | scatter << 1, keys[op],
+                    sizeof keys[op]);
         texla_sparse_variant v;
         double us = 0;
-        if (!d->force && sp_tune_cached(ctx, key, P->k, op, &v, &us)) {
+        if (!d->force && sp_tune_cached(ctx, keys[op], P->k, op, &v, &us)) {
             const char *why;
             if (sp_variant_check(ctx, &v, P->k, op, &why) == TEXLA_OK &&
                 set_variant(ctx, fn, P, op, &v, 3, us, compute) == TEXLA_OK) {
                 d->cached |= 1 << op;
                 continue;
             }
-            texla__tune_invalid(ctx, key, why ? why : "cannot be used for this matrix");
+            texla__tune_invalid(ctx, keys[op], why ? why : "cannot be used for this matrix");
         }
-        if (op || scatter) r = need_at(ctx, fn, P);
-        if (r) break;
+        tune |= 1 << op;
+    }
+    /* A' (the transposed rows) made first where A' x is timed: it took A' x's part of the
+     * budget (H100, R-MAT: 1.2 s of it) */
+    r = (tune & 2) || ((tune & 1) && scatter) ? need_at(ctx, fn, P) : TEXLA_OK;
+    for (int op = 0; op < 2 && !r; op++) {
+        if (!(tune & (1 << op))) continue;
+        const char *key = keys[op];
+        texla_sparse_variant v;
+        double us = 0;
         sp_plane p0 = plane_of(P, 0), p1 = plane_of(P, 1);
         sp_tune_req q = {{&p0, P->at.ptr ? &p1 : NULL}, P->entry, P->k, op, compute, scatter,
                          d->block, d->all, op ? &P->rl : &P->cl, op ? &P->cl : &P->rl,
@@ -511,7 +518,7 @@ texla_result texla_sparse_tune(texla_ctx *ctx, texla_sparse a, texla_sparse_tune
             /* A x, with A' x to come, past its deadline still finishes its last storage and
              * its final round (about 15% of the default budget on the H100): its part is cut
              * by that, so both products get about the same time to build storages */
-            int two = op == 0 && (ops & 2);
+            int two = op == 0 && (tune & 2);
             double now = texla__now_ms(), rest = t0 + budget_ms - now;
             q.deadline_ms = now + fmax(0.0, two ? 0.85 * rest / 2 : rest);
             if (!(q.deadline_ms > 0)) q.deadline_ms = 1e-9; /* a clock at 0: spent at once */

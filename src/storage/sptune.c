@@ -43,6 +43,11 @@
 
 #define KEY_VERSION 2 /* 2: variants have xbuf, and CSR the stream schedule */
 
+/* a row schedule whose longest row's chain of loads takes far longer than a whole product
+ * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
+ * tuned product takes 0.14; the tuner spent its budget timing them) */
+#define SERIAL_MAX 16384.0
+
 static const char *const fmt_names[] = {"auto", "points", "gather", "coo", "csr",
                                         "csc",  "ell",    "sell",   "bsr"};
 static const char *const sched_names[] = {"auto", "row",  "lanes",  "group",
@@ -149,10 +154,12 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
         v.format = TEXLA_SPARSE_CSR;
         v.sched = TEXLA_SCHED_LANES;
         v.lanes = pow2_at_least(m / 4, 2, 32);
-    } else if (M <= 1.25 * m + 2 && M <= 16384) {
+        /* the longest row in chunks where its lanes would take it too long */
+        if (M / v.lanes > SERIAL_MAX) v.long_rows = 256;
+    } else if (M <= 1.25 * m + 2 && M <= SERIAL_MAX) {
         v.format = TEXLA_SPARSE_ELL;
         v.sched = TEXLA_SCHED_GROUP;
-    } else if ((M > 4096 && M > 64 * m) || M > 16384) {
+    } else if ((M > 4096 && M > 64 * m) || M > SERIAL_MAX) {
         /* a few very long rows (power-law graphs, circuits): CSR, unpadded, with the long rows
          * in workgroup chunks (H100: rmat 0.57 ms; SELL there pads 183%, and plain CSR takes
          * 3-11 ms) */
@@ -297,10 +304,6 @@ static double serial_entries(const texla_sparse_variant *v, int M) {
     }
 }
 
-/* a row schedule whose longest row's chain of loads takes far longer than a whole product
- * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
- * tuned product takes 0.14; the tuner spent its budget timing them) */
-#define SERIAL_MAX 16384.0
 
 static void add(texla_ctx *ctx, clist *L, texla_sparse_variant v, const sp_tune_req *q) {
     sp_variant_norm(&v);
@@ -804,7 +807,7 @@ static int uniform_rows(const sp_tune_req *q) {
 
 texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_sparse_variant *best_v,
                      double *us, sp_form *form) {
-    int compile_threads = -1; /* the host's setting, put back at the end */
+    long long compile_threads = -1; /* the host's setting, put back at the end */
     clist L = {0};
     candidates(ctx, q, &L);
     texla_sparse_variant rule = sp_rule(ctx, q->pl[0]->st, q->k, q->entry, q->op, q->compute);
@@ -889,7 +892,10 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
                 int seen = 0;
                 for (int u = 0; u < t; u++)
                     seen |= L.c[got[u]].v.format == v->format && L.c[got[u]].v.sched == v->sched;
-                if (!L.c[i].ok || v->xbuf || seen) continue;
+                texla_sparse_variant tw = *v;
+                tw.xbuf = 1;
+                sp_variant_norm(&tw);
+                if (!L.c[i].ok || v->xbuf || seen || !tw.xbuf) continue; /* none possible */
                 if (got[t] < 0 || L.c[i].us < L.c[got[t]].us) got[t] = i;
             }
             if (got[t] < 0) break;
@@ -900,8 +906,13 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
                 u.xbuf = 1;
                 add(ctx, &L, u, q);
             }
-        for (int i = n0; i < L.n && !r; i++)
-            if (!L.c[i].tried) r = run_storage(&b, fn, q, &L, i);
+        /* past the deadline, only those whose storage is kept (no new build) */
+        for (int i = n0; i < L.n && !r; i++) {
+            if (L.c[i].tried) continue;
+            if (q->deadline_ms > 0 && texla__now_ms() > q->deadline_ms && kept_of(&b, &L.c[i]) < 0)
+                continue;
+            r = run_storage(&b, fn, q, &L, i);
+        }
         best = best_of(&L);
     }
     if (!r && q->compute && best >= 0) {
