@@ -7,6 +7,7 @@
 #   SP="band,rmat,circuit,fem3x3,complex3x3"   the matrices (spgen.py --only)
 #   SP_BUDGET=S                                 the tuner's budget (< 0: every candidate)
 #   TESTS=0                                     skip the test suite
+#   SP_ALL=1                                    every candidate the tuner knows (with SP_BUDGET=-1)
 for f in .gl/*.deb; do dpkg -x "$f" / ; done; ldconfig
 OUT=${OUT:-/tmp/texla-device}
 SP=${SP:-band,rmat,circuit,fem3x3,complex3x3}

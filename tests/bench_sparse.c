@@ -201,6 +201,9 @@ void bench_spsuite(const bench_env *e) {
         /* SP_BUDGET=S: the tuner's budget in seconds (< 0: every candidate); default its own */
         const char *bud = getenv("SP_BUDGET");
         if (bud && *bud) td.budget = atof(bud);
+        /* SP_ALL=1: every candidate the tuner knows (texla_sparse_tune_desc.all) */
+        const char *all = getenv("SP_ALL");
+        td.all = all && *all == '1';
         t2.ops = 3;
         if (!bad) bad = texla_sparse_tune(ctx, s.a, &td) != TEXLA_OK;
         if (!bad) bad = texla_sparse_tune(ctx, s.a, &t2) != TEXLA_OK;
