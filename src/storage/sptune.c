@@ -8,8 +8,9 @@
  * the reference, reading y back; the GPU's runs are short):
  *  - candidates from the row statistics; padded storages moving more than twice CSR's bytes are
  *    not built, and row schedules that leave more than SERIAL_MAX entries of the longest row
- *    to one invocation are not tried. They are ordered by prior: the rule's variant and its storage first, then the
- *    storages by the bytes they move; a storage is built once for all its candidates.
+ *    to one invocation are not tried. They are ordered by prior: the rule's variant and its
+ *    storage first, then the storages by the bytes they move; a storage is built once for all
+ *    its candidates. Every candidate's kernel is handed to the driver's compiler threads first.
  *  - the budget (a deadline per product): once past it no new storage is started (the first
  *    always is); the untried candidates are reported skipped.
  *  - each candidate: y checked against the float64 reference, then batches of about 0.5 ms
@@ -303,7 +304,6 @@ static double serial_entries(const texla_sparse_variant *v, int M) {
     default: return 0;
     }
 }
-
 
 static void add(texla_ctx *ctx, clist *L, texla_sparse_variant v, const sp_tune_req *q) {
     sp_variant_norm(&v);
@@ -881,7 +881,7 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
      * (H100: the random band 116 -> 90 us, FEM 3x3 45.8 -> 38.4, circuit 134 -> 110; on R-MAT's
      * scattered columns the texture was faster, and for complex 3x3 blocks too: 41 against 47
      * us, also with x by block column). Not just the best three: the texture's ranking is not
-     * the buffer's (the band: SELL per row was fifth with the texture, 135 us, and first with
+     * the buffer's (the band: SELL per row was fourth with the texture, 135 us, and first with
      * the buffer, 89) */
     if (!r && q->compute && best >= 0 && q->k == 1 && p0->st->near >= 0.5) {
         int n0 = L.n, got[TWINS];
