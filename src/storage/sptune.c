@@ -305,6 +305,19 @@ static double serial_entries(const texla_sparse_variant *v, int M) {
     }
 }
 
+/* v with x from a storage buffer into *t: 0 where v's schedule cannot have it */
+static int xbuf_twin(const texla_sparse_variant *v, texla_sparse_variant *t) {
+    *t = *v;
+    t->xbuf = 1;
+    sp_variant_norm(t);
+    return t->xbuf;
+}
+
+/* x-buffer twins are tried for real entries whose columns mostly lie near the diagonal */
+static int twins_wanted(const sp_tune_req *q) {
+    return q->compute && q->k == 1 && q->pl[0]->st->near >= 0.5;
+}
+
 static void add(texla_ctx *ctx, clist *L, texla_sparse_variant v, const sp_tune_req *q) {
     sp_variant_norm(&v);
     const char *why;
@@ -503,8 +516,8 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
     /* COO's segmented reduction: the same work per invocation whatever the rows */
     if (all || M > 8 * m + 64)
         add(ctx, L, (V){.format = TEXLA_SPARSE_COO, .sched = TEXLA_SCHED_SEGMENT}, q);
-    /* x from a storage buffer: with every candidate only when asked for all (else the best
-     * three's twins, after the first round: sp_tune) */
+    /* x from a storage buffer: with every candidate only when asked for all (else the twins
+     * of the fastest of each format and schedule, after the first round: sp_tune) */
     for (int i = 0, n = all ? L->n : 0; i < n; i++) {
         V t = L->c[i].v;
         t.xbuf = 1;
@@ -826,13 +839,11 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     {
         compile_threads = texla__compile_threads(&ctx->gl, -1);
         const sp_stats *st = q->pl[0]->st;
-        int M = q->op ? st->cmax : st->lmax, twins = q->k == 1 && st->near >= 0.5;
+        int M = q->op ? st->cmax : st->lmax, twins = twins_wanted(q);
         for (int i = 0; q->compute && i < L.n; i++) {
             sp_prefetch(ctx, &L.c[i].v, q->k, M);
-            texla_sparse_variant t = L.c[i].v;
-            t.xbuf = 1;
-            sp_variant_norm(&t);
-            if (twins && t.xbuf) sp_prefetch(ctx, &t, q->k, M);
+            texla_sparse_variant t;
+            if (twins && xbuf_twin(&L.c[i].v, &t)) sp_prefetch(ctx, &t, q->k, M);
         }
     }
     bench b;
@@ -883,7 +894,7 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
      * us, also with x by block column). Not just the best three: the texture's ranking is not
      * the buffer's (the band: SELL per row was fourth with the texture, 135 us, and first with
      * the buffer, 89) */
-    if (!r && q->compute && best >= 0 && q->k == 1 && p0->st->near >= 0.5) {
+    if (!r && best >= 0 && twins_wanted(q)) {
         int n0 = L.n, got[TWINS];
         for (int t = 0; t < TWINS; t++) got[t] = -1;
         for (int t = 0; t < TWINS; t++) {
@@ -892,20 +903,16 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
                 int seen = 0;
                 for (int u = 0; u < t; u++)
                     seen |= L.c[got[u]].v.format == v->format && L.c[got[u]].v.sched == v->sched;
-                texla_sparse_variant tw = *v;
-                tw.xbuf = 1;
-                sp_variant_norm(&tw);
-                if (!L.c[i].ok || v->xbuf || seen || !tw.xbuf) continue; /* none possible */
+                texla_sparse_variant tw;
+                if (!L.c[i].ok || v->xbuf || seen || !xbuf_twin(v, &tw)) continue;
                 if (got[t] < 0 || L.c[i].us < L.c[got[t]].us) got[t] = i;
             }
             if (got[t] < 0) break;
         }
-        for (int t = 0; t < TWINS; t++)
-            if (got[t] >= 0) {
-                texla_sparse_variant u = L.c[got[t]].v;
-                u.xbuf = 1;
-                add(ctx, &L, u, q);
-            }
+        for (int t = 0; t < TWINS; t++) {
+            texla_sparse_variant u;
+            if (got[t] >= 0 && xbuf_twin(&L.c[got[t]].v, &u)) add(ctx, &L, u, q);
+        }
         /* past the deadline, only those whose storage is kept (no new build) */
         for (int i = n0; i < L.n && !r; i++) {
             if (L.c[i].tried) continue;
