@@ -610,6 +610,11 @@ typedef struct texla_sparse_variant {
                            buffer and gathered from there (cheaper than texture fetches where a
                            row's columns lie near each other: the texture units' rate, not the
                            memory, bounds those), 0 x fetched from its texture */
+    int cols16;         /* ELL and SELL of real entries, ROW or GROUP: 1 each column stored as
+                           its 16-bit offset from the entry's row, two to a word (6 bytes an
+                           entry instead of 8); needs every entry within 32767 columns of its
+                           row (TEXLA_ERR_UNSUPPORTED otherwise) and no long_rows; x is copied
+                           into a buffer in element order (implies xbuf) */
 } texla_sparse_variant;
 
 typedef enum texla_sparse_op {

@@ -300,6 +300,12 @@ static const V sweep_all[] = {
     {.format = F(BSR), .sched = S(LANES), .lanes = 8, .block = 2, .bell = 2, .wg = 64},
     {.format = F(BSR), .sched = S(LANES), .lanes = 32, .block = 4, .soa = 1, .xbuf = 1, .wg = 256},
     {.format = F(BSR), .sched = S(LANES), .lanes = 4, .block = 3, .bell = 1, .dist = 2, .bpsm = 1},
+    {.format = F(ELL), .sched = S(ROW), .cols16 = 1},
+    {.format = F(ELL), .sched = S(GROUP), .cols16 = 1, .wg = 256},
+    {.format = F(SELL), .sched = S(ROW), .slice = 8, .sigma = 64, .cols16 = 1},
+    {.format = F(SELL), .sched = S(GROUP), .slice = 32, .sigma = 1024, .cols16 = 1},
+    {.format = F(SELL), .sched = S(GROUP), .slice = 16, .cols16 = 1, .dist = 2, .bpsm = 1, .wg = 64},
+    {.format = F(ELL), .sched = S(GROUP), .cols16 = 1, .dist = 1, .bpsm = 1},
     {.format = F(POINTS), .sched = S(DRAW)},
     {.format = F(GATHER), .sched = S(DRAW)},
 };
@@ -324,6 +330,7 @@ static void check_variant(texla_sparse a, const hmat *m, const V *v, tvec x, tve
     int bsr = v->format == TEXLA_SPARSE_BSR;
     int merge_compound = v->sched == TEXLA_SCHED_MERGE && (m->entry == 2 || m->entry == 4);
     if ((scatter && !inf.atomic_float) || (bsr && m->entry == 4) || merge_compound ||
+        (v->cols16 && m->entry != 1) ||
         (v->format >= TEXLA_SPARSE_COO && !inf.compute)) {
         skipped_variants++;
         return;
@@ -459,6 +466,79 @@ static void test_merge(void) {
         sweep_matrix_with(&m, 0, 1, lv, 4);
         hfree(&m);
     }
+}
+
+/* cols16 at the offsets' reach: rows whose entries lie exactly 32767 columns before and after
+ * them (the farthest a 16-bit offset holds; 0x8000 is padding), on a square matrix and on a
+ * wide one with grid vectors (y's texel rows are not x's), rows of odd and even lengths and
+ * empty rows; then one entry 32768 away: refused by name, the other variants unaffected */
+static void test_cols16(void) {
+    static const V vs[] = {
+        {.format = F(ELL), .sched = S(ROW), .cols16 = 1},
+        {.format = F(ELL), .sched = S(GROUP), .cols16 = 1},
+        {.format = F(SELL), .sched = S(ROW), .slice = 32, .sigma = 1024, .cols16 = 1},
+        {.format = F(SELL), .sched = S(GROUP), .slice = 8, .sigma = 64, .cols16 = 1, .wg = 64},
+    };
+    for (int wide = 0; wide < 2; wide++) {
+        hmat m = {wide ? "cols16: 40401 x 90601 (grid vectors), offsets -32767..32767"
+                       : "cols16: 70000 x 70000, offsets -32767..32767",
+                  1, wide ? 40401 : 70000, wide ? 90601 : 70000, 0, NULL, NULL, NULL};
+        int cap = 0;
+        for (int i = 0; i < m.rows; i++) {
+            if (i % 11 == 3) continue;
+            int len = (int)(rnd_u() % 9u);
+            if (i - 32767 >= 0 && i % 3 == 0) push(&m, &cap, i, i - 32767);
+            for (int q = 0; q < len; q++) {
+                int j = i + (int)(rnd_u() % 4001u) - 2000;
+                if (j >= 0 && j < m.cols) push(&m, &cap, i, j);
+            }
+            if (i + 32767 < m.cols && i % 2 == 0) push(&m, &cap, i, i + 32767);
+        }
+        sweep_matrix_with(&m, wide, 1, vs, 4);
+        if (!wide) { /* one entry a column farther */
+            push(&m, &cap, 40000, 40000 - 32768);
+            tvec x = mkvec(1, m.cols, NULL, 0), y = mkvec(1, m.rows, NULL, 0);
+            texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
+            texla_sparse a = {0};
+            if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), "the matrix with an entry 32768 away")) {
+                for (int i = 0; i < 4; i++)
+                    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[i]),
+                               TEXLA_ERR_UNSUPPORTED, "cols16 with an entry 32768 columns away");
+                CHECK(strstr(texla_error_message(ctx), "(40000, 7232) lies 32768 columns"),
+                      "message: %s", texla_error_message(ctx));
+                V v = {.format = F(ELL), .sched = S(ROW), .xbuf = 1};
+                CHECK_OK(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v),
+                         "ELL with 32-bit columns on the same matrix");
+                CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), "its product");
+                texla_sparse_destroy(ctx, a);
+            }
+            texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+        }
+        hfree(&m);
+    }
+    /* not for compound entries, nor with long-row chunks */
+    hmat c = gen_mixed("complex 20x20", 2, 20, 20, 5);
+    tvec x = mkvec(2, 20, NULL, 0), y = mkvec(2, 20, NULL, 0);
+    texla_sparse_desc d = {TEXLA_ENTRY_COMPLEX, y.v, x.v, c.nnz, NULL, c.ri, c.ci, c.v, 0, 0};
+    texla_sparse a = {0};
+    if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), "complex 20x20")) {
+        CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[0]), TEXLA_ERR_UNSUPPORTED,
+                   "cols16 of complex entries");
+        texla_sparse_destroy(ctx, a);
+    }
+    texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+    hfree(&c);
+    hmat r = gen_mixed("real 20x20", 1, 20, 20, 5);
+    x = mkvec(1, 20, NULL, 0), y = mkvec(1, 20, NULL, 0);
+    texla_sparse_desc dr = {TEXLA_ENTRY_REAL, y.v, x.v, r.nnz, NULL, r.ri, r.ci, r.v, 0, 0};
+    if (CHECK_OK(ctx, texla_sparse_make(ctx, &dr, &a), "real 20x20")) {
+        V v = {.format = F(SELL), .sched = S(GROUP), .cols16 = 1, .long_rows = 3, .long_chunk = 128};
+        CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT,
+                   "cols16 with long rows");
+        texla_sparse_destroy(ctx, a);
+    }
+    texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+    hfree(&r);
 }
 
 static void test_sweep(void) {
@@ -1193,6 +1273,7 @@ void suite_sparse(void) {
     tu_begin(ctx);
     test_sweep();
     test_merge();
+    test_cols16();
     test_bad_inputs();
     test_nan();
     test_complex();

@@ -30,6 +30,11 @@
 // the last workgroup to finish adds them into their groups' texels; with LONGPASS 1 a pass of
 // its own does that instead (MODE 3, one invocation per affected group, after the main pass).
 // Padding entries (ELL, SELL) have column PAD and contribute exactly 0 (NaN in x stays out).
+// C16 (ELL, SELL, K = 1, MODE 0 or 1): col[] holds 16-bit column offsets from the entry's row,
+// steps 2j and 2j + 1 of a row in the low and high halves of one word (ELL: word j * RS + p;
+// SELL: slice s's words from ptr[slices + 1 + s], C a step pair); 0x8000 is padding. x is in
+// element order in xlin, and a row's own index comes from its group's texel (u_i2.x = y's rows'
+// width nx: the 4 rows of a texel are i, i + 1, i + nx, i + nx + 1).
 //
 // Uniforms: u_i0 = (groups, units, texels (K = 4: texel pairs) per row of y, chunks),
 // u_i1 = (RS storage rows, ELL width, NE, affected groups), u_i2 = (long-row table offset,
@@ -174,6 +179,34 @@ void row_span(uint p, out uint e0, out uint n, out uint stride) {
 uint out_group(uint g) {
     return u_i3.z != 0 ? perm[g] : g;
 }
+
+#if C16
+// the row of storage row p, in y's element order
+int nat_row(uint p) {
+    uint g = out_group(p >> 2u), w = uint(u_i0.z), c = p & 3u;
+    return int((2u * (g / w) + (c >> 1u)) * uint(u_i2.x) + 2u * (g % w) + (c & 1u));
+}
+
+// entry value a times x at offset half h (low 16 bits) from row; exactly 0 for padding
+float term16(uint h, int row, float a) {
+    bool ok = (h & 0xFFFFu) != 0x8000u;
+    int c = row + (int(h << 16u) >> 16);
+    float p = a * xlin[ok ? uint(c) : 0u];
+    return ok ? p : 0.0;
+}
+
+// where storage row p's column words are: w0 + j * stride for step pair j
+void row_words(uint p, out uint w0, out uint stride) {
+#if FMT == 1
+    w0 = p;
+    stride = uint(u_i1.x);
+#else
+    uint sh = uint(u_i2.w);
+    w0 = ptr[(uint(u_i1.x) >> sh) + 1u + (p >> sh)] + (p & ((1u << sh) - 1u));
+    stride = 1u << sh;
+#endif
+}
+#endif
 
 // writes the G rows of group g (after the permutation) as whole texels
 void store_group(uint g, VT r0, VT r1, VT r2, VT r3) {
@@ -328,6 +361,24 @@ void unit_rows(uint u, uint lid) {
     if (p < uint(u_i0.x) * uint(G)) {
         uint e0, n, st;
         row_span(p, e0, n, st);
+#if C16
+        // two step pairs (a word of columns each) an iteration, then the odd step
+        uint w0, wst, np = n >> 1u, q = 0u;
+        row_words(p, w0, wst);
+        int row = nat_row(p);
+        float acc2 = 0.0;
+        for (; q + 1u < np; q += 2u) {
+            uint h0 = col[w0 + q * wst], h1 = col[w0 + (q + 1u) * wst], e = e0 + 2u * q * st;
+            acc += term16(h0, row, entry(e)) + term16(h1, row, entry(e + 2u * st));
+            acc2 += term16(h0 >> 16u, row, entry(e + st)) + term16(h1 >> 16u, row, entry(e + 3u * st));
+        }
+        for (; q < np; ++q) {
+            uint h = col[w0 + q * wst], e = e0 + 2u * q * st;
+            acc += term16(h, row, entry(e)) + term16(h >> 16u, row, entry(e + st));
+        }
+        if ((n & 1u) != 0u) acc += term16(col[w0 + np * wst], row, entry(e0 + (n - 1u) * st));
+        acc += acc2;
+#else
         // four entries an iteration: straight-line code whose loads the compiler issues
         // together (one entry an iteration waits for the memory each time)
         uint j = lane, L4 = 4u * uint(L);
@@ -342,6 +393,7 @@ void unit_rows(uint u, uint lid) {
             acc += term(col[e], entry(e));
         }
         acc += acc2;
+#endif
     }
     acc = lanes_sum(acc, lid, lane);
     if (lane == 0u) sh_row[r] = acc;
@@ -387,6 +439,28 @@ void group_step(uint e, inout VT a0, inout VT a1, inout VT a2, inout VT a3) {
 #endif
 }
 
+#if C16 && MODE == 1
+// one step pair of a group's 4 rows (rows: theirs in element order): their column words at w,
+// their entries at e and e + st (hi 0: the pair's first step only)
+void group_pair(uint w, uint e, uint st, ivec4 rows, bool hi, inout float a0, inout float a1,
+                inout float a2, inout float a3) {
+    uvec4 cc = col4[w >> 2];
+    vec4 v0 = val4[e >> 2];
+    a0 += term16(cc.x, rows.x, v0.x);
+    a1 += term16(cc.y, rows.y, v0.y);
+    a2 += term16(cc.z, rows.z, v0.z);
+    a3 += term16(cc.w, rows.w, v0.w);
+    if (hi) {
+        vec4 v1 = val4[(e + st) >> 2];
+        cc >>= 16u;
+        a0 += term16(cc.x, rows.x, v1.x);
+        a1 += term16(cc.y, rows.y, v1.y);
+        a2 += term16(cc.z, rows.z, v1.z);
+        a3 += term16(cc.w, rows.w, v1.w);
+    }
+}
+#endif
+
 // the G rows of group g, written as whole texels
 void group_rows(uint g) {
     uint p0 = g * uint(G);
@@ -406,6 +480,18 @@ void group_rows(uint g) {
     row_span(p0, e0, n, st);
     if (u_i3.w != 0)
         for (uint c = 1u; c < uint(G); ++c) n = max(n, lens[p0 + c]);
+#if C16
+    uint w0, wst, np = n >> 1u, q = 0u;
+    row_words(p0, w0, wst);
+    int r0 = nat_row(p0), nx = u_i2.x;
+    ivec4 rows = ivec4(r0, r0 + 1, r0 + nx, r0 + nx + 1);
+    for (; q + 1u < np; q += 2u) {
+        group_pair(w0 + q * wst, e0 + 2u * q * st, st, rows, true, a0, a1, a2, a3);
+        group_pair(w0 + (q + 1u) * wst, e0 + (2u * q + 2u) * st, st, rows, true, a0, a1, a2, a3);
+    }
+    for (; q < np; ++q) group_pair(w0 + q * wst, e0 + 2u * q * st, st, rows, true, a0, a1, a2, a3);
+    if ((n & 1u) != 0u) group_pair(w0 + np * wst, e0 + 2u * np * st, st, rows, false, a0, a1, a2, a3);
+#else
     // four steps an iteration, straight-line code whose loads the compiler issues together
     uint j = 0u;
     for (; j + 3u < n; j += 4u) {
@@ -415,6 +501,7 @@ void group_rows(uint g) {
         group_step(e0 + (j + 3u) * st, a0, a1, a2, a3);
     }
     for (; j < n; ++j) group_step(e0 + j * st, a0, a1, a2, a3);
+#endif
 #endif
     store_group(out_group(g), a0, a1, a2, a3);
 }

@@ -18,6 +18,7 @@
 #define SP_CHUNK 4096        /* default entries per chunk of a long row */
 #define SP_NBUF 7
 #define SP_NEAR 32768        /* sp_stats.near's window */
+#define SP_C16 32767         /* cols16: the farthest column from its row (0x8000 marks padding) */
 /* CSR-stream blocks: at most SP_STREAM_ENT / k entries and SP_STREAM_ROWS / k rows (8 KiB of
  * products and 4 KiB of row sums in shared memory whatever k is) */
 #define SP_STREAM_ENT 2048
@@ -45,6 +46,7 @@ typedef struct sp_stats {
     double cmean, csd;
     double near;           /* the entries within SP_NEAR columns of their row's diagonal (scaled
                               for rectangular shapes), per entry: x's locality */
+    long long far16;       /* the entries more than SP_C16 columns from their row (cols16 needs 0) */
 } sp_stats;
 
 /* One orientation of the matrix and the layouts of its product. */

@@ -317,8 +317,10 @@ void sp_stats_of(const sp_csr *m, sp_stats *st) {
     double scale = m->rows ? (double)m->cols / m->rows : 0;
     for (int i = 0; i < m->rows; i++) {
         long long d = (long long)(i * scale);
-        for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++)
+        for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
             near += m->col[e] >= d - SP_NEAR && m->col[e] <= d + SP_NEAR;
+            st->far16 += m->col[e] < i - SP_C16 || m->col[e] > i + SP_C16;
+        }
     }
     st->near = m->nnz ? (double)near / (double)m->nnz : 0;
     int *cl = calloc(texla__at_least_one(m->cols), sizeof *cl);
@@ -414,8 +416,10 @@ texla_sparse_variant sp_format_of(const texla_sparse_variant *v, int op, int *pl
         f.slice = v->slice;
         f.sigma = v->sigma > 1 ? v->sigma : 0;
         /* fall through */
-    case TEXLA_SPARSE_CSR:
     case TEXLA_SPARSE_ELL:
+        f.cols16 = v->cols16;
+        /* fall through */
+    case TEXLA_SPARSE_CSR:
         f.soa = v->soa;
         f.long_rows = v->sched == TEXLA_SCHED_ATOMIC ? 0 : v->long_rows;
         f.long_chunk = f.long_rows ? v->long_chunk : 0;
@@ -436,7 +440,8 @@ texla_sparse_variant sp_format_of(const texla_sparse_variant *v, int op, int *pl
 int sp_format_same(const texla_sparse_variant *a, const texla_sparse_variant *b) {
     return a->format == b->format && a->slice == b->slice && a->sigma == b->sigma &&
            a->block == b->block && a->bell == b->bell && a->soa == b->soa &&
-           a->long_rows == b->long_rows && a->long_chunk == b->long_chunk;
+           a->long_rows == b->long_rows && a->long_chunk == b->long_chunk &&
+           a->cols16 == b->cols16;
 }
 
 /* ---- the plan of a row format: sizes first (cost), then the arrays (make) ---- */
@@ -545,7 +550,7 @@ static texla_result plan_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
 
 static void row_cost(const sp_plane *p, const plan *pl, const texla_sparse_variant *fv,
                      double *bytes) {
-    double ent = 4.0 + 4.0 * p->k, b = (double)pl->ne * ent;
+    double ent = (fv->cols16 ? 2.0 : 4.0) + 4.0 * p->k, b = (double)pl->ne * ent;
     switch (fv->format) {
     case TEXLA_SPARSE_CSR: b += ((double)pl->rs + 1) * 4; break;
     case TEXLA_SPARSE_ELL: b += (double)pl->rs * 4; break;
@@ -682,8 +687,38 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
         return texla__fail(ctx, TEXLA_ERR_LIMIT, "%s: x's texture is %d x %d texels; the packed "
                            "columns address at most 32768 x 32768", fn, p->in.gx / 2, p->in.gy / 2);
     }
+    int c16 = fv->cols16 && fv->format != TEXLA_SPARSE_CSR && fv->format != TEXLA_SPARSE_COO;
+    if (c16) { /* every column within SP_C16 of its row, checked before anything is made */
+        if (k != 1 || pl.nlong) {
+            plan_free(&pl);
+            return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: cols16 holds real entries' columns "
+                               "and no long rows", fn);
+        }
+        for (int i = 0; i < m->rows; i++)
+            for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++)
+                if (m->col[e] < i - SP_C16 || m->col[e] > i + SP_C16) {
+                    plan_free(&pl);
+                    return texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: cols16 stores a column as "
+                                       "its offset from the row, at most %d; entry (%d, %d) lies %d "
+                                       "columns from its row", fn, SP_C16, i, m->col[e],
+                                       m->col[e] > i ? m->col[e] - i : i - m->col[e]);
+                }
+    }
     long long ne = pl.ne;
-    uint32_t *col = malloc(sizeof *col * one(ne));
+    /* cols16: column words, two entries (steps 2j, 2j + 1 of a row) each: ELL ceil(width / 2)
+     * rows of rs words; SELL each slice's ceil(width / 2) x C after the slices before it */
+    long long nw = ne;
+    if (c16 && fv->format == TEXLA_SPARSE_ELL) {
+        nw = (long long)((pl.width + 1) / 2) * pl.rs;
+    } else if (c16) {
+        nw = 0;
+        for (int s = 0; s < pl.nslices; s++) {
+            int wmax = 0;
+            for (int c = 0; c < C; c++) wmax = pl.len[s * C + c] > wmax ? pl.len[s * C + c] : wmax;
+            nw += (long long)((wmax + 1) / 2) * C;
+        }
+    }
+    uint32_t *col = malloc(sizeof *col * one(nw));
     float *val = malloc(sizeof *val * one(ne * k));
     uint32_t *ptr = NULL, *aux = NULL, *lt = NULL, *blk = NULL;
     /* every column's packed texel and channel, once */
@@ -750,7 +785,19 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
             f->nblocks = nb;
         }
     } else {
-        for (long long d = 0; d < pl.ne_main; d++) col[d] = SP_PAD;
+        /* column of entry e of canonical row i at slot d (cols16: word w, half j & 1) */
+#define PUTC(d, w, j, i, e)                                                                       \
+    do {                                                                                          \
+        if (c16)                                                                                  \
+            col[w] = (col[w] & ~(0xFFFFu << 16 * ((j) & 1))) |                                    \
+                     (uint32_t)(uint16_t)(int16_t)(m->col[e] - (i)) << 16 * ((j) & 1);            \
+        else                                                                                      \
+            col[d] = cloc[m->col[e]];                                                             \
+    } while (0)
+        if (c16)
+            for (long long w = 0; w < nw; w++) col[w] = 0x80008000u; /* both halves padding */
+        else
+            for (long long d = 0; d < pl.ne_main; d++) col[d] = SP_PAD;
         if (soa)
             memset(val, 0, sizeof *val * (size_t)(ne * k));
         else
@@ -767,29 +814,34 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
                 if (i < 0 || !pl.len[q]) continue;
                 for (int j = 0, e = m->ptr[i]; e < m->ptr[i + 1]; e++, j++) {
                     long long d = (long long)j * pl.rs + q;
-                    col[d] = cloc[m->col[e]];
+                    PUTC(d, (long long)(j / 2) * pl.rs + q, j, i, e);
                     put_val(val, soa, k, ne, d, m->val + (size_t)e * k);
                 }
             }
             f->lens = 1;
         } else { /* SELL */
-            ptr = malloc(sizeof *ptr * ((size_t)pl.nslices + 1));
+            /* cols16: the slices' first words after their first entries */
+            size_t np = (size_t)pl.nslices + 1;
+            ptr = malloc(sizeof *ptr * (c16 ? 2 * np : np));
             aux = malloc(sizeof *aux * one(pl.rows.ngroups)); /* perm */
             if (!ptr || !aux) {
                 r = oom(ctx, fn, what, (double)pl.nslices * 4);
                 goto done;
             }
+            uint32_t *wptr = c16 ? ptr + np : NULL;
             ptr[0] = 0;
+            if (wptr) wptr[0] = 0;
             for (int s = 0; s < pl.nslices; s++) {
                 int wmax = 0;
                 for (int c = 0; c < C; c++) wmax = pl.len[s * C + c] > wmax ? pl.len[s * C + c] : wmax;
                 ptr[s + 1] = ptr[s] + (uint32_t)(wmax * C);
+                if (wptr) wptr[s + 1] = wptr[s] + (uint32_t)((wmax + 1) / 2 * C);
                 for (int c = 0; c < C; c++) {
                     int q = s * C + c, i = q < n ? NAT(q) : -1;
                     if (i < 0 || !pl.len[q]) continue;
                     for (int j = 0, e = m->ptr[i]; e < m->ptr[i + 1]; e++, j++) {
                         long long d = ptr[s] + (long long)j * C + c;
-                        col[d] = cloc[m->col[e]];
+                        PUTC(d, (wptr ? wptr[s] : 0) + (long long)(j / 2) * C + c, j, i, e);
                         put_val(val, soa, k, ne, d, m->val + (size_t)e * k);
                     }
                 }
@@ -798,6 +850,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
             f->perm = 1;
             f->lens = 0;
         }
+#undef PUTC
     }
     /* long rows: their entries after the main part, in chunks; the tables the kernel reads */
     f->nchunks = pl.nchunks;
@@ -848,9 +901,9 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
     }
 #undef NAT
     if (ptr) r = upload(ctx, f, 0, ptr, sizeof *ptr * (fv->format == TEXLA_SPARSE_SELL
-                                                           ? (size_t)pl.nslices + 1
+                                                           ? ((size_t)pl.nslices + 1) * (c16 ? 2 : 1)
                                                            : (size_t)pl.rs + 1));
-    if (!r) r = upload(ctx, f, 1, col, sizeof *col * (size_t)ne);
+    if (!r) r = upload(ctx, f, 1, col, sizeof *col * (size_t)nw);
     if (!r) r = upload(ctx, f, 2, val, sizeof *val * (size_t)(ne * k));
     if (!r && aux)
         r = upload(ctx, f, fv->format == TEXLA_SPARSE_SELL ? 4 : 3, aux,

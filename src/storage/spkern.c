@@ -51,6 +51,10 @@ void sp_variant_norm(texla_sparse_variant *v) {
         v->sched == TEXLA_SCHED_MERGE)
         v->dist = v->bpsm = 0;
     if (v->sched == TEXLA_SCHED_MERGE) v->long_rows = v->long_chunk = 0;
+    if (v->cols16)
+        v->cols16 = (v->format == TEXLA_SPARSE_ELL || v->format == TEXLA_SPARSE_SELL) &&
+                    (v->sched == TEXLA_SCHED_ROW || v->sched == TEXLA_SCHED_GROUP);
+    if (v->cols16) v->xbuf = 1; /* x in element order, in the x buffer */
     if (v->xbuf) v->xbuf = (rowfmt && v->sched != TEXLA_SCHED_MERGE && v->sched != TEXLA_SCHED_ATOMIC &&
                             v->sched != TEXLA_SCHED_SEGMENT) || v->format == TEXLA_SPARSE_BSR;
 }
@@ -148,6 +152,10 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
         return *why = "dist is 0, 1 or 2 and bpsm 0..64", TEXLA_ERR_ARGUMENT;
     if (v->long_rows < 0 || v->long_chunk < 0 || (v->long_rows && v->long_chunk < v->wg))
         return *why = "long_rows >= 0, and long_chunk at least the workgroup", TEXLA_ERR_ARGUMENT;
+    if (v->cols16 && k != 1)
+        return *why = "cols16 holds real entries' columns", TEXLA_ERR_UNSUPPORTED;
+    if (v->cols16 && v->long_rows)
+        return *why = "cols16 has no long-row chunks (long_rows 0)", TEXLA_ERR_ARGUMENT;
     if (v->wg * 4 * 4 * 2 > c->shared_max)
         return *why = "the workgroup's shared memory exceeds GL_MAX_COMPUTE_SHARED_MEMORY_SIZE",
                TEXLA_ERR_UNSUPPORTED;
@@ -252,8 +260,8 @@ static void rows_defines(char *defs, size_t cap, const texla_sparse_variant *v, 
     int n = snprintf(defs, cap,
                      "#define K %d\n#define G %d\n#define FMT %d\n#define MODE %d\n#define L %d\n"
                      "#define WG %d\n#define SOA %d\n#define LONG %d\n#define XBUF %d\n"
-                     "#define LONGPASS %d", k, G, fmt, stream ? 2 : group, L, v->wg, soa && k > 1,
-                     lng, v->xbuf, lpass);
+                     "#define LONGPASS %d\n#define C16 %d", k, G, fmt, stream ? 2 : group, L, v->wg,
+                     soa && k > 1, lng, v->xbuf, lpass, v->cols16);
     if (stream && n > 0 && (size_t)n < cap)
         snprintf(defs + n, cap - (size_t)n, "\n#define TB %d\n#define RB %d", SP_STREAM_ENT / k,
                  SP_STREAM_ROWS / k);
@@ -286,8 +294,8 @@ void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M) {
         return;
     }
     if (v->xbuf)
-        texla__prefetch(g, TEXLA__P_SPMV_PACK,
-                        f == TEXLA_SPARSE_BSR ? "#define UNPACK 2" : "#define UNPACK 1");
+        texla__prefetch(g, TEXLA__P_SPMV_PACK, f == TEXLA_SPARSE_BSR || v->cols16
+                                                   ? "#define UNPACK 2" : "#define UNPACK 1");
 }
 
 static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
@@ -323,7 +331,7 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
     p.i1[1] = f->width;
     p.i1[2] = (int)f->ne;
     p.i1[3] = f->nag;
-    p.i2[0] = f->lt_lr;
+    p.i2[0] = v->cols16 ? y->lay.nx : f->lt_lr; /* cols16 (no long rows): y's rows' width */
     p.i2[1] = f->lt_ag;
     p.i2[2] = beta_on;
     p.i2[3] = sh;
@@ -338,14 +346,15 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
     if (lng || v->dist == 2) bind(&p, f, 5, 5);
     if (lng) bind(&p, f, 6, 6);
     if (v->xbuf) p.ssbo[7].b = &scr->xlin;
-    texla_result r = v->xbuf ? xlin_fill(ctx, x, scr, 0) : TEXLA_OK;
+    /* cols16: x in element order (by "block columns" of 4 floats) */
+    texla_result r = v->xbuf ? xlin_fill(ctx, x, scr, v->cols16 ? 4 : 0) : TEXLA_OK;
     if (!r) r = sp_groups_of(ctx, grid(ctx, v, units + f->nchunks), &p);
     if (!r) r = texla__run(&ctx->gl, &p);
     if (!r && lpass) {
         char d3[256];
         snprintf(d3, sizeof d3, "#define K %d\n#define G %d\n#define FMT 0\n#define MODE 3\n"
                  "#define L 1\n#define WG 256\n#define SOA 0\n#define LONG 1\n#define XBUF 0\n"
-                 "#define LONGPASS 1", f->k, G);
+                 "#define LONGPASS 1\n#define C16 0", f->k, G);
         texla__pass q = {.prog = TEXLA__P_SPMV_ROW, .defines = d3, .dst = &y->t,
                          .draw = TEXLA__DRAW_KERNEL};
         memcpy(q.i0, p.i0, sizeof q.i0);
