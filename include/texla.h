@@ -615,6 +615,10 @@ typedef struct texla_sparse_variant {
                            entry instead of 8); needs every entry within 32767 columns of its
                            row (TEXLA_ERR_UNSUPPORTED otherwise) and no long_rows; x is copied
                            into a buffer in element order (implies xbuf) */
+    int rowsort;        /* SELL with ROW: 1 rows sorted by length one by one within each
+                           workgroup's wg rows (sigma unused: it sorts texels' groups of rows),
+                           so slices pad little where a texel's rows differ in length; the
+                           workgroup puts its rows back in order (the storage is wg's) */
 } texla_sparse_variant;
 
 typedef enum texla_sparse_op {

@@ -295,6 +295,11 @@ static const V sweep_all[] = {
     {.format = F(BSR), .sched = S(ROW), .block = 3, .bell = 2, .xbuf = 1},
     {.format = F(BSR), .sched = S(ROW), .block = 2, .bell = 2, .soa = 1, .wg = 64},
     {.format = F(BSR), .sched = S(ROW), .block = 4, .bell = 2, .dist = 2, .bpsm = 1},
+    {.format = F(SELL), .sched = S(ROW), .slice = 32, .rowsort = 1},
+    {.format = F(SELL), .sched = S(ROW), .slice = 8, .rowsort = 1, .wg = 64, .xbuf = 1},
+    {.format = F(SELL), .sched = S(ROW), .slice = 8, .rowsort = 1, .wg = 256},
+    {.format = F(SELL), .sched = S(ROW), .slice = 16, .rowsort = 1, .wg = 32, .long_rows = 60, .long_chunk = 64},
+    {.format = F(SELL), .sched = S(ROW), .slice = 32, .rowsort = 1, .dist = 2, .bpsm = 1, .soa = 1},
     {.format = F(BSR), .sched = S(LANES), .lanes = 2, .block = 3},
     {.format = F(BSR), .sched = S(LANES), .lanes = 4, .block = 3, .bell = 1, .xbuf = 1},
     {.format = F(BSR), .sched = S(LANES), .lanes = 8, .block = 2, .bell = 2, .wg = 64},
@@ -306,6 +311,8 @@ static const V sweep_all[] = {
     {.format = F(SELL), .sched = S(GROUP), .slice = 32, .sigma = 1024, .cols16 = 1},
     {.format = F(SELL), .sched = S(GROUP), .slice = 16, .cols16 = 1, .dist = 2, .bpsm = 1, .wg = 64},
     {.format = F(ELL), .sched = S(GROUP), .cols16 = 1, .dist = 1, .bpsm = 1},
+    {.format = F(SELL), .sched = S(ROW), .slice = 32, .rowsort = 1, .cols16 = 1},
+    {.format = F(SELL), .sched = S(ROW), .slice = 8, .rowsort = 1, .cols16 = 1, .wg = 64, .dist = 2, .bpsm = 1},
     {.format = F(POINTS), .sched = S(DRAW)},
     {.format = F(GATHER), .sched = S(DRAW)},
 };
@@ -478,6 +485,7 @@ static void test_cols16(void) {
         {.format = F(ELL), .sched = S(GROUP), .cols16 = 1},
         {.format = F(SELL), .sched = S(ROW), .slice = 32, .sigma = 1024, .cols16 = 1},
         {.format = F(SELL), .sched = S(GROUP), .slice = 8, .sigma = 64, .cols16 = 1, .wg = 64},
+        {.format = F(SELL), .sched = S(ROW), .slice = 32, .rowsort = 1, .cols16 = 1, .wg = 256},
     };
     for (int wide = 0; wide < 2; wide++) {
         hmat m = {wide ? "cols16: 40401 x 90601 (grid vectors), offsets -32767..32767"
@@ -494,14 +502,14 @@ static void test_cols16(void) {
             }
             if (i + 32767 < m.cols && i % 2 == 0) push(&m, &cap, i, i + 32767);
         }
-        sweep_matrix_with(&m, wide, 1, vs, 4);
+        sweep_matrix_with(&m, wide, 1, vs, 5);
         if (!wide) { /* one entry a column farther */
             push(&m, &cap, 40000, 40000 - 32768);
             tvec x = mkvec(1, m.cols, NULL, 0), y = mkvec(1, m.rows, NULL, 0);
             texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
             texla_sparse a = {0};
             if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), "the matrix with an entry 32768 away")) {
-                for (int i = 0; i < 4; i++)
+                for (int i = 0; i < 5; i++)
                     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[i]),
                                TEXLA_ERR_UNSUPPORTED, "cols16 with an entry 32768 columns away");
                 CHECK(strstr(texla_error_message(ctx), "(40000, 7232) lies 32768 columns"),
@@ -928,6 +936,8 @@ static void test_bad_inputs(void) {
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_LANES, .lanes = 64,
                                .wg = 512};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "BSR with 64 lanes");
+    v = (texla_sparse_variant){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_GROUP, .rowsort = 1};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "rowsort with GROUP");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_SELL, .slice = 12};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "slice 12");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 5};

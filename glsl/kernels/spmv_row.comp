@@ -23,8 +23,10 @@
 // block has each of its rows summed by the whole workgroup, straight from the buffers.
 // Switches (uniform branches, outside the inner loops, so one program serves them all):
 // u_i3.x the grid: 0 one workgroup per unit, 1 a fixed grid striding over the units, 2 a fixed
-// grid taking units from an atomic counter; u_i3.z: groups are written at perm[g] (SELL
-// sorting); u_i3.w: ELL rows stop at their own length; u_i2.z: y = A x + u_f0.x y.
+// grid taking units from an atomic counter; u_i3.z: 1 groups are written at perm[g] (SELL
+// sorting), 2 (MODE 0, SELL rowsort) storage row p is row perm[p] of the same unit (rows sorted
+// within each workgroup's WG), put back in place through shared memory; u_i3.w: ELL rows stop
+// at their own length; u_i2.z: y = A x + u_f0.x y.
 // LONG 1 (a define: its workgroup reductions are costly to compile where they are not used):
 // the first u_i0.w units are chunks of long rows, each summed by one workgroup into part[], and
 // the last workgroup to finish adds them into their groups' texels; with LONGPASS 1 a pass of
@@ -177,7 +179,7 @@ void row_span(uint p, out uint e0, out uint n, out uint stride) {
 }
 
 uint out_group(uint g) {
-    return u_i3.z != 0 ? perm[g] : g;
+    return u_i3.z == 1 ? perm[g] : g;
 }
 
 #if C16
@@ -358,14 +360,17 @@ void unit_rows(uint u, uint lid) {
     uint r = lid / uint(L), lane = lid % uint(L);
     uint p = u * uint(WG / L) + r;
     VT acc = VZERO;
-    if (p < uint(u_i0.x) * uint(G)) {
+    bool live = p < uint(u_i0.x) * uint(G);
+    // rowsort: the row's own storage row, in the unit's rows (padding rows keep theirs)
+    uint po = u_i3.z == 2 && live ? perm[p] : p;
+    if (live) {
         uint e0, n, st;
         row_span(p, e0, n, st);
 #if C16
         // two step pairs (a word of columns each) an iteration, then the odd step
         uint w0, wst, np = n >> 1u, q = 0u;
         row_words(p, w0, wst);
-        int row = nat_row(p);
+        int row = nat_row(po);
         float acc2 = 0.0;
         for (; q + 1u < np; q += 2u) {
             uint h0 = col[w0 + q * wst], h1 = col[w0 + (q + 1u) * wst], e = e0 + 2u * q * st;
@@ -396,7 +401,7 @@ void unit_rows(uint u, uint lid) {
 #endif
     }
     acc = lanes_sum(acc, lid, lane);
-    if (lane == 0u) sh_row[r] = acc;
+    if (lane == 0u) sh_row[po - u * uint(WG / L)] = acc;
     barrier();
     uint gpu = uint(WG / L / G);
     if (lid < gpu) {

@@ -658,7 +658,8 @@ void texla_sparse_variant_names(const texla_sparse_variant *v, char format[16], 
     int n = 0;
     params[0] = '\0';
 #define P_(...) n += snprintf(params + n, n < 96 ? (size_t)(96 - n) : 0, __VA_ARGS__)
-    if (v->format == TEXLA_SPARSE_SELL) P_("C=%d sigma=%d ", v->slice, v->sigma);
+    if (v->format == TEXLA_SPARSE_SELL && v->rowsort) P_("C=%d rowsort ", v->slice);
+    else if (v->format == TEXLA_SPARSE_SELL) P_("C=%d sigma=%d ", v->slice, v->sigma);
     if (v->format == TEXLA_SPARSE_BSR)
         P_("b=%d %s ", v->block, v->bell == 2 ? "sell" : v->bell ? "ell" : "csr");
     if (v->sched == TEXLA_SCHED_LANES) P_("L=%d ", v->lanes);

@@ -414,7 +414,8 @@ texla_sparse_variant sp_format_of(const texla_sparse_variant *v, int op, int *pl
         break;
     case TEXLA_SPARSE_SELL:
         f.slice = v->slice;
-        f.sigma = v->sigma > 1 ? v->sigma : 0;
+        f.sigma = v->rowsort || v->sigma <= 1 ? 0 : v->sigma;
+        f.rowsort = v->rowsort ? (v->wg > 0 ? v->wg : 128) : 0; /* the window: wg rows */
         /* fall through */
     case TEXLA_SPARSE_ELL:
         f.cols16 = v->cols16;
@@ -439,6 +440,7 @@ texla_sparse_variant sp_format_of(const texla_sparse_variant *v, int op, int *pl
 
 int sp_format_same(const texla_sparse_variant *a, const texla_sparse_variant *b) {
     return a->format == b->format && a->slice == b->slice && a->sigma == b->sigma &&
+           a->rowsort == b->rowsort &&
            a->block == b->block && a->bell == b->bell && a->soa == b->soa &&
            a->long_rows == b->long_rows && a->long_chunk == b->long_chunk &&
            a->cols16 == b->cols16;
@@ -450,6 +452,7 @@ typedef struct plan {
     sp_rows rows;
     int *len;         /* storage row -> entries in the main part (long rows: 0) */
     int *sorted;      /* SELL: sorted group -> group (perm) */
+    int *rsorted;     /* SELL with rowsort: storage row -> natural storage row */
     int rs;           /* storage rows, padded */
     int width;        /* ELL */
     int nslices;
@@ -462,6 +465,7 @@ static void plan_free(plan *pl) {
     sp_rows_free(&pl->rows);
     free(pl->len);
     free(pl->sorted);
+    free(pl->rsorted);
 }
 
 static int round_up(int n, int m) { return (n + m - 1) / m * m; }
@@ -499,6 +503,22 @@ static texla_result plan_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
         for (int q = 0; q < n; q++)
             if (pl->len[q] > pl->width) pl->width = pl->len[q];
         pl->stored = (long long)pl->width * pl->rs;
+    } else if (fv->rowsort) { /* SELL: rows sorted one by one within windows of a workgroup */
+        int win = fv->rowsort;
+        pl->rsorted = malloc(sizeof *pl->rsorted * (size_t)pl->rs);
+        int *sl = calloc((size_t)pl->rs, sizeof *sl), *tmp = malloc(sizeof *tmp * (size_t)win);
+        if (!pl->rsorted || !sl || !tmp) {
+            free(sl), free(tmp);
+            plan_free(pl);
+            return oom(ctx, fn, "the SELL order", (double)pl->rs * 8);
+        }
+        for (int q = 0; q < pl->rs; q++) pl->rsorted[q] = q;
+        for (int q0 = 0; q0 < n; q0 += win)
+            sort_by(pl->rsorted + q0, tmp, n - q0 < win ? n - q0 : win, pl->len, 1);
+        free(tmp);
+        for (int q = 0; q < pl->rs; q++) sl[q] = pl->len[pl->rsorted[q]];
+        free(pl->len);
+        pl->len = sl;
     } else { /* SELL: groups sorted by their longest row within windows of sigma rows */
         pl->sorted = malloc(sizeof *pl->sorted * one(ng));
         int *key = malloc(sizeof *key * one(ng));
@@ -536,10 +556,12 @@ static texla_result plan_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
         free(pl->len);
         pl->len = sl;
         free(key);
+    }
+    if (fv->format == TEXLA_SPARSE_SELL) {
         pl->nslices = pl->rs / C;
         for (int s = 0; s < pl->nslices; s++) {
             int wmax = 0;
-            for (int c = 0; c < C; c++) wmax = sl[s * C + c] > wmax ? sl[s * C + c] : wmax;
+            for (int c = 0; c < C; c++) wmax = pl->len[s * C + c] > wmax ? pl->len[s * C + c] : wmax;
             pl->stored += (long long)wmax * C;
         }
     }
@@ -554,7 +576,9 @@ static void row_cost(const sp_plane *p, const plan *pl, const texla_sparse_varia
     switch (fv->format) {
     case TEXLA_SPARSE_CSR: b += ((double)pl->rs + 1) * 4; break;
     case TEXLA_SPARSE_ELL: b += (double)pl->rs * 4; break;
-    case TEXLA_SPARSE_SELL: b += ((double)pl->nslices + 1) * 4 + (double)pl->rows.ngroups * 4; break;
+    case TEXLA_SPARSE_SELL:
+        b += ((double)pl->nslices + 1) * 4 + (double)(pl->rsorted ? pl->rs : pl->rows.ngroups) * 4;
+        break;
     case TEXLA_SPARSE_COO: b += (double)pl->ne * 4; break; /* the output index of each entry */
     default: break;
     }
@@ -736,7 +760,8 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
     f->width = pl.width;
     f->ne = ne;
     /* storage row q -> canonical row (SELL: q in sorted order) */
-#define NAT(q) (pl.sorted ? pl.rows.nat[(size_t)pl.sorted[(q) / G] * G + (q) % G] : pl.rows.nat[q])
+#define NAT(q) (pl.rsorted ? pl.rows.nat[pl.rsorted[q]] \
+                : pl.sorted ? pl.rows.nat[(size_t)pl.sorted[(q) / G] * G + (q) % G] : pl.rows.nat[q])
     if (fv->format == TEXLA_SPARSE_CSR || fv->format == TEXLA_SPARSE_COO) {
         int coo = fv->format == TEXLA_SPARSE_COO;
         ptr = malloc(sizeof *ptr * ((size_t)(coo ? one(ne) : (size_t)pl.rs + 1)));
@@ -823,7 +848,8 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
             /* cols16: the slices' first words after their first entries */
             size_t np = (size_t)pl.nslices + 1;
             ptr = malloc(sizeof *ptr * (c16 ? 2 * np : np));
-            aux = malloc(sizeof *aux * one(pl.rows.ngroups)); /* perm */
+            /* perm: the sorted groups' places, or (rowsort) each storage row's */
+            aux = malloc(sizeof *aux * one(pl.rsorted ? pl.rs : pl.rows.ngroups));
             if (!ptr || !aux) {
                 r = oom(ctx, fn, what, (double)pl.nslices * 4);
                 goto done;
@@ -846,8 +872,11 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
                     }
                 }
             }
-            for (int g = 0; g < pl.rows.ngroups; g++) aux[g] = (uint32_t)pl.sorted[g];
-            f->perm = 1;
+            if (pl.rsorted)
+                for (int q = 0; q < pl.rs; q++) aux[q] = (uint32_t)pl.rsorted[q];
+            else
+                for (int g = 0; g < pl.rows.ngroups; g++) aux[g] = (uint32_t)pl.sorted[g];
+            f->perm = pl.rsorted ? 2 : 1;
             f->lens = 0;
         }
 #undef PUTC
@@ -907,7 +936,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
     if (!r) r = upload(ctx, f, 2, val, sizeof *val * (size_t)(ne * k));
     if (!r && aux)
         r = upload(ctx, f, fv->format == TEXLA_SPARSE_SELL ? 4 : 3, aux,
-                   sizeof *aux * (fv->format == TEXLA_SPARSE_SELL ? (size_t)pl.rows.ngroups
+                   sizeof *aux * (fv->format == TEXLA_SPARSE_SELL && !pl.rsorted ? (size_t)pl.rows.ngroups
                                   : fv->format == TEXLA_SPARSE_COO ? (size_t)ne : (size_t)pl.rs));
     if (!r && blk) r = upload(ctx, f, 3, blk, sizeof *blk * 2 * ((size_t)f->nblocks + 1));
     if (!r) r = upload(ctx, f, 5, NULL, 16 + 4 * (size_t)k * (size_t)pl.nchunks);

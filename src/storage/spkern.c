@@ -36,10 +36,12 @@ void sp_variant_norm(texla_sparse_variant *v) {
     else if (!v->lanes) v->lanes = 8;
     if (v->dist == 0) v->bpsm = 0;
     else if (!v->bpsm) v->bpsm = 4;
-    if (v->format != TEXLA_SPARSE_SELL) v->slice = v->sigma = 0;
+    if (v->format != TEXLA_SPARSE_SELL) v->slice = v->sigma = v->rowsort = 0;
     else {
         if (!v->slice) v->slice = 32;
         if (v->sigma <= 1) v->sigma = 0;
+        v->rowsort = v->rowsort != 0;
+        if (v->rowsort) v->sigma = 0;
     }
     if (v->format != TEXLA_SPARSE_BSR) v->block = v->bell = 0;
     else if (!v->block) v->block = 3;
@@ -145,6 +147,9 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
                TEXLA_ERR_ARGUMENT;
     if (f == TEXLA_SPARSE_SELL && v->slice != 8 && v->slice != 16 && v->slice != 32)
         return *why = "the SELL slice is 8, 16 or 32 rows", TEXLA_ERR_ARGUMENT;
+    if (v->rowsort && (f != TEXLA_SPARSE_SELL || s != TEXLA_SCHED_ROW))
+        return *why = "rowsort is SELL's, with ROW (a workgroup puts its rows back in order)",
+               TEXLA_ERR_ARGUMENT;
     if (!pow2(v->wg) || v->wg < 32 || v->wg > 512 || v->wg > c->wg_invocations)
         return *why = "wg must be 32, 64, 128, 256 or 512 (and at most "
                       "GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS)", TEXLA_ERR_ARGUMENT;

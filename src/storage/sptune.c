@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KEY_VERSION 3 /* 2: variants have xbuf, and CSR the stream schedule; 3: cols16 */
+#define KEY_VERSION 3 /* 2: variants have xbuf, and CSR the stream schedule; 3: cols16, rowsort */
 
 /* a row schedule whose longest row's chain of loads takes far longer than a whole product
  * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
@@ -75,16 +75,16 @@ static int name_index(const char *s, const char *const *names, int n) {
 }
 
 /* "fmt=sell sched=group L=0 wg=128 dist=0 bpsm=0 C=32 sigma=1024 b=0 bell=0 soa=0 long=0
- * chunk=0 xb=0 c16=0 us=12.5": 1 when every field is there and well formed */
+ * chunk=0 xb=0 c16=0 rs=0 us=12.5": 1 when every field is there and well formed */
 static int parse_value(const char *s, texla_sparse_variant *v, double *us) {
     memset(v, 0, sizeof *v);
     char fmt[16] = "", sch[16] = "";
     int got = sscanf(s, "fmt=%15s sched=%15s L=%d wg=%d dist=%d bpsm=%d C=%d sigma=%d b=%d "
-                        "bell=%d soa=%d long=%d chunk=%d xb=%d c16=%d us=%lf",
+                        "bell=%d soa=%d long=%d chunk=%d xb=%d c16=%d rs=%d us=%lf",
                      fmt, sch, &v->lanes, &v->wg, &v->dist, &v->bpsm, &v->slice, &v->sigma,
                      &v->block, &v->bell, &v->soa, &v->long_rows, &v->long_chunk, &v->xbuf,
-                     &v->cols16, us);
-    if (got != 16) return 0;
+                     &v->cols16, &v->rowsort, us);
+    if (got != 17) return 0;
     int f = name_index(fmt, fmt_names, TEXLA_SPARSE_NFORMATS);
     int k = name_index(sch, sched_names, TEXLA_SCHED_STREAM + 1);
     if (f <= 0 || k <= 0 || !(*us >= 0) || !isfinite(*us)) return 0;
@@ -116,9 +116,10 @@ int sp_tune_cached(texla_ctx *ctx, const char *key, int k, int op, texla_sparse_
 void sp_tune_store(texla_ctx *ctx, const char *key, const texla_sparse_variant *v, double us) {
     char val[256];
     snprintf(val, sizeof val, "fmt=%s sched=%s L=%d wg=%d dist=%d bpsm=%d C=%d sigma=%d b=%d "
-             "bell=%d soa=%d long=%d chunk=%d xb=%d c16=%d us=%.3f", fmt_names[v->format],
+             "bell=%d soa=%d long=%d chunk=%d xb=%d c16=%d rs=%d us=%.3f", fmt_names[v->format],
              sched_names[v->sched], v->lanes, v->wg, v->dist, v->bpsm, v->slice, v->sigma,
-             v->block, v->bell, v->soa, v->long_rows, v->long_chunk, v->xbuf, v->cols16, us);
+             v->block, v->bell, v->soa, v->long_rows, v->long_chunk, v->xbuf, v->cols16,
+             v->rowsort, us);
     texla__tune_put(ctx, key, val);
 }
 
@@ -465,6 +466,14 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
                 add(ctx, L, (V){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_ROW, .slice = C,
                                 .sigma = sigmas[s]}, q);
         }
+    /* rows sorted one by one within each workgroup's rows (rowsort): none of the group sort's
+     * padding (a texel's rows padded to its longest); with x from its texture it lost on the
+     * H100 (the band: 139 us against 131 by groups, SELL-8 and SELL-32), so here only when
+     * asked for all (with 16-bit columns it is one of their twins, sp_tune) */
+    if (all)
+        for (int C = 8; C <= 32; C *= 2)
+            add(ctx, L, (V){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_ROW, .slice = C,
+                            .rowsort = 1}, q);
     /* long rows to chunks (the hybrid), for skewed rows */
     if (all || (M > 8 * m + 64 && M > 512)) {
         /* the second threshold only when asked for all: on the H100 the two ran within 2% of
@@ -477,6 +486,9 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
                             .sigma = 1024, .long_rows = Ts[t]}, q);
             add(ctx, L, (V){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_ROW, .slice = 8,
                             .sigma = 1024, .long_rows = Ts[t]}, q);
+            if (all)
+                add(ctx, L, (V){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_ROW, .slice = 8,
+                                .rowsort = 1, .long_rows = Ts[t]}, q);
             add(ctx, L, (V){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_GROUP, .slice = 8,
                             .sigma = 1024, .long_rows = Ts[t]}, q);
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES, .lanes = l1,
@@ -945,6 +957,13 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
             add(ctx, &L, u, q);
             u.sched = u.sched == TEXLA_SCHED_ROW ? TEXLA_SCHED_GROUP : TEXLA_SCHED_ROW;
             add(ctx, &L, u, q);
+            /* and, where that storage pads, SELL with rows sorted one by one in each
+             * workgroup's rows: no padding of a texel's rows to its longest (H100, the band:
+             * SELL-32 by groups pads 22.7%, 76.5 us; rows sorted, 13.6%, 74.4 us. Smaller
+             * slices padded less and ran slower: C = 16 6.6%, 76.3 us; C = 8 3.1%, 80.2) */
+            texla_sparse_variant w = {.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_ROW,
+                                      .slice = 32, .rowsort = 1, .wg = 128};
+            if (L.c[c16].padding > 0.05 && c16_twin(&w, q, &u)) add(ctx, &L, u, q);
         }
         /* past the deadline, only those whose storage is kept (no new build), and the 16-bit
          * columns' storage */
