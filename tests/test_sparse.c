@@ -549,6 +549,100 @@ static void test_cols16(void) {
     hfree(&r);
 }
 
+/* symmetric block ELL (bell 3): only the blocks on and above the diagonal stored, those below
+ * read as the stored blocks they mirror. Symmetric matrices of real entries and of 3x3 blocks
+ * whose order b does not divide, empty block rows, a row and column of half the entries; every
+ * b, both schedules, fixed grids; then a matrix one entry off symmetric, a rectangular one and
+ * complex entries, each refused by name */
+static void push_sym(hmat *m, int *cap, char *seen, int i, int j) {
+    size_t a = (size_t)i * (size_t)m->cols + (size_t)j, t = (size_t)j * (size_t)m->cols + (size_t)i;
+    if (seen[a]) return;
+    seen[a] = seen[t] = 1;
+    push(m, cap, i, j);
+    int F = fl(m->entry);
+    float *v = m->v + (size_t)(m->nnz - 1) * (size_t)F, w[9];
+    if (i == j) { /* a diagonal 3x3 block symmetric itself */
+        for (int r = 0; r < 3 && F == 9; r++)
+            for (int c = 0; c < r; c++) v[r * 3 + c] = v[c * 3 + r];
+        return;
+    }
+    for (int c = 0; c < F; c++) w[c] = F == 9 ? v[(c % 3) * 3 + c / 3] : v[c]; /* block transposed */
+    push(m, cap, j, i);
+    memcpy(m->v + (size_t)(m->nnz - 1) * (size_t)F, w, sizeof *w * (size_t)F);
+}
+
+static void test_symmetric(void) {
+    static const V vs[] = {
+        {.format = F(BSR), .sched = S(ROW), .block = 3, .bell = 3},
+        {.format = F(BSR), .sched = S(ROW), .block = 2, .bell = 3, .wg = 64},
+        {.format = F(BSR), .sched = S(ROW), .block = 4, .bell = 3, .wg = 256, .dist = 2, .bpsm = 1},
+        {.format = F(BSR), .sched = S(LANES), .lanes = 4, .block = 3, .bell = 3},
+        {.format = F(BSR), .sched = S(LANES), .lanes = 2, .block = 2, .bell = 3, .dist = 1, .bpsm = 1},
+    };
+    for (int entry = 1; entry <= 9; entry += 8) {
+        hmat m = {entry == 1 ? "symmetric 301x301: 3-blocks, empty block rows, row and column 5 "
+                               "of half the entries"
+                             : "symmetric 3x3 blocks 97x97, empty rows",
+                  entry, entry == 1 ? 301 : 97, entry == 1 ? 301 : 97, 0, NULL, NULL, NULL};
+        int cap = 0, n = m.rows;
+        char *seen = calloc((size_t)n * (size_t)n, 1);
+        for (int i = 0; i < n; i++) {
+            if ((i / 3) % 17 == 4) continue; /* empty block rows (and columns, but for mirrors) */
+            push_sym(&m, &cap, seen, i, i);
+            int len = (int)(rnd_u() % 9u);
+            for (int q = 0; q < len; q++) {
+                int j = i + (int)(rnd_u() % 41u) - 20;
+                if (j >= 0 && j < n && (j / 3) % 17 != 4) push_sym(&m, &cap, seen, i, j);
+            }
+            if (entry == 1 && i % 2 == 0 && i != 5) push_sym(&m, &cap, seen, 5, i);
+        }
+        free(seen);
+        sweep_matrix_with(&m, 0, 1, vs, 5);
+        if (entry == 1) { /* one entry off by one ulp, then the transpose check names it */
+            int e = 0;
+            while (m.ri[e] == m.ci[e]) e++;
+            m.v[e] = nextafterf(m.v[e], 2.0f);
+            tvec x = mkvec(1, n, NULL, 0), y = mkvec(1, n, NULL, 0);
+            texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
+            texla_sparse a = {0};
+            char want[64];
+            snprintf(want, sizeof want, "(%d, %d) is not entry (%d, %d)", m.ri[e] < m.ci[e] ? m.ri[e] : m.ci[e],
+                     m.ri[e] < m.ci[e] ? m.ci[e] : m.ri[e], m.ri[e] < m.ci[e] ? m.ci[e] : m.ri[e],
+                     m.ri[e] < m.ci[e] ? m.ri[e] : m.ci[e]);
+            if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), "the matrix one ulp off symmetric")) {
+                CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[0]),
+                           TEXLA_ERR_UNSUPPORTED, "symmetric block ELL of a matrix one ulp off");
+                CHECK(strstr(texla_error_message(ctx), want), "message: %s (want %s)",
+                      texla_error_message(ctx), want);
+                texla_sparse_destroy(ctx, a);
+            }
+            texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+        }
+        hfree(&m);
+    }
+    struct { int entry, rows, cols; const char *what; } bad[] = {
+        {1, 20, 21, "symmetric block ELL of a 20 x 21 matrix"},
+        {2, 20, 20, "symmetric block ELL of complex entries"},
+    };
+    for (int t = 0; t < 2; t++) {
+        hmat m = gen_mixed("refused", bad[t].entry, bad[t].rows, bad[t].cols, 5);
+        tvec x = mkvec(m.entry, m.cols, NULL, 0), y = mkvec(m.entry, m.rows, NULL, 0);
+        texla_sparse_desc d = {(texla_entry)m.entry, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
+        texla_sparse a = {0};
+        if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), bad[t].what)) {
+            CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[0]), TEXLA_ERR_UNSUPPORTED,
+                       bad[t].what);
+            V v = vs[0];
+            v.soa = 1;
+            CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_UNSUPPORTED,
+                       "symmetric block ELL with SoA blocks");
+            texla_sparse_destroy(ctx, a);
+        }
+        texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+        hfree(&m);
+    }
+}
+
 static void test_sweep(void) {
     double t0 = check_now();
     struct {
@@ -1284,6 +1378,7 @@ void suite_sparse(void) {
     test_sweep();
     test_merge();
     test_cols16();
+    test_symmetric();
     test_bad_inputs();
     test_nan();
     test_complex();

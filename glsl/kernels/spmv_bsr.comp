@@ -21,6 +21,10 @@
 // u_i1 = (y's nx, y's n, NB, NBR), u_i2 = (x's n, 0, beta on), u_f0.x = beta (y = A x + beta y);
 // n and nx count floats. Columns: the packed texel and channel of the first float of entry B J
 // of x (J the block column); the next entries follow it along x's grid rows, K cells apart.
+// FMT 3 (symmetric block ELL, K = 1, AoS, XBUF): the blocks on and above the block diagonal as
+// FMT 1 (bptr[I] of them), and block row I's blocks below it as the stored blocks they mirror:
+// bptr[NBR + 1 + I] places e in ref[] (column-major like the blocks; e's block row is e % NBR,
+// its block column I), each read transposed with x of block column e % NBR.
 // XBUF: x by block column (spmv_pack.comp UNPACK 2): the B K floats of block column J in
 // vec4s NV J .. NV J + NV - 1 (NV = ceil(B K / 4)), zero past x's end, so a block's x is one or
 // two aligned 16-byte loads.
@@ -39,6 +43,9 @@ uniform sampler2D u_src0;
 layout(std430, binding = 0) readonly buffer Ptr { uint bptr[]; };
 layout(std430, binding = 1) readonly buffer Col { uint bcol[]; };
 layout(std430, binding = 2) readonly buffer Val { float val[]; };
+#if FMT == 3
+layout(std430, binding = 3) readonly buffer Ref { uint ref[]; };
+#endif
 layout(std430, binding = 5) coherent buffer State {
     uint next;
     uint done;
@@ -127,6 +134,23 @@ VT block_row(uint e, uint r, uint nxx, uint nx_n) {
     return acc;
 }
 
+#if FMT == 3
+// row r of the transpose of stored block e (block row J = e % NBR) times x of block column J
+float block_col(uint e, uint r) {
+    uint J = e % uint(u_i1.w), x4 = J * uint(NV), o = e * uint(B * B) + r;
+    vec4 xa = xlin[x4];
+#if NV > 1
+    vec4 xb = xlin[x4 + 1u];
+    float xs[8] = float[8](xa.x, xa.y, xa.z, xa.w, xb.x, xb.y, xb.z, xb.w);
+#else
+    float xs[4] = float[4](xa.x, xa.y, xa.z, xa.w);
+#endif
+    float acc = 0.0;
+    for (uint q = 0u; q < uint(B); ++q) acc += val[o + q * uint(B)] * xs[q];
+    return acc;
+}
+#endif
+
 // the sum over the L lanes of a row, valid in its lane 0
 VT lanes_sum(VT v, uint lid, uint lane) {
 #if L == 1
@@ -161,7 +185,7 @@ void unit(uint u, uint lid) {
             uint I = k / uint(B), r = k - I * uint(B);
 #if FMT == 0
             uint e0 = bptr[I], n = bptr[I + 1u] - e0, st = 1u;
-#elif FMT == 1
+#elif FMT == 1 || FMT == 3
             uint e0 = I, n = bptr[I], st = uint(u_i1.w);
 #else // sliced: slice I / 32 starts at bptr[NBR + 1 + I / 32]
             uint e0 = bptr[uint(u_i1.w) + 1u + (I >> 5)] + (I & 31u), n = bptr[I], st = 32u;
@@ -176,6 +200,13 @@ void unit(uint u, uint lid) {
                 acc2 += block_row(e + d, r, nxx, nx_n) + block_row(e + 3u * d, r, nxx, nx_n);
             }
             for (; j < n; j += uint(L)) acc += block_row(e0 + j * st, r, nxx, nx_n);
+#if FMT == 3
+            // the blocks below the diagonal, two an iteration
+            uint nl = bptr[st + 1u + I];
+            for (j = lane; j + uint(L) < nl; j += 2u * uint(L))
+                acc2 += block_col(ref[j * st + I], r) + block_col(ref[(j + uint(L)) * st + I], r);
+            if (j < nl) acc2 += block_col(ref[j * st + I], r);
+#endif
             acc += acc2;
         }
     }

@@ -661,7 +661,8 @@ void texla_sparse_variant_names(const texla_sparse_variant *v, char format[16], 
     if (v->format == TEXLA_SPARSE_SELL && v->rowsort) P_("C=%d rowsort ", v->slice);
     else if (v->format == TEXLA_SPARSE_SELL) P_("C=%d sigma=%d ", v->slice, v->sigma);
     if (v->format == TEXLA_SPARSE_BSR)
-        P_("b=%d %s ", v->block, v->bell == 2 ? "sell" : v->bell ? "ell" : "csr");
+        P_("b=%d %s ", v->block,
+           v->bell == 3 ? "sym" : v->bell == 2 ? "sell" : v->bell ? "ell" : "csr");
     if (v->sched == TEXLA_SCHED_LANES) P_("L=%d ", v->lanes);
     if (v->sched == TEXLA_SCHED_MERGE) P_("E=%d ", v->lanes);
     if (v->soa) P_("soa ");

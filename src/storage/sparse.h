@@ -135,6 +135,9 @@ void sp_form_cost(const sp_plane *p, const texla_sparse_variant *fv, double *byt
 texla_result sp_form_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
                           const texla_sparse_variant *fv, sp_form *f);
 void sp_form_free(texla_ctx *ctx, sp_form *f);
+/* 1 when m (real) is square and equal to its transpose, entry for entry; else 0 and (*bi, *bj)
+ * an entry whose mirror differs or is missing (-1 for a shape that is not square) */
+int sp_csr_symmetric(const sp_csr *m, int *bi, int *bj);
 /* uploads m (real entries) as a natural CSR, packed columns in layout cl */
 texla_result sp_nat_make(texla_ctx *ctx, const char *fn, const sp_csr *m, const texla__layout *cl,
                          sp_nat *out);

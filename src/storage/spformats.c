@@ -592,6 +592,7 @@ static void row_cost(const sp_plane *p, const plan *pl, const texla_sparse_varia
 
 typedef struct bplan {
     int b, nbr, nbc, width;
+    int wup, wlow; /* the most blocks of a block row on and above the diagonal, and below it */
     long long nb;
     int *bptr; /* nbr + 1: blocks before each block row */
 } bplan;
@@ -600,6 +601,7 @@ typedef struct bplan {
 static long long bsr_stored(const bplan *bp, int bell) {
     if (bell == 0) return bp->nb;
     if (bell == 1) return (long long)bp->width * bp->nbr;
+    if (bell == 3) return (long long)bp->wup * bp->nbr; /* the blocks on and above the diagonal */
     long long s = 0;
     for (int I0 = 0; I0 < bp->nbr; I0 += BSLICE) {
         int w = 0;
@@ -624,14 +626,16 @@ static texla_result bplan_make(texla_ctx *ctx, const char *fn, const sp_csr *m, 
     }
     for (int j = 0; j < bp->nbc; j++) stamp[j] = -1;
     for (int I = 0; I < bp->nbr; I++) {
-        int cnt = 0;
+        int cnt = 0, up = 0;
         for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
             for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
                 int J = m->col[e] / b;
-                if (stamp[J] != I) stamp[J] = I, cnt++;
+                if (stamp[J] != I) stamp[J] = I, cnt++, up += J >= I;
             }
         bp->bptr[I + 1] = bp->bptr[I] + cnt;
         if (cnt > bp->width) bp->width = cnt;
+        if (up > bp->wup) bp->wup = up;
+        if (cnt - up > bp->wlow) bp->wlow = cnt - up;
     }
     free(stamp);
     bp->nb = bp->bptr[bp->nbr];
@@ -651,6 +655,10 @@ void sp_form_cost(const sp_plane *p, const texla_sparse_variant *fv, double *byt
         long long stored = bsr_stored(&bp, fv->bell);
         *bytes = (double)stored * (4.0 * b * b * p->k + 4) + ((double)bp.nbr + 1) * 4;
         *padding = ((double)stored * b * b - (double)p->m->nnz) / nnz;
+        if (fv->bell == 3) { /* the mirrored blocks' places; padding of the half stored */
+            *bytes += (double)bp.wlow * bp.nbr * 4 + (double)bp.nbr * 4;
+            *padding = ((double)stored * b * b - 0.5 * ((double)p->m->nnz + p->m->rows)) / nnz;
+        }
         free(bp.bptr);
         return;
     }
@@ -947,8 +955,126 @@ done:
     return r;
 }
 
+int sp_csr_symmetric(const sp_csr *m, int *bi, int *bj) {
+    *bi = *bj = -1;
+    if (m->rows != m->cols || m->k != 1) return 0;
+    for (int i = 0; i < m->rows; i++)
+        for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
+            int j = m->col[e], lo = m->ptr[j], hi = m->ptr[j + 1] - 1;
+            if (j == i) continue;
+            while (lo <= hi) { /* (j, i) in row j's sorted columns */
+                int mid = lo + (hi - lo) / 2;
+                if (m->col[mid] < i) lo = mid + 1;
+                else hi = mid - 1;
+            }
+            if (lo >= m->ptr[j + 1] || m->col[lo] != i || !(m->val[lo] == m->val[e])) {
+                *bi = i, *bj = j;
+                return 0;
+            }
+        }
+    return 1;
+}
+
+/* bell 3, symmetric block ELL (real blocks, AoS): the blocks on and above the block diagonal as
+ * block ELL (ptr[I] of them in block row I), and for each block row the places of the stored
+ * blocks that its blocks below the diagonal mirror (buf[3], column-major like the blocks,
+ * ptr[nbr + 1 + I] of them): the kernel reads those transposed */
+static texla_result make_bsr_sym(texla_ctx *ctx, const char *fn, const sp_plane *p,
+                                 const texla_sparse_variant *fv, sp_form *f) {
+    const sp_csr *m = p->m;
+    int b = fv->block, bi, bj;
+    if (p->k != 1 || fv->soa)
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: symmetric block ELL (bell 3) holds real "
+                           "blocks, AoS", fn);
+    if (!sp_csr_symmetric(m, &bi, &bj))
+        return m->rows != m->cols
+                   ? texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: symmetric block ELL (bell 3) "
+                                 "needs a square matrix; this one is %d x %d", fn, m->rows, m->cols)
+                   : texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: symmetric block ELL (bell 3) "
+                                 "needs A = A'; entry (%d, %d) is not entry (%d, %d)", fn, bi,
+                                 bj, bj, bi);
+    bplan bp;
+    texla_result r = bplan_make(ctx, fn, m, b, &bp);
+    if (r) return r;
+    long long nbr = bp.nbr, stored = (long long)bp.wup * nbr, nref = (long long)bp.wlow * nbr;
+    r = limit_check(ctx, fn, "the symmetric BSR form", (double)stored * b * b * 4,
+                    (double)stored * b * b);
+    if (r) return free(bp.bptr), r;
+    size_t nptr = 2 * (size_t)nbr + 1;
+    uint32_t *ptr = calloc(nptr, sizeof *ptr), *col = calloc(one(stored), sizeof *col);
+    uint32_t *ref = calloc(one(nref), sizeof *ref);
+    int *ublk = malloc(sizeof *ublk * one(stored)); /* each stored block's block column */
+    float *val = calloc(one(stored) * (size_t)(b * b), sizeof *val);
+    int *pos = malloc(sizeof *pos * one(bp.nbc)), *stampJ = malloc(sizeof *stampJ * one(bp.nbc));
+    int *list = malloc(sizeof *list * one(bp.width));
+    if (!ptr || !col || !ref || !ublk || !val || !pos || !stampJ || !list) {
+        r = oom(ctx, fn, "the symmetric BSR form", (double)stored * (8 + 4 * b * b));
+        goto done;
+    }
+    for (int J = 0; J < bp.nbc; J++) stampJ[J] = -1;
+    for (int I = 0; I < nbr; I++) { /* the blocks on and above the diagonal */
+        int cnt = 0;
+        for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
+            for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
+                int J = m->col[e] / b;
+                if (J >= I && stampJ[J] != I) stampJ[J] = I, list[cnt++] = J;
+            }
+        for (int a = 1; a < cnt; a++) {
+            int v = list[a], q = a;
+            for (; q > 0 && list[q - 1] > v; q--) list[q] = list[q - 1];
+            list[q] = v;
+        }
+        for (int q = 0; q < cnt; q++) {
+            pos[list[q]] = q;
+            ublk[(long long)q * nbr + I] = list[q];
+            col[(long long)q * nbr + I] = sp_loc(&p->in, (long long)list[q] * b);
+        }
+        ptr[I] = (uint32_t)cnt;
+        for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
+            for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
+                int J = m->col[e] / b;
+                if (J < I) continue;
+                long long d = (long long)pos[J] * nbr + I;
+                val[(size_t)d * b * b + (size_t)((i - I * b) * b + m->col[e] - J * b)] = m->val[e];
+            }
+    }
+    for (int I = 0; I < nbr; I++) { /* below: block (I, J), J < I, is stored block (J, I) */
+        int cnt = 0;
+        for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
+            for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
+                int J = m->col[e] / b;
+                if (J < I && stampJ[J] != -2 - I) stampJ[J] = -2 - I, list[cnt++] = J;
+            }
+        for (int q = 0; q < cnt; q++) {
+            int J = list[q], lo = 0, hi = (int)ptr[J] - 1; /* I among row J's stored columns */
+            while (lo <= hi) {
+                int mid = lo + (hi - lo) / 2;
+                if (ublk[(long long)mid * nbr + J] < I) lo = mid + 1;
+                else hi = mid - 1;
+            }
+            ref[(long long)q * nbr + I] = (uint32_t)((long long)lo * nbr + J);
+        }
+        ptr[nbr + 1 + I] = (uint32_t)cnt;
+    }
+    f->k = 1;
+    f->nbr = bp.nbr;
+    f->ne = stored;
+    r = upload(ctx, f, 0, ptr, sizeof *ptr * nptr);
+    if (!r) r = upload(ctx, f, 1, col, sizeof *col * (size_t)stored);
+    if (!r) r = upload(ctx, f, 2, val, sizeof *val * (size_t)stored * (size_t)(b * b));
+    if (!r) r = upload(ctx, f, 3, ref, sizeof *ref * (size_t)one(nref));
+    if (!r) r = upload(ctx, f, 5, NULL, 16);
+    f->padding = m->nnz ? ((double)stored * b * b - 0.5 * ((double)m->nnz + m->rows)) / (double)m->nnz
+                        : 0;
+done:
+    free(ptr), free(col), free(ref), free(ublk), free(val), free(pos), free(stampJ), free(list),
+        free(bp.bptr);
+    return r;
+}
+
 static texla_result make_bsr(texla_ctx *ctx, const char *fn, const sp_plane *p,
                              const texla_sparse_variant *fv, sp_form *f) {
+    if (fv->bell == 3) return make_bsr_sym(ctx, fn, p, fv, f);
     const sp_csr *m = p->m;
     int b = fv->block, k = p->k;
     bplan bp;

@@ -57,6 +57,7 @@ void sp_variant_norm(texla_sparse_variant *v) {
         v->cols16 = (v->format == TEXLA_SPARSE_ELL || v->format == TEXLA_SPARSE_SELL) &&
                     (v->sched == TEXLA_SCHED_ROW || v->sched == TEXLA_SCHED_GROUP);
     if (v->cols16) v->xbuf = 1; /* x in element order, in the x buffer */
+    if (v->format == TEXLA_SPARSE_BSR && v->bell == 3) v->xbuf = 1; /* x by block column */
     if (v->xbuf) v->xbuf = (rowfmt && v->sched != TEXLA_SCHED_MERGE && v->sched != TEXLA_SCHED_ATOMIC &&
                             v->sched != TEXLA_SCHED_SEGMENT) || v->format == TEXLA_SPARSE_BSR;
 }
@@ -142,9 +143,12 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
                TEXLA_ERR_UNSUPPORTED;
     if (f == TEXLA_SPARSE_BSR && (v->block < 2 || v->block > 4))
         return *why = "the BSR block is 2, 3 or 4", TEXLA_ERR_ARGUMENT;
-    if (f == TEXLA_SPARSE_BSR && (v->bell < 0 || v->bell > 2))
-        return *why = "bell is 0 (block CSR), 1 (block ELL) or 2 (sliced block ELL)",
-               TEXLA_ERR_ARGUMENT;
+    if (f == TEXLA_SPARSE_BSR && (v->bell < 0 || v->bell > 3))
+        return *why = "bell is 0 (block CSR), 1 (block ELL), 2 (sliced block ELL) or 3 "
+                      "(symmetric block ELL)", TEXLA_ERR_ARGUMENT;
+    if (f == TEXLA_SPARSE_BSR && v->bell == 3 && (k != 1 || v->soa))
+        return *why = "symmetric block ELL (bell 3) holds real blocks, AoS (soa 0)",
+               TEXLA_ERR_UNSUPPORTED;
     if (f == TEXLA_SPARSE_SELL && v->slice != 8 && v->slice != 16 && v->slice != 32)
         return *why = "the SELL slice is 8, 16 or 32 rows", TEXLA_ERR_ARGUMENT;
     if (v->rowsort && (f != TEXLA_SPARSE_SELL || s != TEXLA_SCHED_ROW))
@@ -399,6 +403,7 @@ static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, sp_fo
     p.i3[1] = x->t.w;
     p.f0[0] = beta;
     for (int i = 0; i < 3; i++) bind(&p, f, i, i);
+    if (f->fv.bell == 3) bind(&p, f, 3, 3); /* the mirrored blocks' places */
     if (v->dist == 2) bind(&p, f, 5, 5);
     if (v->xbuf) p.ssbo[7].b = &scr->xlin;
     texla_result r = v->xbuf ? xlin_fill(ctx, x, scr, f->fv.block * f->k) : TEXLA_OK;

@@ -502,10 +502,21 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
                             .long_rows = Ts[t]}, q);
         }
     }
-    /* blocks (real or complex) */
+    /* blocks (real or complex); of a real matrix equal to its transpose, also only the blocks
+     * on and above the diagonal (symmetric block ELL: about half the bytes from memory, the
+     * mirrored half read again through the cache) */
+    int sym = -1;
     if (k <= 2)
         for (int b = 2; b <= 4; b++) {
             if (!all && b != q->block && st->fill[b] < 0.5) continue;
+            if (sym < 0) {
+                int bi, bj;
+                const sp_csr *pm = q->pl[op] ? q->pl[op]->m : NULL;
+                sym = k == 1 && pm && sp_csr_symmetric(pm, &bi, &bj);
+            }
+            if (sym)
+                add(ctx, L, (V){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_ROW, .block = b,
+                                .bell = 3}, q);
             /* sliced block ELL where block rows vary (on FEM's even rows block ELL won: 38.4
              * against 40.6 us) */
             for (int bell = 0; bell < 3; bell++)
