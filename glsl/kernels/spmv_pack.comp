@@ -6,11 +6,16 @@
 // texels per row of x). UNPACK 2 (BSR): by block column instead, one vec4 per invocation: vec4 t
 // holds floats 4 (t % NV) .. + 3 of block column t / NV (u_i1.y = NV vec4s a block column of
 // u_i1.x = B K floats; floats past the block or past x's n are 0); u_i0 = (vec4s, texels per
-// row of x, nx, n).
+// row of x, nx, n). UNPACK 3 (cols16): x in element order, one texel per invocation: its cells
+// (2 tx + (ch & 1), 2 ty + (ch >> 1)) of x's grid are elements cy nx + cx (those inside the
+// grid and below n); u_i0 = (texels, texels per row of x, nx, n).
 layout(local_size_x = 256) in;
 #ifdef UNPACK
 uniform sampler2D u_src0;
 layout(std430, binding = 7) writeonly buffer Xlin { vec4 xlin[]; };
+#if UNPACK == 3
+layout(std430, binding = 7) writeonly buffer XlinF { float xlinf[]; };
+#endif
 #else
 layout(rgba32f, binding = 0) uniform image2D u_dst;
 layout(std430, binding = 5) buffer Out { vec4 ylin[]; };
@@ -19,7 +24,14 @@ layout(std430, binding = 5) buffer Out { vec4 ylin[]; };
 void main() {
     uint t = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 256u;
     if (t >= uint(u_i0.x)) return;
-#if defined(UNPACK) && UNPACK == 2
+#if defined(UNPACK) && UNPACK == 3
+    uint w = uint(u_i0.y), nx = uint(u_i0.z), n = uint(u_i0.w), tx = t % w, ty = t / w;
+    vec4 v = texelFetch(u_src0, ivec2(int(tx), int(ty)), 0);
+    for (uint ch = 0u; ch < 4u; ++ch) {
+        uint cx = 2u * tx + (ch & 1u), i = (2u * ty + (ch >> 1u)) * nx + cx;
+        if (cx < nx && i < n) xlinf[i] = v[ch];
+    }
+#elif defined(UNPACK) && UNPACK == 2
     uint nx = uint(u_i0.z), n = uint(u_i0.w), bk = uint(u_i1.x), nv = uint(u_i1.y);
     uint J = t / nv, o = 4u * (t - J * nv);
     vec4 v = vec4(0.0);

@@ -224,11 +224,11 @@ texla_result sp_groups_of(texla_ctx *ctx, long long n, texla__pass *p) {
 }
 
 /* x into scr->xlin (spmv_pack.comp, UNPACK), for a variant with xbuf: its texels as stored
- * (bk = 0: the row formats), or by block column, bk = B K floats in ceil(bk / 4) vec4s each
- * (BSR) */
+ * (bk = 0: the row formats), in element order (bk < 0: cols16, a texel per invocation), or by
+ * block column, bk = B K floats in ceil(bk / 4) vec4s each (BSR) */
 static texla_result xlin_fill(texla_ctx *ctx, const texla__obj *x, sp_scratch *scr, int bk) {
-    size_t texels = (size_t)x->t.w * (size_t)x->t.h, nv = (size_t)(bk + 3) / 4;
-    size_t items = bk ? ((size_t)x->lay.n + (size_t)bk - 1) / (size_t)bk * nv : texels;
+    size_t texels = (size_t)x->t.w * (size_t)x->t.h, nv = bk > 0 ? (size_t)(bk + 3) / 4 : 0;
+    size_t items = bk > 0 ? ((size_t)x->lay.n + (size_t)bk - 1) / (size_t)bk * nv : texels;
     size_t need = items * 16;
     if (scr->xlin.size < need) {
         texla__buf_free(&ctx->gl, &scr->xlin);
@@ -236,8 +236,8 @@ static texla_result xlin_fill(texla_ctx *ctx, const texla__obj *x, sp_scratch *s
         if (r) return r;
     }
     texla__pass q = {.prog = TEXLA__P_SPMV_PACK,
-                     .defines = bk ? "#define UNPACK 2" : "#define UNPACK 1", .src = {&x->t},
-                     .draw = TEXLA__DRAW_KERNEL};
+                     .defines = bk > 0 ? "#define UNPACK 2" : bk ? "#define UNPACK 3" : "#define UNPACK 1",
+                     .src = {&x->t}, .draw = TEXLA__DRAW_KERNEL};
     q.i0[0] = (int)items;
     q.i0[1] = x->t.w;
     q.i0[2] = x->lay.nx;
@@ -303,8 +303,8 @@ void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M) {
         return;
     }
     if (v->xbuf)
-        texla__prefetch(g, TEXLA__P_SPMV_PACK, f == TEXLA_SPARSE_BSR || v->cols16
-                                                   ? "#define UNPACK 2" : "#define UNPACK 1");
+        texla__prefetch(g, TEXLA__P_SPMV_PACK, f == TEXLA_SPARSE_BSR ? "#define UNPACK 2"
+                                               : v->cols16 ? "#define UNPACK 3" : "#define UNPACK 1");
 }
 
 static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
@@ -355,8 +355,8 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
     if (lng || v->dist == 2) bind(&p, f, 5, 5);
     if (lng) bind(&p, f, 6, 6);
     if (v->xbuf) p.ssbo[7].b = &scr->xlin;
-    /* cols16: x in element order (by "block columns" of 4 floats) */
-    texla_result r = v->xbuf ? xlin_fill(ctx, x, scr, v->cols16 ? 4 : 0) : TEXLA_OK;
+    /* cols16: x in element order */
+    texla_result r = v->xbuf ? xlin_fill(ctx, x, scr, v->cols16 ? -1 : 0) : TEXLA_OK;
     if (!r) r = sp_groups_of(ctx, grid(ctx, v, units + f->nchunks), &p);
     if (!r) r = texla__run(&ctx->gl, &p);
     if (!r && lpass) {
