@@ -655,7 +655,8 @@ typedef struct texla_sparse_tune_desc {
     double budget;      /* seconds the call may spend trying candidates (0: 6; < 0: no limit);
                            candidates come in order of their prior (the rule's variant first,
                            then storages by bytes moved), so the budget cuts the unlikely ones;
-                           the first storage and the final round always run */
+                           the first storage and the final round always run, and so do the
+                           16-bit-column storages (cols16; at most two) where they apply */
     /* filled in by the call */
     int ntrials;        /* candidates tried */
     int cached;         /* ops answered from the cache (bits as ops) */

@@ -549,100 +549,6 @@ static void test_cols16(void) {
     hfree(&r);
 }
 
-/* symmetric block ELL (bell 3): only the blocks on and above the diagonal stored, those below
- * read as the stored blocks they mirror. Symmetric matrices of real entries and of 3x3 blocks
- * whose order b does not divide, empty block rows, a row and column of half the entries; every
- * b, both schedules, fixed grids; then a matrix one entry off symmetric, a rectangular one and
- * complex entries, each refused by name */
-static void push_sym(hmat *m, int *cap, char *seen, int i, int j) {
-    size_t a = (size_t)i * (size_t)m->cols + (size_t)j, t = (size_t)j * (size_t)m->cols + (size_t)i;
-    if (seen[a]) return;
-    seen[a] = seen[t] = 1;
-    push(m, cap, i, j);
-    int F = fl(m->entry);
-    float *v = m->v + (size_t)(m->nnz - 1) * (size_t)F, w[9];
-    if (i == j) { /* a diagonal 3x3 block symmetric itself */
-        for (int r = 0; r < 3 && F == 9; r++)
-            for (int c = 0; c < r; c++) v[r * 3 + c] = v[c * 3 + r];
-        return;
-    }
-    for (int c = 0; c < F; c++) w[c] = F == 9 ? v[(c % 3) * 3 + c / 3] : v[c]; /* block transposed */
-    push(m, cap, j, i);
-    memcpy(m->v + (size_t)(m->nnz - 1) * (size_t)F, w, sizeof *w * (size_t)F);
-}
-
-static void test_symmetric(void) {
-    static const V vs[] = {
-        {.format = F(BSR), .sched = S(ROW), .block = 3, .bell = 3},
-        {.format = F(BSR), .sched = S(ROW), .block = 2, .bell = 3, .wg = 64},
-        {.format = F(BSR), .sched = S(ROW), .block = 4, .bell = 3, .wg = 256, .dist = 2, .bpsm = 1},
-        {.format = F(BSR), .sched = S(LANES), .lanes = 4, .block = 3, .bell = 3},
-        {.format = F(BSR), .sched = S(LANES), .lanes = 2, .block = 2, .bell = 3, .dist = 1, .bpsm = 1},
-    };
-    for (int entry = 1; entry <= 9; entry += 8) {
-        hmat m = {entry == 1 ? "symmetric 301x301: 3-blocks, empty block rows, row and column 5 "
-                               "of half the entries"
-                             : "symmetric 3x3 blocks 97x97, empty rows",
-                  entry, entry == 1 ? 301 : 97, entry == 1 ? 301 : 97, 0, NULL, NULL, NULL};
-        int cap = 0, n = m.rows;
-        char *seen = calloc((size_t)n * (size_t)n, 1);
-        for (int i = 0; i < n; i++) {
-            if ((i / 3) % 17 == 4) continue; /* empty block rows (and columns, but for mirrors) */
-            push_sym(&m, &cap, seen, i, i);
-            int len = (int)(rnd_u() % 9u);
-            for (int q = 0; q < len; q++) {
-                int j = i + (int)(rnd_u() % 41u) - 20;
-                if (j >= 0 && j < n && (j / 3) % 17 != 4) push_sym(&m, &cap, seen, i, j);
-            }
-            if (entry == 1 && i % 2 == 0 && i != 5) push_sym(&m, &cap, seen, 5, i);
-        }
-        free(seen);
-        sweep_matrix_with(&m, 0, 1, vs, 5);
-        if (entry == 1) { /* one entry off by one ulp, then the transpose check names it */
-            int e = 0;
-            while (m.ri[e] == m.ci[e]) e++;
-            m.v[e] = nextafterf(m.v[e], 2.0f);
-            tvec x = mkvec(1, n, NULL, 0), y = mkvec(1, n, NULL, 0);
-            texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
-            texla_sparse a = {0};
-            char want[64];
-            snprintf(want, sizeof want, "(%d, %d) is not entry (%d, %d)", m.ri[e] < m.ci[e] ? m.ri[e] : m.ci[e],
-                     m.ri[e] < m.ci[e] ? m.ci[e] : m.ri[e], m.ri[e] < m.ci[e] ? m.ci[e] : m.ri[e],
-                     m.ri[e] < m.ci[e] ? m.ri[e] : m.ci[e]);
-            if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), "the matrix one ulp off symmetric")) {
-                CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[0]),
-                           TEXLA_ERR_UNSUPPORTED, "symmetric block ELL of a matrix one ulp off");
-                CHECK(strstr(texla_error_message(ctx), want), "message: %s (want %s)",
-                      texla_error_message(ctx), want);
-                texla_sparse_destroy(ctx, a);
-            }
-            texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
-        }
-        hfree(&m);
-    }
-    struct { int entry, rows, cols; const char *what; } bad[] = {
-        {1, 20, 21, "symmetric block ELL of a 20 x 21 matrix"},
-        {2, 20, 20, "symmetric block ELL of complex entries"},
-    };
-    for (int t = 0; t < 2; t++) {
-        hmat m = gen_mixed("refused", bad[t].entry, bad[t].rows, bad[t].cols, 5);
-        tvec x = mkvec(m.entry, m.cols, NULL, 0), y = mkvec(m.entry, m.rows, NULL, 0);
-        texla_sparse_desc d = {(texla_entry)m.entry, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
-        texla_sparse a = {0};
-        if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), bad[t].what)) {
-            CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[0]), TEXLA_ERR_UNSUPPORTED,
-                       bad[t].what);
-            V v = vs[0];
-            v.soa = 1;
-            CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_UNSUPPORTED,
-                       "symmetric block ELL with SoA blocks");
-            texla_sparse_destroy(ctx, a);
-        }
-        texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
-        hfree(&m);
-    }
-}
-
 static void test_sweep(void) {
     double t0 = check_now();
     struct {
@@ -753,6 +659,139 @@ static char *slurp(const char *path) {
 static void spit(const char *path, const char *text) {
     FILE *f = fopen(path, "wb");
     if (f) fputs(text, f), fclose(f);
+}
+
+/* symmetric block ELL (bell 3): only the blocks on and above the diagonal stored, those below
+ * read as the stored blocks they mirror. Symmetric matrices of real entries and of 3x3 blocks
+ * whose order b does not divide, empty block rows, a row and column of half the entries; every
+ * b, both schedules, fixed grids; then a matrix one entry off symmetric, a rectangular one and
+ * complex entries, each refused by name */
+static void push_sym(hmat *m, int *cap, char *seen, int i, int j) {
+    size_t a = (size_t)i * (size_t)m->cols + (size_t)j, t = (size_t)j * (size_t)m->cols + (size_t)i;
+    if (seen[a]) return;
+    seen[a] = seen[t] = 1;
+    push(m, cap, i, j);
+    int F = fl(m->entry);
+    float *v = m->v + (size_t)(m->nnz - 1) * (size_t)F, w[9];
+    if (i == j) { /* a diagonal 3x3 block symmetric itself */
+        for (int r = 0; r < 3 && F == 9; r++)
+            for (int c = 0; c < r; c++) v[r * 3 + c] = v[c * 3 + r];
+        return;
+    }
+    for (int c = 0; c < F; c++) w[c] = F == 9 ? v[(c % 3) * 3 + c / 3] : v[c]; /* block transposed */
+    push(m, cap, j, i);
+    memcpy(m->v + (size_t)(m->nnz - 1) * (size_t)F, w, sizeof *w * (size_t)F);
+}
+
+/* the tuner on a matrix of 3x3 blocks: symmetric block ELL among its candidates, correct, only
+ * where the matrix is symmetric, and the cache's key says which */
+static void tune_symmetric(const hmat *m, int want) {
+    char dir[64];
+    if (!check_mkdtemp(dir, sizeof dir, "/tmp/texla-sym-XXXXXX")) return;
+    const char *path = check_path(dir, "tune.txt");
+    texla_ctx *c = cache_ctx(path);
+    if (!c) return;
+    made r = make_on(c, m, 0);
+    texla_sparse_trial trials[160];
+    texla_sparse_tune_desc td = {0};
+    td.trials = trials;
+    td.max_trials = 160;
+    td.budget = -1;
+    if (CHECK_OK(c, texla_sparse_tune(c, r.a, &td), "tuning a symmetric matrix")) {
+        int sym = 0, ok = 0;
+        for (int i = 0; i < td.ntrials && i < 160; i++)
+            if (trials[i].v.format == TEXLA_SPARSE_BSR && trials[i].v.bell == 3)
+                sym++, ok += trials[i].ok;
+        CHECK(want ? sym >= 1 && ok == sym : sym == 0,
+              "%s: %d symmetric block ELL trials (%d correct) of %d", m->name, sym, ok,
+              td.ntrials);
+        char *file = slurp(path);
+        CHECK(file && strstr(file, want ? " sym 1" : " sym 0"), "%s: the cache's key has no "
+              "\"sym %d\"", m->name, want);
+        free(file);
+    }
+    unmake(c, &r);
+    texla_ctx_destroy(c);
+    check_rmdir_all(dir);
+}
+
+static void test_symmetric(void) {
+    static const V vs[] = {
+        {.format = F(BSR), .sched = S(ROW), .block = 3, .bell = 3},
+        {.format = F(BSR), .sched = S(ROW), .block = 2, .bell = 3, .wg = 64},
+        {.format = F(BSR), .sched = S(ROW), .block = 4, .bell = 3, .wg = 256, .dist = 2, .bpsm = 1},
+        {.format = F(BSR), .sched = S(LANES), .lanes = 4, .block = 3, .bell = 3},
+        {.format = F(BSR), .sched = S(LANES), .lanes = 2, .block = 2, .bell = 3, .dist = 1, .bpsm = 1},
+    };
+    for (int entry = 1; entry <= 9; entry += 8) {
+        hmat m = {entry == 1 ? "symmetric 301x301: 3-blocks, empty block rows, row and column 5 "
+                               "of half the entries"
+                             : "symmetric 3x3 blocks 97x97, empty rows",
+                  entry, entry == 1 ? 301 : 97, entry == 1 ? 301 : 97, 0, NULL, NULL, NULL};
+        int cap = 0, n = m.rows;
+        char *seen = calloc((size_t)n * (size_t)n, 1);
+        for (int i = 0; i < n; i++) {
+            if ((i / 3) % 17 == 4) continue; /* empty block rows (and columns, but for mirrors) */
+            push_sym(&m, &cap, seen, i, i);
+            int len = (int)(rnd_u() % 9u);
+            for (int q = 0; q < len; q++) {
+                int j = i + (int)(rnd_u() % 41u) - 20;
+                if (j >= 0 && j < n && (j / 3) % 17 != 4) push_sym(&m, &cap, seen, i, j);
+            }
+            if (entry == 1 && i % 2 == 0 && i != 5) push_sym(&m, &cap, seen, 5, i);
+        }
+        free(seen);
+        sweep_matrix_with(&m, 0, 1, vs, 5);
+        if (entry == 9 && suite_backend() == TEXLA_BACKEND_COMPUTE) {
+            tune_symmetric(&m, 1);
+            int e = 0;
+            while (m.ri[e] == m.ci[e]) e++;
+            m.v[(size_t)e * 9 + 1] = nextafterf(m.v[(size_t)e * 9 + 1], 2.0f);
+            tune_symmetric(&m, 0);
+        }
+        if (entry == 1) { /* one entry off by one ulp, then the transpose check names it */
+            int e = 0;
+            while (m.ri[e] == m.ci[e]) e++;
+            m.v[e] = nextafterf(m.v[e], 2.0f);
+            tvec x = mkvec(1, n, NULL, 0), y = mkvec(1, n, NULL, 0);
+            texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
+            texla_sparse a = {0};
+            char want[64];
+            snprintf(want, sizeof want, "(%d, %d) is not entry (%d, %d)", m.ri[e] < m.ci[e] ? m.ri[e] : m.ci[e],
+                     m.ri[e] < m.ci[e] ? m.ci[e] : m.ri[e], m.ri[e] < m.ci[e] ? m.ci[e] : m.ri[e],
+                     m.ri[e] < m.ci[e] ? m.ri[e] : m.ci[e]);
+            if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), "the matrix one ulp off symmetric")) {
+                CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[0]),
+                           TEXLA_ERR_UNSUPPORTED, "symmetric block ELL of a matrix one ulp off");
+                CHECK(strstr(texla_error_message(ctx), want), "message: %s (want %s)",
+                      texla_error_message(ctx), want);
+                texla_sparse_destroy(ctx, a);
+            }
+            texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+        }
+        hfree(&m);
+    }
+    struct { int entry, rows, cols; const char *what; } bad[] = {
+        {1, 20, 21, "symmetric block ELL of a 20 x 21 matrix"},
+        {2, 20, 20, "symmetric block ELL of complex entries"},
+    };
+    for (int t = 0; t < 2; t++) {
+        hmat m = gen_mixed("refused", bad[t].entry, bad[t].rows, bad[t].cols, 5);
+        tvec x = mkvec(m.entry, m.cols, NULL, 0), y = mkvec(m.entry, m.rows, NULL, 0);
+        texla_sparse_desc d = {(texla_entry)m.entry, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
+        texla_sparse a = {0};
+        if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), bad[t].what)) {
+            CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[0]), TEXLA_ERR_UNSUPPORTED,
+                       bad[t].what);
+            V v = vs[0];
+            v.soa = 1;
+            CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_UNSUPPORTED,
+                       "symmetric block ELL with SoA blocks");
+            texla_sparse_destroy(ctx, a);
+        }
+        texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+        hfree(&m);
+    }
 }
 
 /* a budget too small for anything: the first storage (the rule's) is still tried, the choice

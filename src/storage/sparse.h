@@ -47,6 +47,8 @@ typedef struct sp_stats {
     double near;           /* the entries within SP_NEAR columns of their row's diagonal (scaled
                               for rectangular shapes), per entry: x's locality */
     long long far16;       /* the entries more than SP_C16 columns from their row (cols16 needs 0) */
+    int sym;               /* 1: real, of filled blocks (a fill of 0.5 or more) and equal to its
+                              transpose (symmetric block ELL applies); not checked otherwise */
 } sp_stats;
 
 /* One orientation of the matrix and the layouts of its product. */

@@ -362,6 +362,11 @@ void sp_stats_of(const sp_csr *m, sp_stats *st) {
         st->nblocks[b] = step == 1 ? nb : (long long)((double)nb * nbr / ((nbr + step - 1) / step));
         st->fill[b] = nb ? (double)nz / ((double)nb * b * b) : 0;
     }
+    /* symmetry only where the tuner would offer symmetric block ELL: a check of every entry's
+     * mirror (it stops at the first that differs) */
+    int bi, bj;
+    st->sym = m->k == 1 && (st->fill[2] >= 0.5 || st->fill[3] >= 0.5 || st->fill[4] >= 0.5) &&
+              sp_csr_symmetric(m, &bi, &bj);
 }
 
 uint32_t sp_loc(const texla__layout *l, long long i) {
@@ -984,8 +989,8 @@ static texla_result make_bsr_sym(texla_ctx *ctx, const char *fn, const sp_plane 
     const sp_csr *m = p->m;
     int b = fv->block, bi, bj;
     if (p->k != 1 || fv->soa)
-        return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: symmetric block ELL (bell 3) holds real "
-                           "blocks, AoS", fn);
+        return texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: symmetric block ELL (bell 3) holds "
+                           "real blocks, AoS", fn);
     if (!sp_csr_symmetric(m, &bi, &bj))
         return m->rows != m->cols
                    ? texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: symmetric block ELL (bell 3) "

@@ -61,11 +61,11 @@ void sp_tune_key(const sp_stats *st, int entry, int op, int compute, char *key, 
      * whether scatter forms were allowed (bit 1 of compute) */
     snprintf(key, n,
              "spmv%d %s %s%s e%d r%d c%d nz%lld rows %d..%d m%.4g sd%.4g em%d cols %d m%.4g "
-             "sd%.4g em%d fill %.3f %.3f %.3f near %.2f far16 %lld",
+             "sd%.4g em%d fill %.3f %.3f %.3f near %.2f far16 %lld sym %d",
              KEY_VERSION, op ? "T" : "N", compute & 1 ? "compute" : "fragment",
              compute & 2 ? "+scatter" : "", entry, st->rows, st->cols, st->nnz, st->lmin, st->lmax,
              st->mean, st->sd, st->empty, st->cmax, st->cmean, st->csd, st->cempty, st->fill[2],
-             st->fill[3], st->fill[4], st->near, st->far16);
+             st->fill[3], st->fill[4], st->near, st->far16, st->sym);
 }
 
 static int name_index(const char *s, const char *const *names, int n) {
@@ -509,11 +509,8 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
     if (k <= 2)
         for (int b = 2; b <= 4; b++) {
             if (!all && b != q->block && st->fill[b] < 0.5) continue;
-            if (sym < 0) {
-                int bi, bj;
-                const sp_csr *pm = q->pl[op] ? q->pl[op]->m : NULL;
-                sym = k == 1 && pm && sp_csr_symmetric(pm, &bi, &bj);
-            }
+            /* (A's statistics checked it where blocks fill: the cache's key holds it) */
+            if (sym < 0) sym = k == 1 && st->sym;
             if (sym)
                 add(ctx, L, (V){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_ROW, .block = b,
                                 .bell = 3}, q);
@@ -972,7 +969,7 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
         if (c16 >= 0 && c16_twin(&L.c[c16].v, q, &u)) {
             add(ctx, &L, u, q);
             u.sched = u.sched == TEXLA_SCHED_ROW ? TEXLA_SCHED_GROUP : TEXLA_SCHED_ROW;
-            add(ctx, &L, u, q);
+            if (!u.rowsort) add(ctx, &L, u, q); /* rowsort is ROW's only */
             /* and, where that storage pads, SELL with rows sorted one by one in each
              * workgroup's rows: no padding of a texel's rows to its longest (H100, the band:
              * SELL-32 by groups pads 22.7%, 76.5 us; rows sorted, 13.6%, 74.4 us. Smaller
