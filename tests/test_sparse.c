@@ -475,6 +475,26 @@ static void test_merge(void) {
     }
 }
 
+/* m made, each of the n variants vs pinned for A x and refused with code (the message holding
+ * needle, where given); then ok (where given) pinned and its product run */
+static void refused(const hmat *m, const V *vs, int n, texla_result code, const char *needle,
+                    const V *ok, const char *what) {
+    tvec x = mkvec(m->entry, m->cols, NULL, 0), y = mkvec(m->entry, m->rows, NULL, 0);
+    texla_sparse_desc d = {(texla_entry)m->entry, y.v, x.v, m->nnz, NULL, m->ri, m->ci, m->v, 0, 0};
+    texla_sparse a = {0};
+    if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), what)) {
+        for (int i = 0; i < n; i++) {
+            CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[i]), code, what);
+            CHECK(!needle || strstr(texla_error_message(ctx), needle), "%s: message %s (want %s)",
+                  what, texla_error_message(ctx), needle);
+        }
+        if (ok && CHECK_OK(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, ok), what))
+            CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), what);
+        texla_sparse_destroy(ctx, a);
+    }
+    texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+}
+
 /* cols16 at the offsets' reach: rows whose entries lie exactly 32767 columns before and after
  * them (the farthest a 16-bit offset holds; 0x8000 is padding), on a square matrix and on a
  * wide one with grid vectors (y's texel rows are not x's), rows of odd and even lengths and
@@ -503,49 +523,21 @@ static void test_cols16(void) {
             if (i + 32767 < m.cols && i % 2 == 0) push(&m, &cap, i, i + 32767);
         }
         sweep_matrix_with(&m, wide, 1, vs, 5);
-        if (!wide) { /* one entry a column farther */
+        if (!wide) { /* one entry a column farther; ELL with 32-bit columns still runs */
             push(&m, &cap, 40000, 40000 - 32768);
-            tvec x = mkvec(1, m.cols, NULL, 0), y = mkvec(1, m.rows, NULL, 0);
-            texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
-            texla_sparse a = {0};
-            if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), "the matrix with an entry 32768 away")) {
-                for (int i = 0; i < 5; i++)
-                    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[i]),
-                               TEXLA_ERR_UNSUPPORTED, "cols16 with an entry 32768 columns away");
-                CHECK(strstr(texla_error_message(ctx), "(40000, 7232) lies 32768 columns"),
-                      "message: %s", texla_error_message(ctx));
-                V v = {.format = F(ELL), .sched = S(ROW), .xbuf = 1};
-                CHECK_OK(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v),
-                         "ELL with 32-bit columns on the same matrix");
-                CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), "its product");
-                texla_sparse_destroy(ctx, a);
-            }
-            texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+            V ell = {.format = F(ELL), .sched = S(ROW), .xbuf = 1};
+            refused(&m, vs, 5, TEXLA_ERR_UNSUPPORTED, "(40000, 7232) lies 32768 columns", &ell,
+                    "cols16 with an entry 32768 columns away");
         }
         hfree(&m);
     }
     /* not for compound entries, nor with long-row chunks */
     hmat c = gen_mixed("complex 20x20", 2, 20, 20, 5);
-    tvec x = mkvec(2, 20, NULL, 0), y = mkvec(2, 20, NULL, 0);
-    texla_sparse_desc d = {TEXLA_ENTRY_COMPLEX, y.v, x.v, c.nnz, NULL, c.ri, c.ci, c.v, 0, 0};
-    texla_sparse a = {0};
-    if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), "complex 20x20")) {
-        CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[0]), TEXLA_ERR_UNSUPPORTED,
-                   "cols16 of complex entries");
-        texla_sparse_destroy(ctx, a);
-    }
-    texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+    refused(&c, vs, 1, TEXLA_ERR_UNSUPPORTED, NULL, NULL, "cols16 of complex entries");
     hfree(&c);
     hmat r = gen_mixed("real 20x20", 1, 20, 20, 5);
-    x = mkvec(1, 20, NULL, 0), y = mkvec(1, 20, NULL, 0);
-    texla_sparse_desc dr = {TEXLA_ENTRY_REAL, y.v, x.v, r.nnz, NULL, r.ri, r.ci, r.v, 0, 0};
-    if (CHECK_OK(ctx, texla_sparse_make(ctx, &dr, &a), "real 20x20")) {
-        V v = {.format = F(SELL), .sched = S(GROUP), .cols16 = 1, .long_rows = 3, .long_chunk = 128};
-        CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT,
-                   "cols16 with long rows");
-        texla_sparse_destroy(ctx, a);
-    }
-    texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+    V lv = {.format = F(SELL), .sched = S(GROUP), .cols16 = 1, .long_rows = 3, .long_chunk = 128};
+    refused(&r, &lv, 1, TEXLA_ERR_ARGUMENT, NULL, NULL, "cols16 with long rows");
     hfree(&r);
 }
 
@@ -753,21 +745,11 @@ static void test_symmetric(void) {
             int e = 0;
             while (m.ri[e] == m.ci[e]) e++;
             m.v[e] = nextafterf(m.v[e], 2.0f);
-            tvec x = mkvec(1, n, NULL, 0), y = mkvec(1, n, NULL, 0);
-            texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
-            texla_sparse a = {0};
+            int lo = m.ri[e] < m.ci[e] ? m.ri[e] : m.ci[e], hi = m.ri[e] + m.ci[e] - lo;
             char want[64];
-            snprintf(want, sizeof want, "(%d, %d) is not entry (%d, %d)", m.ri[e] < m.ci[e] ? m.ri[e] : m.ci[e],
-                     m.ri[e] < m.ci[e] ? m.ci[e] : m.ri[e], m.ri[e] < m.ci[e] ? m.ci[e] : m.ri[e],
-                     m.ri[e] < m.ci[e] ? m.ri[e] : m.ci[e]);
-            if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), "the matrix one ulp off symmetric")) {
-                CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[0]),
-                           TEXLA_ERR_UNSUPPORTED, "symmetric block ELL of a matrix one ulp off");
-                CHECK(strstr(texla_error_message(ctx), want), "message: %s (want %s)",
-                      texla_error_message(ctx), want);
-                texla_sparse_destroy(ctx, a);
-            }
-            texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+            snprintf(want, sizeof want, "(%d, %d) is not entry (%d, %d)", lo, hi, hi, lo);
+            refused(&m, vs, 1, TEXLA_ERR_UNSUPPORTED, want, NULL,
+                    "symmetric block ELL of a matrix one ulp off");
         }
         hfree(&m);
     }
@@ -775,21 +757,11 @@ static void test_symmetric(void) {
         {1, 20, 21, "symmetric block ELL of a 20 x 21 matrix"},
         {2, 20, 20, "symmetric block ELL of complex entries"},
     };
+    V both[2] = {vs[0], vs[0]}; /* and with SoA blocks */
+    both[1].soa = 1;
     for (int t = 0; t < 2; t++) {
         hmat m = gen_mixed("refused", bad[t].entry, bad[t].rows, bad[t].cols, 5);
-        tvec x = mkvec(m.entry, m.cols, NULL, 0), y = mkvec(m.entry, m.rows, NULL, 0);
-        texla_sparse_desc d = {(texla_entry)m.entry, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
-        texla_sparse a = {0};
-        if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), bad[t].what)) {
-            CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[0]), TEXLA_ERR_UNSUPPORTED,
-                       bad[t].what);
-            V v = vs[0];
-            v.soa = 1;
-            CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_UNSUPPORTED,
-                       "symmetric block ELL with SoA blocks");
-            texla_sparse_destroy(ctx, a);
-        }
-        texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+        refused(&m, both, 2, TEXLA_ERR_UNSUPPORTED, NULL, NULL, bad[t].what);
         hfree(&m);
     }
 }

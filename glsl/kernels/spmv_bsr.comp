@@ -136,15 +136,11 @@ VT block_row(uint e, uint r, uint nxx, uint nx_n) {
 
 #if FMT == 3
 // row r of the transpose of stored block e (block row J = e % NBR) times x of block column J
+// (real blocks: NV = 1, one vec4 of x)
 float block_col(uint e, uint r) {
-    uint J = e % uint(u_i1.w), x4 = J * uint(NV), o = e * uint(B * B) + r;
-    vec4 xa = xlin[x4];
-#if NV > 1
-    vec4 xb = xlin[x4 + 1u];
-    float xs[8] = float[8](xa.x, xa.y, xa.z, xa.w, xb.x, xb.y, xb.z, xb.w);
-#else
+    uint o = e * uint(B * B) + r;
+    vec4 xa = xlin[e % uint(u_i1.w)];
     float xs[4] = float[4](xa.x, xa.y, xa.z, xa.w);
-#endif
     float acc = 0.0;
     for (uint q = 0u; q < uint(B); ++q) acc += val[o + q * uint(B)] * xs[q];
     return acc;

@@ -81,7 +81,7 @@ static const texla__kind_desc kind = {"sparse matrix", release, describe, grid};
 
 /* A's row statistics, made on first need: a matrix used only by fused kernels never pays */
 static const sp_stats *stats_a(sparse_part *P) {
-    if (!P->st_made) sp_stats_of(&P->a, &P->st), P->st_made = 1;
+    if (!P->st_made) sp_stats_of(&P->a, &P->st), sp_stats_sym(&P->a, &P->st), P->st_made = 1;
     return &P->st;
 }
 

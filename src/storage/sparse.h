@@ -48,7 +48,8 @@ typedef struct sp_stats {
                               for rectangular shapes), per entry: x's locality */
     long long far16;       /* the entries more than SP_C16 columns from their row (cols16 needs 0) */
     int sym;               /* 1: real, of filled blocks (a fill of 0.5 or more) and equal to its
-                              transpose (symmetric block ELL applies); not checked otherwise */
+                              transpose (symmetric block ELL applies); not checked otherwise,
+                              nor for A' (sp_stats_sym) */
 } sp_stats;
 
 /* One orientation of the matrix and the layouts of its product. */
@@ -140,6 +141,10 @@ void sp_form_free(texla_ctx *ctx, sp_form *f);
 /* 1 when m (real) is square and equal to its transpose, entry for entry; else 0 and (*bi, *bj)
  * an entry whose mirror differs or is missing (-1 for a shape that is not square) */
 int sp_csr_symmetric(const sp_csr *m, int *bi, int *bj);
+/* st->sym of m (st made by sp_stats_of): checked only where the tuner would offer symmetric
+ * block ELL (real, blocks filling half or more), a check of every entry's mirror that stops at
+ * the first that differs. A's own statistics only: A' is symmetric when A is */
+void sp_stats_sym(const sp_csr *m, sp_stats *st);
 /* uploads m (real entries) as a natural CSR, packed columns in layout cl */
 texla_result sp_nat_make(texla_ctx *ctx, const char *fn, const sp_csr *m, const texla__layout *cl,
                          sp_nat *out);

@@ -362,8 +362,9 @@ void sp_stats_of(const sp_csr *m, sp_stats *st) {
         st->nblocks[b] = step == 1 ? nb : (long long)((double)nb * nbr / ((nbr + step - 1) / step));
         st->fill[b] = nb ? (double)nz / ((double)nb * b * b) : 0;
     }
-    /* symmetry only where the tuner would offer symmetric block ELL: a check of every entry's
-     * mirror (it stops at the first that differs) */
+}
+
+void sp_stats_sym(const sp_csr *m, sp_stats *st) {
     int bi, bj;
     st->sym = m->k == 1 && (st->fill[2] >= 0.5 || st->fill[3] >= 0.5 || st->fill[4] >= 0.5) &&
               sp_csr_symmetric(m, &bi, &bj);
@@ -475,6 +476,13 @@ static void plan_free(plan *pl) {
 
 static int round_up(int n, int m) { return (n + m - 1) / m * m; }
 
+/* SELL: the longest of slice s's C rows (len in storage order) */
+static int slice_width(const int *len, int s, int C) {
+    int w = 0;
+    for (int c = 0; c < C; c++) w = len[s * C + c] > w ? len[s * C + c] : w;
+    return w;
+}
+
 static texla_result plan_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
                               const texla_sparse_variant *fv, plan *pl) {
     memset(pl, 0, sizeof *pl);
@@ -565,9 +573,7 @@ static texla_result plan_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
     if (fv->format == TEXLA_SPARSE_SELL) {
         pl->nslices = pl->rs / C;
         for (int s = 0; s < pl->nslices; s++) {
-            int wmax = 0;
-            for (int c = 0; c < C; c++) wmax = pl->len[s * C + c] > wmax ? pl->len[s * C + c] : wmax;
-            pl->stored += (long long)wmax * C;
+            pl->stored += (long long)slice_width(pl->len, s, C) * C;
         }
     }
     pl->ne_main = pl->stored;
@@ -749,11 +755,8 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
         nw = (long long)((pl.width + 1) / 2) * pl.rs;
     } else if (c16) {
         nw = 0;
-        for (int s = 0; s < pl.nslices; s++) {
-            int wmax = 0;
-            for (int c = 0; c < C; c++) wmax = pl.len[s * C + c] > wmax ? pl.len[s * C + c] : wmax;
-            nw += (long long)((wmax + 1) / 2) * C;
-        }
+        for (int s = 0; s < pl.nslices; s++)
+            nw += (long long)((slice_width(pl.len, s, C) + 1) / 2) * C;
     }
     uint32_t *col = malloc(sizeof *col * one(nw));
     float *val = malloc(sizeof *val * one(ne * k));
@@ -871,8 +874,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
             ptr[0] = 0;
             if (wptr) wptr[0] = 0;
             for (int s = 0; s < pl.nslices; s++) {
-                int wmax = 0;
-                for (int c = 0; c < C; c++) wmax = pl.len[s * C + c] > wmax ? pl.len[s * C + c] : wmax;
+                int wmax = slice_width(pl.len, s, C);
                 ptr[s + 1] = ptr[s] + (uint32_t)(wmax * C);
                 if (wptr) wptr[s + 1] = wptr[s] + (uint32_t)((wmax + 1) / 2 * C);
                 for (int c = 0; c < C; c++) {
@@ -960,6 +962,24 @@ done:
     return r;
 }
 
+/* the distinct block columns J, jlo <= J < jhi, of b x b block row I into list, increasing
+ * (stamp[J] = tag marks those seen: a tag no other call of the same stamp uses); their count */
+static int block_list(const sp_csr *m, int b, int I, int jlo, int jhi, int tag, int *stamp,
+                      int *list) {
+    int cnt = 0;
+    for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
+        for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
+            int J = m->col[e] / b;
+            if (J >= jlo && J < jhi && stamp[J] != tag) stamp[J] = tag, list[cnt++] = J;
+        }
+    for (int a = 1; a < cnt; a++) { /* insertion sort: nearly sorted lists */
+        int v = list[a], q = a;
+        for (; q > 0 && list[q - 1] > v; q--) list[q] = list[q - 1];
+        list[q] = v;
+    }
+    return cnt;
+}
+
 int sp_csr_symmetric(const sp_csr *m, int *bi, int *bj) {
     *bi = *bj = -1;
     if (m->rows != m->cols || m->k != 1) return 0;
@@ -1018,17 +1038,7 @@ static texla_result make_bsr_sym(texla_ctx *ctx, const char *fn, const sp_plane 
     }
     for (int J = 0; J < bp.nbc; J++) stampJ[J] = -1;
     for (int I = 0; I < nbr; I++) { /* the blocks on and above the diagonal */
-        int cnt = 0;
-        for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
-            for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
-                int J = m->col[e] / b;
-                if (J >= I && stampJ[J] != I) stampJ[J] = I, list[cnt++] = J;
-            }
-        for (int a = 1; a < cnt; a++) {
-            int v = list[a], q = a;
-            for (; q > 0 && list[q - 1] > v; q--) list[q] = list[q - 1];
-            list[q] = v;
-        }
+        int cnt = block_list(m, b, I, I, bp.nbc, I, stampJ, list);
         for (int q = 0; q < cnt; q++) {
             pos[list[q]] = q;
             ublk[(long long)q * nbr + I] = list[q];
@@ -1044,12 +1054,7 @@ static texla_result make_bsr_sym(texla_ctx *ctx, const char *fn, const sp_plane 
             }
     }
     for (int I = 0; I < nbr; I++) { /* below: block (I, J), J < I, is stored block (J, I) */
-        int cnt = 0;
-        for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
-            for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
-                int J = m->col[e] / b;
-                if (J < I && stampJ[J] != -2 - I) stampJ[J] = -2 - I, list[cnt++] = J;
-            }
+        int cnt = block_list(m, b, I, 0, I, -2 - I, stampJ, list);
         for (int q = 0; q < cnt; q++) {
             int J = list[q], lo = 0, hi = (int)ptr[J] - 1; /* I among row J's stored columns */
             while (lo <= hi) {
@@ -1121,17 +1126,7 @@ static texla_result make_bsr(texla_ctx *ctx, const char *fn, const sp_plane *p,
                    : fv->bell ? (long long)(q) * bp.nbr + (I) : (long long)bp.bptr[I] + (q))
     for (int I = 0; I < bp.nbr; I++) {
         /* the distinct block columns of block row I, in increasing order */
-        int cnt = 0;
-        for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
-            for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
-                int J = m->col[e] / b;
-                if (stampJ[J] != I) stampJ[J] = I, list[cnt++] = J;
-            }
-        for (int a = 1; a < cnt; a++) { /* insertion sort: nearly sorted lists */
-            int v = list[a], q = a;
-            for (; q > 0 && list[q - 1] > v; q--) list[q] = list[q - 1];
-            list[q] = v;
-        }
+        int cnt = block_list(m, b, I, 0, bp.nbc, I, stampJ, list);
         for (int q = 0; q < cnt; q++) pos[list[q]] = q;
         ptr[I] = fv->bell ? (uint32_t)cnt : (uint32_t)bp.bptr[I];
         for (int q = 0; q < cnt; q++) col[BAT(I, q)] = sp_loc(&p->in, (long long)list[q] * b * k);

@@ -226,6 +226,10 @@ texla_result sp_groups_of(texla_ctx *ctx, long long n, texla__pass *p) {
 /* x into scr->xlin (spmv_pack.comp, UNPACK), for a variant with xbuf: its texels as stored
  * (bk = 0: the row formats), in element order (bk < 0: cols16, a texel per invocation), or by
  * block column, bk = B K floats in ceil(bk / 4) vec4s each (BSR) */
+static const char *unpack_defines(int bk) {
+    return bk > 0 ? "#define UNPACK 2" : bk ? "#define UNPACK 3" : "#define UNPACK 1";
+}
+
 static texla_result xlin_fill(texla_ctx *ctx, const texla__obj *x, sp_scratch *scr, int bk) {
     size_t texels = (size_t)x->t.w * (size_t)x->t.h, nv = bk > 0 ? (size_t)(bk + 3) / 4 : 0;
     size_t items = bk > 0 ? ((size_t)x->lay.n + (size_t)bk - 1) / (size_t)bk * nv : texels;
@@ -235,9 +239,8 @@ static texla_result xlin_fill(texla_ctx *ctx, const texla__obj *x, sp_scratch *s
         texla_result r = texla__buf_make(&ctx->gl, need, NULL, &scr->xlin);
         if (r) return r;
     }
-    texla__pass q = {.prog = TEXLA__P_SPMV_PACK,
-                     .defines = bk > 0 ? "#define UNPACK 2" : bk ? "#define UNPACK 3" : "#define UNPACK 1",
-                     .src = {&x->t}, .draw = TEXLA__DRAW_KERNEL};
+    texla__pass q = {.prog = TEXLA__P_SPMV_PACK, .defines = unpack_defines(bk), .src = {&x->t},
+                     .draw = TEXLA__DRAW_KERNEL};
     q.i0[0] = (int)items;
     q.i0[1] = x->t.w;
     q.i0[2] = x->lay.nx;
@@ -303,8 +306,8 @@ void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M) {
         return;
     }
     if (v->xbuf)
-        texla__prefetch(g, TEXLA__P_SPMV_PACK, f == TEXLA_SPARSE_BSR ? "#define UNPACK 2"
-                                               : v->cols16 ? "#define UNPACK 3" : "#define UNPACK 1");
+        texla__prefetch(g, TEXLA__P_SPMV_PACK,
+                        unpack_defines(f == TEXLA_SPARSE_BSR ? 1 : v->cols16 ? -1 : 0));
 }
 
 static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
