@@ -623,6 +623,10 @@ typedef struct texla_sparse_variant {
                            workgroup's wg rows (sigma unused: it sorts texels' groups of rows),
                            so slices pad little where a texel's rows differ in length; the
                            workgroup puts its rows back in order (the storage is wg's) */
+    int cols8;          /* with cols16's formats, schedules and conditions: 1 each column stored
+                           as its 8-bit offset from the entry's row, four to a word (5 bytes an
+                           entry); needs every entry within 127 columns of its row
+                           (TEXLA_ERR_UNSUPPORTED otherwise); sets cols16 */
 } texla_sparse_variant;
 
 typedef enum texla_sparse_op {
@@ -656,7 +660,8 @@ typedef struct texla_sparse_tune_desc {
                            candidates come in order of their prior (the rule's variant first,
                            then storages by bytes moved), so the budget cuts the unlikely ones;
                            the first storage and the final round always run, and so do the
-                           16-bit-column storages (cols16; at most two) where they apply */
+                           16- or 8-bit-column storages (cols16, cols8; at most two) where
+                           they apply */
     /* filled in by the call */
     int ntrials;        /* candidates tried */
     int cached;         /* ops answered from the cache (bits as ops) */

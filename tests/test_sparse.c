@@ -313,6 +313,10 @@ static const V sweep_all[] = {
     {.format = F(ELL), .sched = S(GROUP), .cols16 = 1, .dist = 1, .bpsm = 1},
     {.format = F(SELL), .sched = S(ROW), .slice = 32, .rowsort = 1, .cols16 = 1},
     {.format = F(SELL), .sched = S(ROW), .slice = 8, .rowsort = 1, .cols16 = 1, .wg = 64, .dist = 2, .bpsm = 1},
+    {.format = F(ELL), .sched = S(ROW), .cols8 = 1},
+    {.format = F(ELL), .sched = S(GROUP), .cols8 = 1, .wg = 256, .dist = 1, .bpsm = 1},
+    {.format = F(SELL), .sched = S(GROUP), .slice = 16, .sigma = 64, .cols8 = 1, .dist = 2, .bpsm = 1},
+    {.format = F(SELL), .sched = S(ROW), .slice = 8, .rowsort = 1, .cols8 = 1, .wg = 64},
     {.format = F(POINTS), .sched = S(DRAW)},
     {.format = F(GATHER), .sched = S(DRAW)},
 };
@@ -337,14 +341,28 @@ static void check_variant(texla_sparse a, const hmat *m, const V *v, tvec x, tve
     int bsr = v->format == TEXLA_SPARSE_BSR;
     int merge_compound = v->sched == TEXLA_SCHED_MERGE && (m->entry == 2 || m->entry == 4);
     if ((scatter && !inf.atomic_float) || (bsr && m->entry == 4) || merge_compound ||
-        (v->cols16 && m->entry != 1) ||
+        ((v->cols16 || v->cols8) && m->entry != 1) ||
         (v->format >= TEXLA_SPARSE_COO && !inf.compute)) {
         skipped_variants++;
         return;
     }
+    char w2[300];
+    if (v->cols8) { /* an entry out of an 8-bit offset's reach: refused, by name */
+        int far = -1;
+        for (int e = 0; e < m->nnz && far < 0; e++)
+            if (abs(m->ci[e] - m->ri[e]) > 127) far = e;
+        if (far >= 0) {
+            snprintf(w2, sizeof w2, "pin %s, entry (%d, %d) out of reach", what, m->ri[far],
+                     m->ci[far]);
+            CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, v), TEXLA_ERR_UNSUPPORTED, w2);
+            CHECK(strstr(texla_error_message(ctx), "cols8 stores a column") != NULL,
+                  "%s: message %s", w2, texla_error_message(ctx));
+            skipped_variants++;
+            return;
+        }
+    }
     texla_result r0 = texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, v);
     texla_result r1 = texla_sparse_pin(ctx, a, TEXLA_SPARSE_T, v);
-    char w2[300];
     snprintf(w2, sizeof w2, "pin %s", what);
     if (!CHECK_OK(ctx, r0, w2) || !CHECK_OK(ctx, r1, w2)) return;
     int K = vk(m->entry), nr = m->rows * K, nc = m->cols * K;
@@ -495,49 +513,68 @@ static void refused(const hmat *m, const V *vs, int n, texla_result code, const 
     texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
 }
 
-/* cols16 at the offsets' reach: rows whose entries lie exactly 32767 columns before and after
- * them (the farthest a 16-bit offset holds; 0x8000 is padding), on a square matrix and on a
- * wide one with grid vectors (y's texel rows are not x's), rows of odd and even lengths and
- * empty rows; then one entry 32768 away: refused by name, the other variants unaffected */
-static void test_cols16(void) {
-    static const V vs[] = {
+/* cols16 / cols8 at the offsets' reach R (32767 / 127: the farthest a 16-bit / 8-bit offset
+ * holds; 0x8000 / 0x80 is padding): rows whose entries lie exactly R columns before and after
+ * them, on a square matrix and on a wide one with grid vectors (y's texel rows are not x's),
+ * rows of every length modulo a column word's steps and empty rows; then one entry R + 1 away:
+ * refused by name, the other variants unaffected */
+static void test_short_cols(int bits) {
+    static const V v16[] = {
         {.format = F(ELL), .sched = S(ROW), .cols16 = 1},
         {.format = F(ELL), .sched = S(GROUP), .cols16 = 1},
         {.format = F(SELL), .sched = S(ROW), .slice = 32, .sigma = 1024, .cols16 = 1},
         {.format = F(SELL), .sched = S(GROUP), .slice = 8, .sigma = 64, .cols16 = 1, .wg = 64},
         {.format = F(SELL), .sched = S(ROW), .slice = 32, .rowsort = 1, .cols16 = 1, .wg = 256},
     };
+    static const V v8[] = {
+        {.format = F(ELL), .sched = S(ROW), .cols8 = 1},
+        {.format = F(ELL), .sched = S(GROUP), .cols8 = 1},
+        {.format = F(SELL), .sched = S(ROW), .slice = 32, .sigma = 1024, .cols8 = 1},
+        {.format = F(SELL), .sched = S(GROUP), .slice = 8, .sigma = 64, .cols8 = 1, .wg = 64},
+        {.format = F(SELL), .sched = S(ROW), .slice = 32, .rowsort = 1, .cols8 = 1, .wg = 256},
+    };
+    const V *vs = bits == 8 ? v8 : v16;
+    const int R = bits == 8 ? 127 : 32767, near = bits == 8 ? 100 : 2000;
+    const char *nm = bits == 8 ? "cols8" : "cols16";
     for (int wide = 0; wide < 2; wide++) {
-        hmat m = {wide ? "cols16: 40401 x 90601 (grid vectors), offsets -32767..32767"
-                       : "cols16: 70000 x 70000, offsets -32767..32767",
-                  1, wide ? 40401 : 70000, wide ? 90601 : 70000, 0, NULL, NULL, NULL};
+        char name[96];
+        snprintf(name, sizeof name, "%s: %s, offsets -%d..%d", nm,
+                 wide ? "40401 x 90601 (grid vectors)" : "70000 x 70000", R, R);
+        hmat m = {name, 1, wide ? 40401 : 70000, wide ? 90601 : 70000, 0, NULL, NULL, NULL};
         int cap = 0;
         for (int i = 0; i < m.rows; i++) {
             if (i % 11 == 3) continue;
-            int len = (int)(rnd_u() % 9u);
-            if (i - 32767 >= 0 && i % 3 == 0) push(&m, &cap, i, i - 32767);
+            /* cols8: up to 27 entries (every length modulo 4 next to every other) */
+            int len = (int)(rnd_u() % (bits == 8 ? 28u : 9u));
+            if (i - R >= 0 && i % 3 == 0) push(&m, &cap, i, i - R);
             for (int q = 0; q < len; q++) {
-                int j = i + (int)(rnd_u() % 4001u) - 2000;
+                int j = i + (int)(rnd_u() % (unsigned)(2 * near + 1)) - near;
                 if (j >= 0 && j < m.cols) push(&m, &cap, i, j);
             }
-            if (i + 32767 < m.cols && i % 2 == 0) push(&m, &cap, i, i + 32767);
+            if (i + R < m.cols && i % 2 == 0) push(&m, &cap, i, i + R);
         }
         sweep_matrix_with(&m, wide, 1, vs, 5);
         if (!wide) { /* one entry a column farther; ELL with 32-bit columns still runs */
-            push(&m, &cap, 40000, 40000 - 32768);
+            push(&m, &cap, 40000, 40000 - R - 1);
             V ell = {.format = F(ELL), .sched = S(ROW), .xbuf = 1};
-            refused(&m, vs, 5, TEXLA_ERR_UNSUPPORTED, "(40000, 7232) lies 32768 columns", &ell,
-                    "cols16 with an entry 32768 columns away");
+            char msg[64], what[64];
+            snprintf(msg, sizeof msg, "(40000, %d) lies %d columns", 40000 - R - 1, R + 1);
+            snprintf(what, sizeof what, "%s with an entry %d columns away", nm, R + 1);
+            refused(&m, vs, 5, TEXLA_ERR_UNSUPPORTED, msg, &ell, what);
         }
         hfree(&m);
     }
     /* not for compound entries, nor with long-row chunks */
+    char what[64];
     hmat c = gen_mixed("complex 20x20", 2, 20, 20, 5);
-    refused(&c, vs, 1, TEXLA_ERR_UNSUPPORTED, NULL, NULL, "cols16 of complex entries");
+    snprintf(what, sizeof what, "%s of complex entries", nm);
+    refused(&c, vs, 1, TEXLA_ERR_UNSUPPORTED, NULL, NULL, what);
     hfree(&c);
     hmat r = gen_mixed("real 20x20", 1, 20, 20, 5);
-    V lv = {.format = F(SELL), .sched = S(GROUP), .cols16 = 1, .long_rows = 3, .long_chunk = 128};
-    refused(&r, &lv, 1, TEXLA_ERR_ARGUMENT, NULL, NULL, "cols16 with long rows");
+    V lv = {.format = F(SELL), .sched = S(GROUP), .cols16 = 1, .cols8 = bits == 8,
+            .long_rows = 3, .long_chunk = 128};
+    snprintf(what, sizeof what, "%s with long rows", nm);
+    refused(&r, &lv, 1, TEXLA_ERR_ARGUMENT, NULL, NULL, what);
     hfree(&r);
 }
 
@@ -1388,7 +1425,8 @@ void suite_sparse(void) {
     tu_begin(ctx);
     test_sweep();
     test_merge();
-    test_cols16();
+    test_short_cols(16);
+    test_short_cols(8);
     test_symmetric();
     test_bad_inputs();
     test_nan();

@@ -32,11 +32,13 @@
 // the last workgroup to finish adds them into their groups' texels; with LONGPASS 1 a pass of
 // its own does that instead (MODE 3, one invocation per affected group, after the main pass).
 // Padding entries (ELL, SELL) have column PAD and contribute exactly 0 (NaN in x stays out).
-// C16 (ELL, SELL, K = 1, MODE 0 or 1): col[] holds 16-bit column offsets from the entry's row,
-// steps 2j and 2j + 1 of a row in the low and high halves of one word (ELL: word j * RS + p;
-// SELL: slice s's words from ptr[slices + 1 + s], C a step pair); 0x8000 is padding. x is in
-// element order in xlin, and a row's own index comes from its group's texel (u_i2.x = y's rows'
-// width nx: the 4 rows of a texel are i, i + 1, i + nx, i + nx + 1).
+// CPW 2 (cols16; ELL, SELL, K = 1, MODE 0 or 1): col[] holds 16-bit column offsets from the
+// entry's row, steps 2j and 2j + 1 of a row in the low and high halves of one word (ELL: word
+// j * RS + p; SELL: slice s's words from ptr[slices + 1 + s], C a step pair); 0x8000 is padding.
+// CPW 4 (cols8): 8-bit offsets, steps 4j .. 4j + 3 in a word's bytes, low first; 0x80 padding.
+// x is in element order in xlin, and a row's own index comes from its group's texel (u_i2.x =
+// y's rows' width nx: the 4 rows of a texel are i, i + 1, i + nx, i + nx + 1). CPW 0: columns
+// are packed texels (xat).
 //
 // Uniforms: u_i0 = (groups, units, texels (K = 4: texel pairs) per row of y, chunks),
 // u_i1 = (RS storage rows, ELL width, NE, affected groups), u_i2 = (long-row table offset,
@@ -182,7 +184,7 @@ uint out_group(uint g) {
     return u_i3.z == 1 ? perm[g] : g;
 }
 
-#if C16
+#if CPW
 // the row of storage row p, in y's element order
 int nat_row(uint p) {
     uint g = out_group(p >> 2u), w = uint(u_i0.z), c = p & 3u;
@@ -197,7 +199,15 @@ float term16(uint h, int row, float a) {
     return ok ? p : 0.0;
 }
 
-// where storage row p's column words are: w0 + j * stride for step pair j
+// the same at offset byte h (low 8 bits)
+float term8(uint h, int row, float a) {
+    bool ok = (h & 0xFFu) != 0x80u;
+    int c = row + (int(h << 24u) >> 24);
+    float p = a * xlin[ok ? uint(c) : 0u];
+    return ok ? p : 0.0;
+}
+
+// where storage row p's column words are: w0 + j * stride for word j (steps CPW j ..)
 void row_words(uint p, out uint w0, out uint stride) {
 #if FMT == 1
     w0 = p;
@@ -366,7 +376,23 @@ void unit_rows(uint u, uint lid) {
     if (live) {
         uint e0, n, st;
         row_span(p, e0, n, st);
-#if C16
+#if CPW == 4
+        // a word of columns (four steps) an iteration, then the last word's steps
+        uint w0, wst, nw = n >> 2u, q = 0u;
+        row_words(p, w0, wst);
+        int row = nat_row(po);
+        float acc2 = 0.0;
+        for (; q < nw; ++q) {
+            uint h = col[w0 + q * wst], e = e0 + 4u * q * st;
+            acc += term8(h, row, entry(e)) + term8(h >> 16u, row, entry(e + 2u * st));
+            acc2 += term8(h >> 8u, row, entry(e + st)) + term8(h >> 24u, row, entry(e + 3u * st));
+        }
+        if ((n & 3u) != 0u) {
+            uint h = col[w0 + nw * wst], e = e0 + 4u * nw * st;
+            for (uint t = 0u; t < (n & 3u); ++t) acc += term8(h >> (8u * t), row, entry(e + t * st));
+        }
+        acc += acc2;
+#elif CPW == 2
         // two step pairs (a word of columns each) an iteration, then the odd step
         uint w0, wst, np = n >> 1u, q = 0u;
         row_words(p, w0, wst);
@@ -444,7 +470,22 @@ void group_step(uint e, inout VT a0, inout VT a1, inout VT a2, inout VT a3) {
 #endif
 }
 
-#if C16 && MODE == 1
+#if CPW == 4 && MODE == 1
+// steps t < cnt of a column word of a group's 4 rows (rows: theirs in element order): their
+// words at w, their entries at e + t st
+void group_word8(uint w, uint e, uint st, ivec4 rows, uint cnt, inout float a0, inout float a1,
+                 inout float a2, inout float a3) {
+    uvec4 cc = col4[w >> 2];
+    for (uint t = 0u; t < cnt; ++t) {
+        vec4 v = val4[(e + t * st) >> 2];
+        a0 += term8(cc.x, rows.x, v.x);
+        a1 += term8(cc.y, rows.y, v.y);
+        a2 += term8(cc.z, rows.z, v.z);
+        a3 += term8(cc.w, rows.w, v.w);
+        cc >>= 8u;
+    }
+}
+#elif CPW == 2 && MODE == 1
 // one step pair of a group's 4 rows (rows: theirs in element order): their column words at w,
 // their entries at e and e + st (hi 0: the pair's first step only)
 void group_pair(uint w, uint e, uint st, ivec4 rows, bool hi, inout float a0, inout float a1,
@@ -485,7 +526,14 @@ void group_rows(uint g) {
     row_span(p0, e0, n, st);
     if (u_i3.w != 0)
         for (uint c = 1u; c < uint(G); ++c) n = max(n, lens[p0 + c]);
-#if C16
+#if CPW == 4
+    uint w0, wst, nw = n >> 2u;
+    row_words(p0, w0, wst);
+    int r0 = nat_row(p0), nx = u_i2.x;
+    ivec4 rows = ivec4(r0, r0 + 1, r0 + nx, r0 + nx + 1);
+    for (uint q = 0u; q < nw; ++q) group_word8(w0 + q * wst, e0 + 4u * q * st, st, rows, 4u, a0, a1, a2, a3);
+    if ((n & 3u) != 0u) group_word8(w0 + nw * wst, e0 + 4u * nw * st, st, rows, n & 3u, a0, a1, a2, a3);
+#elif CPW == 2
     uint w0, wst, np = n >> 1u, q = 0u;
     row_words(p0, w0, wst);
     int r0 = nat_row(p0), nx = u_i2.x;

@@ -666,7 +666,8 @@ void texla_sparse_variant_names(const texla_sparse_variant *v, char format[16], 
     if (v->sched == TEXLA_SCHED_LANES) P_("L=%d ", v->lanes);
     if (v->sched == TEXLA_SCHED_MERGE) P_("E=%d ", v->lanes);
     if (v->soa) P_("soa ");
-    if (v->cols16) P_("cols16 ");
+    if (v->cols8) P_("cols8 ");
+    else if (v->cols16) P_("cols16 ");
     else if (v->xbuf) P_("xbuf ");
     if (v->long_rows) P_("long>%d/%d ", v->long_rows, v->long_chunk);
     if (v->wg) P_("wg=%d ", v->wg);

@@ -19,6 +19,7 @@
 #define SP_NBUF 7
 #define SP_NEAR 32768        /* sp_stats.near's window */
 #define SP_C16 32767         /* cols16: the farthest column from its row (0x8000 marks padding) */
+#define SP_C8 127            /* cols8: the farthest column from its row (0x80 marks padding) */
 /* CSR-stream blocks: at most SP_STREAM_ENT / k entries and SP_STREAM_ROWS / k rows (8 KiB of
  * products and 4 KiB of row sums in shared memory whatever k is) */
 #define SP_STREAM_ENT 2048
@@ -47,6 +48,7 @@ typedef struct sp_stats {
     double near;           /* the entries within SP_NEAR columns of their row's diagonal (scaled
                               for rectangular shapes), per entry: x's locality */
     long long far16;       /* the entries more than SP_C16 columns from their row (cols16 needs 0) */
+    long long far8;        /* the entries more than SP_C8 columns from their row (cols8 needs 0) */
     int sym;               /* 1: real, of filled blocks (a fill of 0.5 or more) and equal to its
                               transpose (symmetric block ELL applies); not checked otherwise,
                               nor for A' (sp_stats_sym) */

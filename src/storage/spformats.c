@@ -320,6 +320,7 @@ void sp_stats_of(const sp_csr *m, sp_stats *st) {
         for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
             near += m->col[e] >= d - SP_NEAR && m->col[e] <= d + SP_NEAR;
             st->far16 += m->col[e] < i - SP_C16 || m->col[e] > i + SP_C16;
+            st->far8 += m->col[e] < i - SP_C8 || m->col[e] > i + SP_C8;
         }
     }
     st->near = m->nnz ? (double)near / (double)m->nnz : 0;
@@ -425,6 +426,7 @@ texla_sparse_variant sp_format_of(const texla_sparse_variant *v, int op, int *pl
         /* fall through */
     case TEXLA_SPARSE_ELL:
         f.cols16 = v->cols16;
+        f.cols8 = v->cols8;
         /* fall through */
     case TEXLA_SPARSE_CSR:
         f.soa = v->soa;
@@ -449,7 +451,7 @@ int sp_format_same(const texla_sparse_variant *a, const texla_sparse_variant *b)
            a->rowsort == b->rowsort &&
            a->block == b->block && a->bell == b->bell && a->soa == b->soa &&
            a->long_rows == b->long_rows && a->long_chunk == b->long_chunk &&
-           a->cols16 == b->cols16;
+           a->cols16 == b->cols16 && a->cols8 == b->cols8;
 }
 
 /* ---- the plan of a row format: sizes first (cost), then the arrays (make) ---- */
@@ -583,7 +585,7 @@ static texla_result plan_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
 
 static void row_cost(const sp_plane *p, const plan *pl, const texla_sparse_variant *fv,
                      double *bytes) {
-    double ent = (fv->cols16 ? 2.0 : 4.0) + 4.0 * p->k, b = (double)pl->ne * ent;
+    double ent = (fv->cols8 ? 1.0 : fv->cols16 ? 2.0 : 4.0) + 4.0 * p->k, b = (double)pl->ne * ent;
     switch (fv->format) {
     case TEXLA_SPARSE_CSR: b += ((double)pl->rs + 1) * 4; break;
     case TEXLA_SPARSE_ELL: b += (double)pl->rs * 4; break;
@@ -730,33 +732,37 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
         return texla__fail(ctx, TEXLA_ERR_LIMIT, "%s: x's texture is %d x %d texels; the packed "
                            "columns address at most 32768 x 32768", fn, p->in.gx / 2, p->in.gy / 2);
     }
+    /* cols16 / cols8: columns as offsets from the row, cpw (2 / 4) to a word */
     int c16 = fv->cols16 && fv->format != TEXLA_SPARSE_CSR && fv->format != TEXLA_SPARSE_COO;
-    if (c16) { /* every column within SP_C16 of its row, checked before anything is made */
+    int cpw = c16 ? (fv->cols8 ? 4 : 2) : 1, reach = fv->cols8 ? SP_C8 : SP_C16;
+    const char *cname = fv->cols8 ? "cols8" : "cols16";
+    if (c16) { /* every column within reach of its row, checked before anything is made */
         if (k != 1 || pl.nlong) {
             plan_free(&pl);
-            return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: cols16 holds real entries' columns "
-                               "and no long rows", fn);
+            return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: %s holds real entries' columns "
+                               "and no long rows", fn, cname);
         }
         for (int i = 0; i < m->rows; i++)
             for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++)
-                if (m->col[e] < i - SP_C16 || m->col[e] > i + SP_C16) {
+                if (m->col[e] < i - reach || m->col[e] > i + reach) {
                     plan_free(&pl);
-                    return texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: cols16 stores a column as "
+                    return texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: %s stores a column as "
                                        "its offset from the row, at most %d; entry (%d, %d) lies %d "
-                                       "columns from its row", fn, SP_C16, i, m->col[e],
+                                       "columns from its row", fn, cname, reach, i, m->col[e],
                                        m->col[e] > i ? m->col[e] - i : i - m->col[e]);
                 }
     }
     long long ne = pl.ne;
-    /* cols16: column words, two entries (steps 2j, 2j + 1 of a row) each: ELL ceil(width / 2)
-     * rows of rs words; SELL each slice's ceil(width / 2) x C after the slices before it */
+    /* cols16 / cols8: column words, cpw entries (steps cpw j .. cpw j + cpw - 1 of a row) each:
+     * ELL ceil(width / cpw) rows of rs words; SELL each slice's ceil(width / cpw) x C after the
+     * slices before it */
     long long nw = ne;
     if (c16 && fv->format == TEXLA_SPARSE_ELL) {
-        nw = (long long)((pl.width + 1) / 2) * pl.rs;
+        nw = (long long)((pl.width + cpw - 1) / cpw) * pl.rs;
     } else if (c16) {
         nw = 0;
         for (int s = 0; s < pl.nslices; s++)
-            nw += (long long)((slice_width(pl.len, s, C) + 1) / 2) * C;
+            nw += (long long)((slice_width(pl.len, s, C) + cpw - 1) / cpw) * C;
     }
     uint32_t *col = malloc(sizeof *col * one(nw));
     float *val = malloc(sizeof *val * one(ne * k));
@@ -826,17 +832,20 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
             f->nblocks = nb;
         }
     } else {
-        /* column of entry e of canonical row i at slot d (cols16: word w, half j & 1) */
+        /* column of entry e of canonical row i at slot d (cols16 / cols8: word w, its part
+         * j % cpw of 32 / cpw bits) */
+        int cb = 32 / cpw;
+        uint32_t cmask = c16 ? (1u << cb) - 1u : 0;
 #define PUTC(d, w, j, i, e)                                                                       \
     do {                                                                                          \
         if (c16)                                                                                  \
-            col[w] = (col[w] & ~(0xFFFFu << 16 * ((j) & 1))) |                                    \
-                     (uint32_t)(uint16_t)(int16_t)(m->col[e] - (i)) << 16 * ((j) & 1);            \
+            col[w] = (col[w] & ~(cmask << cb * ((j) % cpw))) |                                    \
+                     ((uint32_t)(m->col[e] - (i)) & cmask) << cb * ((j) % cpw);                   \
         else                                                                                      \
             col[d] = cloc[m->col[e]];                                                             \
     } while (0)
-        if (c16)
-            for (long long w = 0; w < nw; w++) col[w] = 0x80008000u; /* both halves padding */
+        if (c16) /* every part padding */
+            for (long long w = 0; w < nw; w++) col[w] = cpw == 4 ? 0x80808080u : 0x80008000u;
         else
             for (long long d = 0; d < pl.ne_main; d++) col[d] = SP_PAD;
         if (soa)
@@ -855,7 +864,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
                 if (i < 0 || !pl.len[q]) continue;
                 for (int j = 0, e = m->ptr[i]; e < m->ptr[i + 1]; e++, j++) {
                     long long d = (long long)j * pl.rs + q;
-                    PUTC(d, (long long)(j / 2) * pl.rs + q, j, i, e);
+                    PUTC(d, (long long)(j / cpw) * pl.rs + q, j, i, e);
                     put_val(val, soa, k, ne, d, m->val + (size_t)e * k);
                 }
             }
@@ -876,13 +885,13 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
             for (int s = 0; s < pl.nslices; s++) {
                 int wmax = slice_width(pl.len, s, C);
                 ptr[s + 1] = ptr[s] + (uint32_t)(wmax * C);
-                if (wptr) wptr[s + 1] = wptr[s] + (uint32_t)((wmax + 1) / 2 * C);
+                if (wptr) wptr[s + 1] = wptr[s] + (uint32_t)((wmax + cpw - 1) / cpw * C);
                 for (int c = 0; c < C; c++) {
                     int q = s * C + c, i = q < n ? NAT(q) : -1;
                     if (i < 0 || !pl.len[q]) continue;
                     for (int j = 0, e = m->ptr[i]; e < m->ptr[i + 1]; e++, j++) {
                         long long d = ptr[s] + (long long)j * C + c;
-                        PUTC(d, (wptr ? wptr[s] : 0) + (long long)(j / 2) * C + c, j, i, e);
+                        PUTC(d, (wptr ? wptr[s] : 0) + (long long)(j / cpw) * C + c, j, i, e);
                         put_val(val, soa, k, ne, d, m->val + (size_t)e * k);
                     }
                 }

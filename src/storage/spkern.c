@@ -53,9 +53,11 @@ void sp_variant_norm(texla_sparse_variant *v) {
         v->sched == TEXLA_SCHED_MERGE)
         v->dist = v->bpsm = 0;
     if (v->sched == TEXLA_SCHED_MERGE) v->long_rows = v->long_chunk = 0;
+    if (v->cols8) v->cols16 = 1; /* 8-bit columns: cols16's machinery, narrower words */
     if (v->cols16)
         v->cols16 = (v->format == TEXLA_SPARSE_ELL || v->format == TEXLA_SPARSE_SELL) &&
                     (v->sched == TEXLA_SCHED_ROW || v->sched == TEXLA_SCHED_GROUP);
+    v->cols8 = v->cols16 && v->cols8;
     if (v->cols16) v->xbuf = 1; /* x in element order, in the x buffer */
     if (v->format == TEXLA_SPARSE_BSR && v->bell == 3) v->xbuf = 1; /* x by block column */
     if (v->xbuf) v->xbuf = (rowfmt && v->sched != TEXLA_SCHED_MERGE && v->sched != TEXLA_SCHED_ATOMIC &&
@@ -162,9 +164,11 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
     if (v->long_rows < 0 || v->long_chunk < 0 || (v->long_rows && v->long_chunk < v->wg))
         return *why = "long_rows >= 0, and long_chunk at least the workgroup", TEXLA_ERR_ARGUMENT;
     if (v->cols16 && k != 1)
-        return *why = "cols16 holds real entries' columns", TEXLA_ERR_UNSUPPORTED;
+        return *why = v->cols8 ? "cols8 holds real entries' columns"
+                               : "cols16 holds real entries' columns", TEXLA_ERR_UNSUPPORTED;
     if (v->cols16 && v->long_rows)
-        return *why = "cols16 has no long-row chunks (long_rows 0)", TEXLA_ERR_ARGUMENT;
+        return *why = v->cols8 ? "cols8 has no long-row chunks (long_rows 0)"
+                               : "cols16 has no long-row chunks (long_rows 0)", TEXLA_ERR_ARGUMENT;
     if (v->wg * 4 * 4 * 2 > c->shared_max)
         return *why = "the workgroup's shared memory exceeds GL_MAX_COMPUTE_SHARED_MEMORY_SIZE",
                TEXLA_ERR_UNSUPPORTED;
@@ -272,8 +276,8 @@ static void rows_defines(char *defs, size_t cap, const texla_sparse_variant *v, 
     int n = snprintf(defs, cap,
                      "#define K %d\n#define G %d\n#define FMT %d\n#define MODE %d\n#define L %d\n"
                      "#define WG %d\n#define SOA %d\n#define LONG %d\n#define XBUF %d\n"
-                     "#define LONGPASS %d\n#define C16 %d", k, G, fmt, stream ? 2 : group, L, v->wg,
-                     soa && k > 1, lng, v->xbuf, lpass, v->cols16);
+                     "#define LONGPASS %d\n#define CPW %d", k, G, fmt, stream ? 2 : group, L, v->wg,
+                     soa && k > 1, lng, v->xbuf, lpass, v->cols8 ? 4 : v->cols16 ? 2 : 0);
     if (stream && n > 0 && (size_t)n < cap)
         snprintf(defs + n, cap - (size_t)n, "\n#define TB %d\n#define RB %d", SP_STREAM_ENT / k,
                  SP_STREAM_ROWS / k);
@@ -366,7 +370,7 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
         char d3[256];
         snprintf(d3, sizeof d3, "#define K %d\n#define G %d\n#define FMT 0\n#define MODE 3\n"
                  "#define L 1\n#define WG 256\n#define SOA 0\n#define LONG 1\n#define XBUF 0\n"
-                 "#define LONGPASS 1\n#define C16 0", f->k, G);
+                 "#define LONGPASS 1\n#define CPW 0", f->k, G);
         texla__pass q = {.prog = TEXLA__P_SPMV_ROW, .defines = d3, .dst = &y->t,
                          .draw = TEXLA__DRAW_KERNEL};
         memcpy(q.i0, p.i0, sizeof q.i0);

@@ -42,7 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KEY_VERSION 3 /* 2: variants have xbuf, and CSR the stream schedule; 3: cols16, rowsort */
+/* 2: variants have xbuf, and CSR the stream schedule; 3: cols16, rowsort; 4: cols8 (far8) */
+#define KEY_VERSION 4
 
 /* a row schedule whose longest row's chain of loads takes far longer than a whole product
  * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
@@ -61,11 +62,11 @@ void sp_tune_key(const sp_stats *st, int entry, int op, int compute, char *key, 
      * whether scatter forms were allowed (bit 1 of compute) */
     snprintf(key, n,
              "spmv%d %s %s%s e%d r%d c%d nz%lld rows %d..%d m%.4g sd%.4g em%d cols %d m%.4g "
-             "sd%.4g em%d fill %.3f %.3f %.3f near %.2f far16 %lld sym %d",
+             "sd%.4g em%d fill %.3f %.3f %.3f near %.2f far16 %lld far8 %lld sym %d",
              KEY_VERSION, op ? "T" : "N", compute & 1 ? "compute" : "fragment",
              compute & 2 ? "+scatter" : "", entry, st->rows, st->cols, st->nnz, st->lmin, st->lmax,
              st->mean, st->sd, st->empty, st->cmax, st->cmean, st->csd, st->cempty, st->fill[2],
-             st->fill[3], st->fill[4], st->near, st->far16, st->sym);
+             st->fill[3], st->fill[4], st->near, st->far16, st->far8, st->sym);
 }
 
 static int name_index(const char *s, const char *const *names, int n) {
@@ -75,16 +76,16 @@ static int name_index(const char *s, const char *const *names, int n) {
 }
 
 /* "fmt=sell sched=group L=0 wg=128 dist=0 bpsm=0 C=32 sigma=1024 b=0 bell=0 soa=0 long=0
- * chunk=0 xb=0 c16=0 rs=0 us=12.5": 1 when every field is there and well formed */
+ * chunk=0 xb=0 c16=0 c8=0 rs=0 us=12.5": 1 when every field is there and well formed */
 static int parse_value(const char *s, texla_sparse_variant *v, double *us) {
     memset(v, 0, sizeof *v);
     char fmt[16] = "", sch[16] = "";
     int got = sscanf(s, "fmt=%15s sched=%15s L=%d wg=%d dist=%d bpsm=%d C=%d sigma=%d b=%d "
-                        "bell=%d soa=%d long=%d chunk=%d xb=%d c16=%d rs=%d us=%lf",
+                        "bell=%d soa=%d long=%d chunk=%d xb=%d c16=%d c8=%d rs=%d us=%lf",
                      fmt, sch, &v->lanes, &v->wg, &v->dist, &v->bpsm, &v->slice, &v->sigma,
                      &v->block, &v->bell, &v->soa, &v->long_rows, &v->long_chunk, &v->xbuf,
-                     &v->cols16, &v->rowsort, us);
-    if (got != 17) return 0;
+                     &v->cols16, &v->cols8, &v->rowsort, us);
+    if (got != 18) return 0;
     int f = name_index(fmt, fmt_names, TEXLA_SPARSE_NFORMATS);
     int k = name_index(sch, sched_names, TEXLA_SCHED_STREAM + 1);
     if (f <= 0 || k <= 0 || !(*us >= 0) || !isfinite(*us)) return 0;
@@ -116,10 +117,10 @@ int sp_tune_cached(texla_ctx *ctx, const char *key, int k, int op, texla_sparse_
 void sp_tune_store(texla_ctx *ctx, const char *key, const texla_sparse_variant *v, double us) {
     char val[256];
     snprintf(val, sizeof val, "fmt=%s sched=%s L=%d wg=%d dist=%d bpsm=%d C=%d sigma=%d b=%d "
-             "bell=%d soa=%d long=%d chunk=%d xb=%d c16=%d rs=%d us=%.3f", fmt_names[v->format],
-             sched_names[v->sched], v->lanes, v->wg, v->dist, v->bpsm, v->slice, v->sigma,
-             v->block, v->bell, v->soa, v->long_rows, v->long_chunk, v->xbuf, v->cols16,
-             v->rowsort, us);
+             "bell=%d soa=%d long=%d chunk=%d xb=%d c16=%d c8=%d rs=%d us=%.3f",
+             fmt_names[v->format], sched_names[v->sched], v->lanes, v->wg, v->dist, v->bpsm,
+             v->slice, v->sigma, v->block, v->bell, v->soa, v->long_rows, v->long_chunk, v->xbuf,
+             v->cols16, v->cols8, v->rowsort, us);
     texla__tune_put(ctx, key, val);
 }
 
@@ -180,10 +181,12 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
      * every row schedule and BSR gained 10-20% on the random band, FEM 3x3 blocks and circuit,
      * 15-20M entries; the copy of x is a pass of its own, not worth it for small products) */
     v.xbuf = k == 1 && st->near >= 0.5 && st->nnz >= (1 << 20);
-    /* and ELL, SELL with 16-bit columns where every column is within their reach (H100, the
-     * random band's SELL: 82.7 us against 97.3 with 32-bit columns) */
+    /* and ELL, SELL with 16-bit columns where every column is within their reach, 8-bit where
+     * those reach (H100, the random band's SELL: 82.7 us against 97.3 with 32-bit columns;
+     * 8-bit against 16-bit by groups, 71.3 against 79.8) */
     v.cols16 = v.xbuf && st->far16 == 0 && !v.long_rows &&
                (v.format == TEXLA_SPARSE_ELL || v.format == TEXLA_SPARSE_SELL);
+    v.cols8 = v.cols16 && st->far8 == 0;
     sp_variant_norm(&v);
     return v;
 }
@@ -319,16 +322,25 @@ static int xbuf_twin(const texla_sparse_variant *v, texla_sparse_variant *t) {
     return t->xbuf;
 }
 
-/* v with its columns in 16 bits into *t: 0 where v cannot have them (the format, the
- * schedule, long rows, or a column farther than SP_C16 from its row in the plane v reads) */
-static int c16_twin(const texla_sparse_variant *v, const sp_tune_req *q, texla_sparse_variant *t) {
+/* v with its columns as offsets from their row in `bits` (16 or 8) bits into *t: 0 where v
+ * cannot have them (the format, the schedule, long rows, or a column out of their reach in
+ * the plane v reads) */
+static int short_twin(const texla_sparse_variant *v, const sp_tune_req *q, int bits,
+                      texla_sparse_variant *t) {
     *t = *v;
     t->cols16 = 1;
+    t->cols8 = bits == 8;
     sp_variant_norm(t);
     int plane;
     sp_format_of(t, q->op, &plane);
     const sp_stats *st = q->pl[plane] ? q->pl[plane]->st : NULL;
-    return t->cols16 && !t->long_rows && q->k == 1 && st && st->far16 == 0;
+    return t->cols16 && !t->long_rows && q->k == 1 && st &&
+           (bits == 8 ? st->far8 : st->far16) == 0;
+}
+
+/* v with the narrowest column offsets that reach (8 bits, else 16) into *t; 0: none */
+static int c16_twin(const texla_sparse_variant *v, const sp_tune_req *q, texla_sparse_variant *t) {
+    return short_twin(v, q, 8, t) || short_twin(v, q, 16, t);
 }
 
 /* x-buffer twins are tried for real entries whose columns mostly lie near the diagonal */
@@ -564,7 +576,8 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
         V t = L->c[i].v;
         t.xbuf = 1;
         add(ctx, L, t, q);
-        if (c16_twin(&L->c[i].v, q, &t)) add(ctx, L, t, q);
+        if (short_twin(&L->c[i].v, q, 16, &t)) add(ctx, L, t, q);
+        if (short_twin(&L->c[i].v, q, 8, &t)) add(ctx, L, t, q);
     }
     /* scatter forms, where allowed */
     add(ctx, L, (V){.format = TEXLA_SPARSE_CSC, .sched = TEXLA_SCHED_ATOMIC}, q);
@@ -957,10 +970,12 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
             texla_sparse_variant u;
             if (got[t] >= 0 && xbuf_twin(&L.c[got[t]].v, &u)) add(ctx, &L, u, q);
         }
-        /* columns in 16 bits (a storage of its own: a build) for the fastest ELL or SELL
-         * storage where every column lies within reach of its row, in both its schedules;
-         * built even past the deadline (H100, the random band: 75.9 us against 89.1 with 32-bit
-         * columns; with the 6 s budget A x's deadline had passed when the twins came) */
+        /* columns in 16 bits, or 8 where they reach (a storage of its own: a build), for the
+         * fastest ELL or SELL storage where every column lies within reach of its row, in both
+         * its schedules; built even past the deadline (H100, the random band: 75.9 us against
+         * 89.1 with 32-bit columns; with the 6 s budget A x's deadline had passed when the twins
+         * came. 8 bits against 16, in one tuning: SELL-32 rows sorted 65.6 against 72.1 us, by
+         * groups 71.3 against 79.8) */
         int c16 = -1;
         texla_sparse_variant u;
         for (int i = 0; i < n0; i++)
