@@ -578,6 +578,60 @@ static void test_short_cols(int bits) {
     hfree(&r);
 }
 
+/* padding stays out where x holds NaN: short-column storages pad with a code that is no offset
+ * (0x80, 0x8000); read as one it would fetch x 128 (32768) elements before the row. x is NaN
+ * at every 200th element, which no entry references; rows of 0..9 entries pad. The 16-bit
+ * matrix has 2^20 entries or more, columns up to 200 from their row: the compute backend's
+ * untuned rule takes 16-bit columns for it, not 8 (far8 > 0) */
+static void test_short_pad_nan(int bits) {
+    int n = bits == 8 ? 70000 : 1 << 18, reach = bits == 8 ? 127 : 200;
+    char name[64];
+    snprintf(name, sizeof name, "%d-bit columns, x NaN where no entry reads", bits);
+    hmat m = {name, 1, n, n, 0, NULL, NULL, NULL};
+    int cap = 0;
+    for (int i = 0; i < n; i++) {
+        int len = (int)(rnd_u() % (bits == 8 ? 10u : 8u)) + (bits == 8 ? 0 : 1);
+        for (int q = 0; q < len; q++) {
+            int j = i + (int)(rnd_u() % (unsigned)(2 * reach + 1)) - reach;
+            if (j >= 0 && j < n && j % 200 != 0) push(&m, &cap, i, j);
+        }
+    }
+    float *X = check_rnd((size_t)n), *got = malloc(sizeof *got * (size_t)n);
+    for (int j = 0; j < n; j += 200) X[j] = NAN;
+    double *ref = malloc(sizeof *ref * (size_t)n), *bnd = malloc(sizeof *bnd * (size_t)n);
+    ref_mul(&m, 0, X, ref, bnd);
+    tvec x = mkvec(1, n, X, 0), y = mkvec(1, n, NULL, 0);
+    texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
+    texla_sparse a = {0};
+    const V v8[] = {{.format = F(ELL), .sched = S(ROW), .cols8 = 1},
+                    {.format = F(ELL), .sched = S(GROUP), .cols8 = 1},
+                    {.format = F(SELL), .sched = S(ROW), .slice = 32, .rowsort = 1, .cols8 = 1}};
+    const V v16[] = {{.format = F(ELL), .sched = S(ROW), .cols16 = 1},
+                     {.format = F(SELL), .sched = S(GROUP), .slice = 32, .sigma = 1024, .cols16 = 1},
+                     {.format = F(SELL), .sched = S(ROW), .slice = 32, .rowsort = 1, .cols16 = 1}};
+    const V *vs = bits == 8 ? v8 : v16;
+    char what[160];
+    if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), name)) {
+        for (int t = -1; t < 3; t++) { /* -1: the default (the rule) */
+            if (t >= 0 && !CHECK_OK(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[t]), name))
+                continue;
+            snprintf(what, sizeof what, "%s: y = A x (%s)", name, t < 0 ? "default" : "pinned");
+            if (CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), what) && readv(y, got, what))
+                expect_ref(got, ref, bnd, n, what);
+            texla_sparse_info inf;
+            if (t < 0 && bits == 16 && suite_backend() == TEXLA_BACKEND_COMPUTE &&
+                CHECK_OK(ctx, texla_sparse_info_get(ctx, a, &inf), what))
+                CHECK(inf.nnz >= (1 << 20) && inf.now[0].cols16 && !inf.now[0].cols8,
+                      "%s: the rule's variant has cols16 %d, cols8 %d (want 1, 0; %lld entries)",
+                      what, inf.now[0].cols16, inf.now[0].cols8, inf.nnz);
+        }
+        texla_sparse_destroy(ctx, a);
+    }
+    texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+    free(X), free(got), free(ref), free(bnd);
+    hfree(&m);
+}
+
 static void test_sweep(void) {
     double t0 = check_now();
     struct {
@@ -1427,6 +1481,8 @@ void suite_sparse(void) {
     test_merge();
     test_short_cols(16);
     test_short_cols(8);
+    test_short_pad_nan(8);
+    test_short_pad_nan(16);
     test_symmetric();
     test_bad_inputs();
     test_nan();
