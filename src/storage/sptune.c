@@ -788,7 +788,9 @@ static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, 
                 r = make_form(ctx, fn, q, &L->c[i0], &own);
             }
         }
-        if (r == TEXLA_ERR_LIMIT || r == TEXLA_ERR_MEMORY) { /* this storage does not fit: skip */
+        /* this storage does not fit, or does not hold this matrix (a short column's reach, a
+         * symmetric form's mirror, should the statistics that offered it ever disagree): skip */
+        if (r == TEXLA_ERR_LIMIT || r == TEXLA_ERR_MEMORY || r == TEXLA_ERR_UNSUPPORTED) {
             for (int i = i0; i < L->n; i++)
                 if (!L->c[i].tried && same_storage(&L->c[i], &L->c[i0])) L->c[i].tried = 1;
             return TEXLA_OK;
