@@ -191,18 +191,14 @@ int nat_row(uint p) {
     return int((2u * (g / w) + (c >> 1u)) * uint(u_i2.x) + 2u * (g % w) + (c & 1u));
 }
 
-// entry value a times x at offset half h (low 16 bits) from row; exactly 0 for padding
-float term16(uint h, int row, float a) {
-    bool ok = (h & 0xFFFFu) != 0x8000u;
-    int c = row + (int(h << 16u) >> 16);
-    float p = a * xlin[ok ? uint(c) : 0u];
-    return ok ? p : 0.0;
-}
+// a column's bits: 16 (CPW 2) or 8 (CPW 4)
+#define CBITS (32u / uint(CPW))
 
-// the same at offset byte h (low 8 bits)
-float term8(uint h, int row, float a) {
-    bool ok = (h & 0xFFu) != 0x80u;
-    int c = row + (int(h << 24u) >> 24);
+// entry value a times x at the offset in h's low CBITS bits from row; exactly 0 for padding
+// (the code 0x8000 / 0x80, no offset)
+float termc(uint h, int row, float a) {
+    bool ok = (h & ((1u << CBITS) - 1u)) != (1u << (CBITS - 1u));
+    int c = row + (int(h << (32u - CBITS)) >> int(32u - CBITS));
     float p = a * xlin[ok ? uint(c) : 0u];
     return ok ? p : 0.0;
 }
@@ -384,12 +380,12 @@ void unit_rows(uint u, uint lid) {
         float acc2 = 0.0;
         for (; q < nw; ++q) {
             uint h = col[w0 + q * wst], e = e0 + 4u * q * st;
-            acc += term8(h, row, entry(e)) + term8(h >> 16u, row, entry(e + 2u * st));
-            acc2 += term8(h >> 8u, row, entry(e + st)) + term8(h >> 24u, row, entry(e + 3u * st));
+            acc += termc(h, row, entry(e)) + termc(h >> 16u, row, entry(e + 2u * st));
+            acc2 += termc(h >> 8u, row, entry(e + st)) + termc(h >> 24u, row, entry(e + 3u * st));
         }
         if ((n & 3u) != 0u) {
             uint h = col[w0 + nw * wst], e = e0 + 4u * nw * st;
-            for (uint t = 0u; t < (n & 3u); ++t) acc += term8(h >> (8u * t), row, entry(e + t * st));
+            for (uint t = 0u; t < (n & 3u); ++t) acc += termc(h >> (8u * t), row, entry(e + t * st));
         }
         acc += acc2;
 #elif CPW == 2
@@ -400,14 +396,14 @@ void unit_rows(uint u, uint lid) {
         float acc2 = 0.0;
         for (; q + 1u < np; q += 2u) {
             uint h0 = col[w0 + q * wst], h1 = col[w0 + (q + 1u) * wst], e = e0 + 2u * q * st;
-            acc += term16(h0, row, entry(e)) + term16(h1, row, entry(e + 2u * st));
-            acc2 += term16(h0 >> 16u, row, entry(e + st)) + term16(h1 >> 16u, row, entry(e + 3u * st));
+            acc += termc(h0, row, entry(e)) + termc(h1, row, entry(e + 2u * st));
+            acc2 += termc(h0 >> 16u, row, entry(e + st)) + termc(h1 >> 16u, row, entry(e + 3u * st));
         }
         for (; q < np; ++q) {
             uint h = col[w0 + q * wst], e = e0 + 2u * q * st;
-            acc += term16(h, row, entry(e)) + term16(h >> 16u, row, entry(e + st));
+            acc += termc(h, row, entry(e)) + termc(h >> 16u, row, entry(e + st));
         }
-        if ((n & 1u) != 0u) acc += term16(col[w0 + np * wst], row, entry(e0 + (n - 1u) * st));
+        if ((n & 1u) != 0u) acc += termc(col[w0 + np * wst], row, entry(e0 + (n - 1u) * st));
         acc += acc2;
 #else
         // four entries an iteration: straight-line code whose loads the compiler issues
@@ -470,39 +466,19 @@ void group_step(uint e, inout VT a0, inout VT a1, inout VT a2, inout VT a3) {
 #endif
 }
 
-#if CPW == 4 && MODE == 1
+#if CPW && MODE == 1
 // steps t < cnt of a column word of a group's 4 rows (rows: theirs in element order): their
 // words at w, their entries at e + t st
-void group_word8(uint w, uint e, uint st, ivec4 rows, uint cnt, inout float a0, inout float a1,
-                 inout float a2, inout float a3) {
+void group_word(uint w, uint e, uint st, ivec4 rows, uint cnt, inout float a0, inout float a1,
+                inout float a2, inout float a3) {
     uvec4 cc = col4[w >> 2];
     for (uint t = 0u; t < cnt; ++t) {
         vec4 v = val4[(e + t * st) >> 2];
-        a0 += term8(cc.x, rows.x, v.x);
-        a1 += term8(cc.y, rows.y, v.y);
-        a2 += term8(cc.z, rows.z, v.z);
-        a3 += term8(cc.w, rows.w, v.w);
-        cc >>= 8u;
-    }
-}
-#elif CPW == 2 && MODE == 1
-// one step pair of a group's 4 rows (rows: theirs in element order): their column words at w,
-// their entries at e and e + st (hi 0: the pair's first step only)
-void group_pair(uint w, uint e, uint st, ivec4 rows, bool hi, inout float a0, inout float a1,
-                inout float a2, inout float a3) {
-    uvec4 cc = col4[w >> 2];
-    vec4 v0 = val4[e >> 2];
-    a0 += term16(cc.x, rows.x, v0.x);
-    a1 += term16(cc.y, rows.y, v0.y);
-    a2 += term16(cc.z, rows.z, v0.z);
-    a3 += term16(cc.w, rows.w, v0.w);
-    if (hi) {
-        vec4 v1 = val4[(e + st) >> 2];
-        cc >>= 16u;
-        a0 += term16(cc.x, rows.x, v1.x);
-        a1 += term16(cc.y, rows.y, v1.y);
-        a2 += term16(cc.z, rows.z, v1.z);
-        a3 += term16(cc.w, rows.w, v1.w);
+        a0 += termc(cc.x, rows.x, v.x);
+        a1 += termc(cc.y, rows.y, v.y);
+        a2 += termc(cc.z, rows.z, v.z);
+        a3 += termc(cc.w, rows.w, v.w);
+        cc >>= CBITS;
     }
 }
 #endif
@@ -526,24 +502,20 @@ void group_rows(uint g) {
     row_span(p0, e0, n, st);
     if (u_i3.w != 0)
         for (uint c = 1u; c < uint(G); ++c) n = max(n, lens[p0 + c]);
-#if CPW == 4
-    uint w0, wst, nw = n >> 2u;
+#if CPW
+    // whole words (16 bits: two an iteration, four steps as with 8), then the last word's steps
+    uint w0, wst, nw = n / uint(CPW), q = 0u, cpw = uint(CPW);
     row_words(p0, w0, wst);
     int r0 = nat_row(p0), nx = u_i2.x;
     ivec4 rows = ivec4(r0, r0 + 1, r0 + nx, r0 + nx + 1);
-    for (uint q = 0u; q < nw; ++q) group_word8(w0 + q * wst, e0 + 4u * q * st, st, rows, 4u, a0, a1, a2, a3);
-    if ((n & 3u) != 0u) group_word8(w0 + nw * wst, e0 + 4u * nw * st, st, rows, n & 3u, a0, a1, a2, a3);
-#elif CPW == 2
-    uint w0, wst, np = n >> 1u, q = 0u;
-    row_words(p0, w0, wst);
-    int r0 = nat_row(p0), nx = u_i2.x;
-    ivec4 rows = ivec4(r0, r0 + 1, r0 + nx, r0 + nx + 1);
-    for (; q + 1u < np; q += 2u) {
-        group_pair(w0 + q * wst, e0 + 2u * q * st, st, rows, true, a0, a1, a2, a3);
-        group_pair(w0 + (q + 1u) * wst, e0 + (2u * q + 2u) * st, st, rows, true, a0, a1, a2, a3);
+#if CPW == 2
+    for (; q + 1u < nw; q += 2u) {
+        group_word(w0 + q * wst, e0 + cpw * q * st, st, rows, cpw, a0, a1, a2, a3);
+        group_word(w0 + (q + 1u) * wst, e0 + cpw * (q + 1u) * st, st, rows, cpw, a0, a1, a2, a3);
     }
-    for (; q < np; ++q) group_pair(w0 + q * wst, e0 + 2u * q * st, st, rows, true, a0, a1, a2, a3);
-    if ((n & 1u) != 0u) group_pair(w0 + np * wst, e0 + 2u * np * st, st, rows, false, a0, a1, a2, a3);
+#endif
+    for (; q < nw; ++q) group_word(w0 + q * wst, e0 + cpw * q * st, st, rows, cpw, a0, a1, a2, a3);
+    if (n % cpw != 0u) group_word(w0 + nw * wst, e0 + cpw * nw * st, st, rows, n % cpw, a0, a1, a2, a3);
 #else
     // four steps an iteration, straight-line code whose loads the compiler issues together
     uint j = 0u;
