@@ -240,6 +240,26 @@ void bench_spsuite(const bench_env *e) {
                    "%.4f ms, GPU %.4f / %.4f ms (first / second pass; A x first, then A' x first); "
                    "tuner %.4f, %.4f ms\n", name, wall[0][0], wall[1][0], gpu[0][0], gpu[1][0],
                    wall[0][1], wall[1][1], gpu[0][1], gpu[1][1], si.us[0] * 1e-3, si.us[1] * 1e-3);
+            /* SP_MERGE=1: A x by the merge path pinned at several items an invocation and
+             * workgroup sizes (real entries), the GPU's time of each; then unpinned */
+            const char *mg = getenv("SP_MERGE");
+            if (mg && *mg == '1' && m.kind == 1) {
+                s.t = 0;
+                static const int ew[][2] = {{4, 64}, {4, 128}, {4, 256}, {8, 64}, {8, 128},
+                                            {16, 128}};
+                for (size_t w = 0; w < sizeof ew / sizeof ew[0]; w++) {
+                    texla_sparse_variant v = {.format = TEXLA_SPARSE_CSR,
+                                              .sched = TEXLA_SCHED_MERGE, .lanes = ew[w][0],
+                                              .wg = ew[w][1]};
+                    if (texla_sparse_pin(ctx, s.a, TEXLA_SPARSE_N, &v) == TEXLA_OK)
+                        printf("  %s merge E=%d wg=%d: GPU %.4f ms\n", name, ew[w][0], ew[w][1],
+                               gpu_time_op(run_n, &s, e->batches));
+                    else
+                        printf("  %s merge E=%d wg=%d: %s\n", name, ew[w][0], ew[w][1],
+                               texla_error_message(ctx));
+                }
+                texla_sparse_pin(ctx, s.a, TEXLA_SPARSE_N, NULL);
+            }
             for (int op = 0; op < 2; op++) {
                 s.t = op;
                 double ms = wall[1][op] < wall[0][op] ? wall[1][op] : wall[0][op];
