@@ -1,38 +1,51 @@
-// y = A x for CSR with real entries, split by the merge path (Merrill & Garland): the rows' ends
-// and the entries are merged into one list of R + NNZ items, and every workgroup takes a tile
-// of WG * E items, every invocation E of them, whatever the rows' lengths: a row of a million
-// entries and a million empty rows cost the same as any other million items. The stored CSR
-// is the one spmv_row.comp reads (rows in texel order of y, columns packed): storage row p's
-// sum goes to ylin[p] (y's texels as stored, float texel * 4 + channel), and
-// glsl/kernels/spmv_pack.comp moves ylin into y.
+// y = A x (+ beta y) for CSR with real entries, split by the merge path (Merrill & Garland): the
+// rows' ends and the entries are merged into one list of R + NNZ items, and every workgroup
+// takes a tile of WG * E items, every invocation E of them, whatever the rows' lengths: a row of
+// a million entries and a million empty rows cost the same as any other million items. The
+// stored CSR is the one spmv_row.comp reads (rows in texel order of y, columns packed): storage
+// row p is channel p % 4 of y's texel p / 4, and y is written whole texels at a time.
 //
 // MODE 2 (once per stored form, kept): the (row, entry) on the merge path at every multiple of
-//   SPLIT items, by binary search of the row starts, into split[] (after the carries); every
-//   tile size is a multiple of SPLIT, so one set serves every variant.
+//   SPLIT items, by binary search of the row starts, into the splits; every tile size is a
+//   multiple of SPLIT, so one set serves every variant.
 // MODE 0 (the tiles): the workgroup reads its tile's first and last (row, entry) from the
 //   splits, stages the tile's row ends and its entries' products a x in shared memory (loads
 //   of consecutive entries by consecutive invocations), and each invocation walks its E items:
-//   an entry adds its product to the open row's sum, a row end writes the sum. A row that an
-//   invocation closes but did not open also needs the sums the invocations before it left
-//   open on it: a segmented scan of those open sums over the workgroup (keys: the open row,
-//   non-decreasing) gives each invocation what its first closed row is owed. The tile's last
-//   open sum goes to carry[tile] (row, value).
-// MODE 1 (the carries): one invocation per tile: the first tile of each run of tiles carrying
-//   into the same row adds the run's sums, in tile order, into ylin[row]; that row was written
-//   in MODE 0 by the tile that closed it. No atomics: the same result run to run.
-// Uniforms: u_i0 = (R storage rows, NNZ, tiles, M = ceil((R + NNZ) / SPLIT)), u_i1.x = T /
-//   SPLIT; x is u_src0 (the vector texture, read at each column's packed texel and channel).
-//   The buffer holds M open rows, M open sums, M + 1 splits. Defines: WG invocations, E items
-//   each.
+//   an entry adds its product to the open row's sum, a row end writes the sum to rowv[]. A row
+//   that an invocation closes but did not open also needs the sums the invocations before it
+//   left open on it: a segmented scan of those open sums over the workgroup (keys: the open
+//   row, non-decreasing) gives each invocation what its first closed row is owed. The tile's
+//   last open sum goes to the carries (row, value). Then the workgroup writes the texels of y
+//   whose four rows it closed and opened itself, from rowv[].
+// MODE 1 (the split texels): one invocation per tile. A texel not written whole by one tile
+//   (a row of it opened in an earlier tile) is written by the tile that closes its last row:
+//   rowv[] of its four rows plus the open sums of the tiles before it that ended on them, in
+//   a fixed order. No atomics: the same result run to run.
+// Uniforms: u_i0 = (R storage rows, NNZ, tiles, M = ceil((R + NNZ) / SPLIT)), u_i1 = (T /
+//   SPLIT, texels per row of y, rowv[]'s offset in the buffer), u_i2.z beta on, u_f0.x beta; x
+//   is u_src0 (the vector texture, read at each column's packed texel and channel), y the image
+//   at unit 0. The buffer holds M open rows, M open sums, M + 1 splits, then R row values.
+//   Defines: WG invocations, E items each.
 layout(local_size_x = WG) in;
 uniform sampler2D u_src0;
 
 layout(std430, binding = 0) readonly buffer Ptr { uint ptr[]; };
 layout(std430, binding = 1) readonly buffer Col { uint col[]; };
 layout(std430, binding = 2) readonly buffer Val { float val[]; };
-layout(std430, binding = 5) buffer Out { float ylin[]; };
-// M open rows, M open sums (as bits), then M + 1 splits (row, entry)
+layout(rgba32f, binding = 0) uniform image2D u_dst;
+// M open rows, M open sums (as bits), M + 1 splits (row, entry), R row values (as bits)
 layout(std430, binding = 6) buffer Carry { uint carry_row[]; };
+#define ROWV(p) carry_row[uint(u_i1.z) + (p)]
+
+#if MODE != 2
+// texel q of y: v (+ beta y)
+void put_texel(uint q, vec4 v) {
+    uint w = uint(u_i1.y);
+    ivec2 pos = ivec2(int(q % w), int(q / w));
+    if (u_i2.z != 0) v += u_f0.x * imageLoad(u_dst, pos);
+    imageStore(u_dst, pos, v);
+}
+#endif
 
 #define T (WG * E)
 #define SPLIT 256
@@ -90,6 +103,7 @@ void main() {
     uint i0 = carry_row[sp + 2u * s0], j0 = carry_row[sp + 2u * s0 + 1u];
     uint i1 = carry_row[sp + 2u * s1], j1 = carry_row[sp + 2u * s1 + 1u];
     uint na = i1 - i0, nb = j1 - j0;
+    bool midrow = j0 > ptr[i0]; // the tile opens in the middle of row i0
     for (uint k = lid; k < na; k += uint(WG)) END(k) = ptr[i0 + k + 1u];
     // the tile's products: at most E entries an invocation (nb <= T), LB at a time with every
     // load issued before a product is taken; a loop of one entry an iteration waits for its
@@ -126,13 +140,16 @@ void main() {
         if (END(mid) <= j0 + dl - mid - 1u) lo = mid + 1u;
         else hi = mid;
     }
+    // from here on each row end item is read by the one invocation whose items hold it, which
+    // then keeps the row's value in its place
+    barrier();
     uint r = lo, j = dl - lo, dend = min(dl + uint(E), na + nb);
     float acc = 0.0, first = 0.0;
     uint first_row = NONE;
     for (uint d = dl; d < dend; ++d) {
         if (r < na && END(r) <= j0 + j) { // row i0 + r ends here
             if (first_row == NONE) first_row = r, first = acc;
-            else ylin[i0 + r] = acc;
+            else sh_item[r] = floatBitsToUint(acc);
             acc = 0.0;
             ++r;
         } else {
@@ -169,7 +186,7 @@ void main() {
         // what the invocations before this one left open on its first row (which they all
         // end on: this invocation starts where the one before it stopped)
         float owed = lid > 0u && pkey == i0 + first_row ? ptot : 0.0;
-        ylin[i0 + first_row] = first + owed;
+        sh_item[first_row] = floatBitsToUint(first + owed);
     }
     if (lid == uint(WG) - 1u) {
         carry_row[tile] = key < R ? key : NONE;
@@ -189,13 +206,25 @@ void main() {
         // what the invocations before this one left open on its first row (which they all
         // end on: this invocation starts where the one before it stopped)
         float owed = lid > 0u && sh_key[lid - 1u] == i0 + first_row ? sh_sum[lid - 1u] : 0.0;
-        ylin[i0 + first_row] = first + owed;
+        sh_item[first_row] = floatBitsToUint(first + owed);
     }
     if (lid == uint(WG) - 1u) {
         carry_row[tile] = key < R ? key : NONE;
         carry_row[M + tile] = floatBitsToUint(sh_sum[lid]);
     }
 #endif
+    barrier();
+    // the texels whose four rows this tile opened and closed, from sh_item; the other rows it
+    // closed (at most 4 before them, 3 after) to rowv[], for MODE 1
+    uint qa = (i0 + (midrow ? 1u : 0u) + 3u) >> 2, qe = (i0 + na) >> 2;
+    for (uint q = qa + lid; q < qe; q += uint(WG)) {
+        uint p = 4u * q - i0;
+        put_texel(q, vec4(uintBitsToFloat(sh_item[p]), uintBitsToFloat(sh_item[p + 1u]),
+                          uintBitsToFloat(sh_item[p + 2u]), uintBitsToFloat(sh_item[p + 3u])));
+    }
+    uint nlo = qa < qe ? 4u * qa - i0 : na, nhi = qa < qe ? i0 + na - 4u * qe : 0u;
+    if (lid < nlo) ROWV(i0 + lid) = sh_item[lid];
+    else if (lid < nlo + nhi) ROWV(4u * qe + lid - nlo) = sh_item[4u * qe - i0 + lid - nlo];
 }
 #elif MODE == 2
 // the merge path's split on diagonal d: rows ended and entries taken by the first d items
@@ -220,19 +249,28 @@ void main() {
 #else
 void main() {
     uint t = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * uint(WG);
-    uint tiles = uint(u_i0.z), M = uint(u_i0.w);
+    uint tiles = uint(u_i0.z), M = uint(u_i0.w), sp = 2u * M, per = uint(u_i1.x);
     if (t >= tiles) return;
-    uint row = carry_row[t];
-    if (row == NONE || (t > 0u && carry_row[t - 1u] == row)) return;
-    float s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0; // four sums in a fixed order
+    uint s0 = t * per, s1 = min(s0 + per, M);
+    uint i0 = carry_row[sp + 2u * s0], j0 = carry_row[sp + 2u * s0 + 1u];
+    uint i1 = carry_row[sp + 2u * s1];
+    uint q = i0 >> 2, p = 4u * q;
+    // texel q is split when a row of it opened before this tile, and this tile's when it closes
+    // the texel's last row
+    if ((p == i0 && j0 <= ptr[i0]) || p + 3u >= i1) return;
+    // the open sums of the tiles before this one that ended on the texel's rows (those tiles
+    // end on rows p .. i0, non-decreasing), four tiles at a time
+    vec4 s = vec4(0.0), s2 = vec4(0.0);
     uint u = t;
-    for (; u + 3u < tiles && carry_row[u + 3u] == row; u += 4u) {
-        s0 += uintBitsToFloat(carry_row[M + u]);
-        s1 += uintBitsToFloat(carry_row[M + u + 1u]);
-        s2 += uintBitsToFloat(carry_row[M + u + 2u]);
-        s3 += uintBitsToFloat(carry_row[M + u + 3u]);
+    for (; u >= 4u && carry_row[u - 4u] >= p; u -= 4u) {
+        s[carry_row[u - 1u] - p] += uintBitsToFloat(carry_row[M + u - 1u]);
+        s2[carry_row[u - 2u] - p] += uintBitsToFloat(carry_row[M + u - 2u]);
+        s[carry_row[u - 3u] - p] += uintBitsToFloat(carry_row[M + u - 3u]);
+        s2[carry_row[u - 4u] - p] += uintBitsToFloat(carry_row[M + u - 4u]);
     }
-    for (; u < tiles && carry_row[u] == row; ++u) s0 += uintBitsToFloat(carry_row[M + u]);
-    ylin[row] += (s0 + s1) + (s2 + s3);
+    for (; u > 0u && carry_row[u - 1u] >= p; --u)
+        s[carry_row[u - 1u] - p] += uintBitsToFloat(carry_row[M + u - 1u]);
+    put_texel(q, vec4(uintBitsToFloat(ROWV(p)), uintBitsToFloat(ROWV(p + 1u)),
+                      uintBitsToFloat(ROWV(p + 2u)), uintBitsToFloat(ROWV(p + 3u))) + s + s2);
 }
 #endif

@@ -306,17 +306,8 @@ VT part_at(uint c) {
 #endif
 }
 
-// affected group a: its long rows (their chunks in order) added into its texels
-void finish_group(uint a) {
-    uint lr = uint(u_i2.x), ag = uint(u_i2.y);
-    uint g = lt[ag + 2u * a], f = lt[ag + 2u * a + 1u], fe = lt[ag + 2u * a + 3u];
-    VT add[4] = VT[4](VZERO, VZERO, VZERO, VZERO);
-    for (uint i = f; i < fe; ++i) {
-        uint c = lt[lr + 3u * i], c0 = lt[lr + 3u * i + 1u], cn = lt[lr + 3u * i + 2u];
-        VT s = VZERO;
-        for (uint q = 0u; q < cn; ++q) s += part_at(c0 + q);
-        add[c] += s;
-    }
+// the long rows' sums add[] into group g's texels
+void long_texels(uint g, VT add[4]) {
     uint w = uint(u_i0.z);
 #if K == 4
     ivec2 pos = ivec2(int(2u * (g % w)), int(g / w));
@@ -334,11 +325,53 @@ void finish_group(uint a) {
 #endif
 }
 
-// the long rows into their groups: by the last workgroup to finish (LONGPASS 0), or by one
-// invocation per affected group in a pass of its own (LONGPASS 1, MODE 3: where the affected
-// groups are many, one workgroup would take them one after another)
+// affected group a: its long rows (their chunks in order) added into its texels
+void finish_group(uint a) {
+    uint lr = uint(u_i2.x), ag = uint(u_i2.y);
+    uint g = lt[ag + 2u * a], f = lt[ag + 2u * a + 1u], fe = lt[ag + 2u * a + 3u];
+    VT add[4] = VT[4](VZERO, VZERO, VZERO, VZERO);
+    for (uint i = f; i < fe; ++i) {
+        uint c = lt[lr + 3u * i], c0 = lt[lr + 3u * i + 1u], cn = lt[lr + 3u * i + 2u];
+        VT s = VZERO, s2 = VZERO; // two chains of loads
+        uint q = 0u;
+        for (; q + 1u < cn; q += 2u) {
+            s += part_at(c0 + q);
+            s2 += part_at(c0 + q + 1u);
+        }
+        if (q < cn) s += part_at(c0 + q);
+        add[c] += s + s2;
+    }
+    long_texels(g, add);
+}
+
+#if defined(TEXLA_SUBGROUP)
+// finish_group by a subgroup: its lanes take every S-th chunk of a row, summed with subgroupAdd
+// (H100, circuit: one invocation summing the 204 chunks of a row one after another kept the
+// whole product waiting ~20 us)
+void finish_group_sg(uint a) {
+    uint lr = uint(u_i2.x), ag = uint(u_i2.y), sl = gl_SubgroupInvocationID, S = gl_SubgroupSize;
+    uint g = lt[ag + 2u * a], f = lt[ag + 2u * a + 1u], fe = lt[ag + 2u * a + 3u];
+    VT add[4] = VT[4](VZERO, VZERO, VZERO, VZERO);
+    for (uint i = f; i < fe; ++i) {
+        uint c = lt[lr + 3u * i], c0 = lt[lr + 3u * i + 1u], cn = lt[lr + 3u * i + 2u];
+        VT s = VZERO;
+        for (uint q = sl; q < cn; q += S) s += part_at(c0 + q);
+        add[c] += subgroupAdd(s);
+    }
+    if (subgroupElect()) long_texels(g, add);
+}
+#endif
+
+// the long rows into their groups: by the last workgroup to finish (LONGPASS 0; a subgroup a
+// group where subgroups are, else an invocation a group), or by one invocation per affected
+// group in a pass of its own (LONGPASS 1, MODE 3: where the affected groups are many, one
+// workgroup would take them one after another)
 void finish_long(uint lid) {
+#if defined(TEXLA_SUBGROUP)
+    for (uint a = gl_SubgroupID; a < uint(u_i1.w); a += gl_NumSubgroups) finish_group_sg(a);
+#else
     for (uint a = lid; a < uint(u_i1.w); a += uint(WG)) finish_group(a);
+#endif
 }
 #endif
 

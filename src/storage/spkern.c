@@ -489,23 +489,22 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, s
     return r ? r : pack_ylin(ctx, y, beta, add, ylin);
 }
 
-/* CSR by the merge path (glsl/kernels/spmv_merge.comp): the tiles into ylin, the tiles' open
- * sums added in order, then ylin into y (spmv_pack.comp, with beta) */
+/* CSR by the merge path (glsl/kernels/spmv_merge.comp): the tiles, writing the texels of y
+ * each holds whole, then the texels split between tiles. No pass of its own moves the rows
+ * into y (H100, R-MAT: ylin and spmv_pack.comp's pass took 38 of 201 us) */
 #define MERGE_SPLIT 256 /* the splits' spacing in items: the smallest tile (E 4 x WG 64) */
 static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
-                              const texla__obj *x, texla__obj *y, float beta, int add,
-                              texla__buf *ylin) {
-    texla_result r = ylin_for(ctx, y, ylin);
-    if (r) return r;
+                              const texla__obj *x, texla__obj *y, float beta, int add) {
     long long R = (long long)f->ngroups * f->G, items = R + f->ne;
     int wg = v->wg, E = v->lanes;
     long long tiles = (items + (long long)wg * E - 1) / ((long long)wg * E);
     long long M = (items + MERGE_SPLIT - 1) / MERGE_SPLIT; /* splits every MERGE_SPLIT items */
-    if (M > 0x3fffffffLL)
+    if (M > 0x3fffffffLL || 4 * M + 2 + R > 0x7fffffffLL)
         return texla__fail(ctx, TEXLA_ERR_LIMIT, "a merge-path product of %lld tiles", M);
-    /* the tiles' open rows and sums, and the splits (made once for the stored form: every tile
-     * size is a multiple of MERGE_SPLIT) */
-    size_t cbytes = (size_t)M * 8 + ((size_t)M + 1) * 8;
+    /* the tiles' open rows and sums, the splits (made once for the stored form: every tile
+     * size is a multiple of MERGE_SPLIT), the rows' values */
+    size_t cbytes = (size_t)M * 8 + ((size_t)M + 1) * 8 + (size_t)R * 4;
+    texla_result r = TEXLA_OK;
     if (!f->merge_split) {
         texla__buf_free(&ctx->gl, &f->buf[6]);
         r = texla__buf_make(&ctx->gl, cbytes, NULL, &f->buf[6]);
@@ -526,14 +525,17 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
     char defs[128];
     snprintf(defs, sizeof defs, "#define MODE 0\n#define WG %d\n#define E %d", wg, E);
     texla__pass p = {.prog = TEXLA__P_SPMV_MERGE, .defines = defs, .src = {&x->t},
-                     .draw = TEXLA__DRAW_KERNEL};
+                     .dst = &y->t, .draw = TEXLA__DRAW_KERNEL};
     p.i0[0] = (int)R;
     p.i0[1] = (int)f->ne;
     p.i0[2] = (int)tiles;
     p.i0[3] = (int)M;
     p.i1[0] = wg * E / MERGE_SPLIT;
+    p.i1[1] = y->t.w;
+    p.i1[2] = (int)(4 * M + 2);
+    p.i2[2] = add && beta != 0.0f;
+    p.f0[0] = beta;
     for (int i = 0; i < 3; i++) bind(&p, f, i, i);
-    p.ssbo[5].b = ylin;
     p.ssbo[6].b = &f->buf[6];
     r = sp_groups_of(ctx, tiles, &p);
     if (!r) r = texla__run(&ctx->gl, &p);
@@ -544,8 +546,7 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
         r = sp_groups_of(ctx, (tiles + 255) / 256, &q);
         if (!r) r = texla__run(&ctx->gl, &q);
     }
-    /* ylin left zero by the pack: the scatter forms sharing it add into it */
-    return r ? r : pack_ylin(ctx, y, beta, add, ylin);
+    return r;
 }
 
 texla_result sp_run(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
@@ -558,7 +559,7 @@ texla_result sp_run(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
     case TEXLA_SPARSE_COO:
     case TEXLA_SPARSE_CSC: return run_scatter(ctx, v, f, x, y, beta, add, ylin);
     default:
-        if (v->sched == TEXLA_SCHED_MERGE) return run_merge(ctx, v, f, x, y, beta, add, ylin);
+        if (v->sched == TEXLA_SCHED_MERGE) return run_merge(ctx, v, f, x, y, beta, add);
         return run_rows(ctx, v, f, x, y, beta, add, scr);
     }
 }

@@ -163,10 +163,19 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
     } else if (M <= 1.25 * m + 2 && M <= SERIAL_MAX) {
         v.format = TEXLA_SPARSE_ELL;
         v.sched = TEXLA_SCHED_GROUP;
+    } else if (k == 1 && ((M > 4096 && M > 64 * m) || M > SERIAL_MAX) && M <= 65536) {
+        /* rows of every length up to some tens of thousands (power-law graphs): the merge
+         * path, whose work per invocation is the same whatever the rows (H100, R-MAT: 0.17
+         * ms, where CSR with its long rows in chunks takes 0.42). Not past 65536 entries: a
+         * row that spans many tiles has its tiles' sums added one after another (circuit's
+         * row of 834880 entries: 0.57 ms against 0.10 by SELL with long rows in chunks) */
+        v.format = TEXLA_SPARSE_CSR;
+        v.sched = TEXLA_SCHED_MERGE;
+        v.lanes = 4;
+        v.wg = 256;
     } else if ((M > 4096 && M > 64 * m) || M > SERIAL_MAX) {
-        /* a few very long rows (power-law graphs, circuits): CSR, unpadded, with the long rows
-         * in workgroup chunks (H100: rmat 0.57 ms; SELL there pads 183%, and plain CSR takes
-         * 3-11 ms) */
+        /* a few very long rows (circuits): CSR, unpadded, with the long rows in workgroup
+         * chunks (H100: rmat 0.57 ms; SELL there pads 183%, and plain CSR takes 3-11 ms) */
         v.format = TEXLA_SPARSE_CSR;
         v.sched = TEXLA_SCHED_LANES;
         v.lanes = 4;
@@ -554,15 +563,16 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
             add(ctx, L, (V){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_GROUP, .soa = 1}, q);
     }
     /* CSR by the merge path, for skewed rows: the same work per invocation whatever the rows
-     * (real entries; CSR's storage, so none of its own to build). On the H100 4 items an
-     * invocation beat 8 and 16 on every matrix (rmat 0.28 / 0.38 / 0.77 ms), and the merge path
-     * lost to the rows' schedules where rows are even (band 1.1 ms vs 0.12): only there, and
-     * one candidate, so it does not take the budget of the others */
+     * (real entries; CSR's storage, so none of its own to build, and the three candidates
+     * cost only their timing). On the H100, R-MAT: 4 items an invocation 178 us with 128
+     * invocations a workgroup, 170 with 256, 8 items 176 (16 items 185); the merge path lost
+     * to the rows' schedules where rows are even (band 1.1 ms vs 0.12): only for skewed rows */
     if (k == 1 && (all || M > 8 * m + 64)) {
         add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4}, q);
+        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4,
+                        .wg = 256}, q);
+        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 8}, q);
         if (all) {
-            add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 8},
-                q);
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 16},
                 q);
         }
