@@ -43,6 +43,10 @@ uniform sampler2D u_src0;
 layout(std430, binding = 0) readonly buffer Ptr { uint bptr[]; };
 layout(std430, binding = 1) readonly buffer Col { uint bcol[]; };
 layout(std430, binding = 2) readonly buffer Val { float val[]; };
+#if K == 2 && !SOA
+// complex entries as whole 8-byte loads
+layout(std430, binding = 2) readonly buffer Val2 { vec2 val2[]; };
+#endif
 #if FMT == 3
 layout(std430, binding = 3) readonly buffer Ref { uint ref[]; };
 #endif
@@ -77,8 +81,7 @@ VT bval(uint e, uint r, uint c) {
 #if K == 1
     return val[e * uint(B * B) + q];
 #else
-    uint i = (e * uint(B * B) + q) * 2u;
-    return vec2(val[i], val[i + 1u]);
+    return val2[e * uint(B * B) + q];
 #endif
 #endif
 }
