@@ -519,6 +519,10 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
                             .sigma = 1024, .long_rows = Ts[t]}, q);
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES, .lanes = l1,
                             .long_rows = Ts[t]}, q);
+            /* one invocation a short row, on the same storage (H100, circuit's short rows
+             * alone: CSR per row with x from a buffer 77.4 us, SELL-32 by groups 82.2) */
+            add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_ROW,
+                            .long_rows = Ts[t]}, q);
             add(ctx, L, (V){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_GROUP,
                             .long_rows = Ts[t]}, q);
         }
