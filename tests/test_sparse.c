@@ -468,6 +468,22 @@ static void test_merge(void) {
         sweep_matrix_with(&m, 0, 1, entry == 1 ? vs : vs + 4, entry == 1 ? 8 : 4);
         hfree(&m);
     }
+    /* y's texels split between merge tiles in every way: runs of consecutive rows of 250..900
+     * entries (each of a texel's four rows closed by a different tile; the smallest tile holds
+     * 256 items), long rows after short ones in the same texel, empty rows, and a row count that
+     * is not a multiple of 4 */
+    {
+        hmat m = {"merge: texels split between tiles (runs of rows of 250..900 entries)", 1,
+                  203, 1500, 0, NULL, NULL, NULL};
+        int cap = 0;
+        for (int i = 0; i < m.rows; i++) {
+            int len = i % 9 == 4 ? 0 : (i / 16) % 2 ? 250 + (int)(rnd_u() % 651u)
+                                                    : (int)(rnd_u() % 4u);
+            for (int q = 0; q < len; q++) push(&m, &cap, i, (q * 3 + i) % m.cols);
+        }
+        sweep_matrix_with(&m, 0, 1, vs, 4);
+        hfree(&m);
+    }
     /* long rows in hundreds of groups: more than twice the workgroup, so a pass of their own adds
      * them (LONGPASS in spmv_row.comp), for every row format and entry type */
     static const V lv[] = {
