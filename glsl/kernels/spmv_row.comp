@@ -30,7 +30,8 @@
 // LONG 1 (a define: its workgroup reductions are costly to compile where they are not used):
 // the first u_i0.w units are chunks of long rows, each summed by one workgroup into part[], and
 // the last workgroup to finish adds them into their groups' texels; with LONGPASS 1 a pass of
-// its own does that instead (MODE 3, one invocation per affected group, after the main pass).
+// its own does that instead (MODE 3, after the main pass). Either way a subgroup adds one group's
+// chunks where subgroups are, else one invocation.
 // Padding entries (ELL, SELL) have column PAD and contribute exactly 0 (NaN in x stays out).
 // CPW 2 (cols16; ELL, SELL, K = 1, MODE 0 or 1): col[] holds 16-bit column offsets from the
 // entry's row, steps 2j and 2j + 1 of a row in the low and high halves of one word (ELL: word
@@ -687,8 +688,16 @@ void do_unit(uint u, uint lid) {
 
 #if MODE == 3
 void main() {
+#if defined(TEXLA_SUBGROUP)
+    // a subgroup an affected group
+    uint nsg = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_NumSubgroups;
+    uint a0 = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * gl_NumSubgroups +
+              gl_SubgroupID;
+    for (uint a = a0; a < uint(u_i1.w); a += nsg) finish_group_sg(a);
+#else
     uint a = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * uint(WG);
     if (a < uint(u_i1.w)) finish_group(a);
+#endif
 }
 #else
 void main() {
