@@ -245,7 +245,7 @@ void bench_spsuite(const bench_env *e) {
             const char *mg = getenv("SP_MERGE");
             if (mg && *mg == '1' && m.kind == 1) {
                 s.t = 0;
-                static const int ew[][2] = {{4, 64}, {4, 128}, {4, 256}, {8, 64}, {8, 128},
+                static const int ew[][2] = {{4, 128}, {4, 256}, {4, 512}, {8, 128}, {8, 256},
                                             {16, 128}};
                 for (size_t w = 0; w < sizeof ew / sizeof ew[0]; w++) {
                     texla_sparse_variant v = {.format = TEXLA_SPARSE_CSR,

@@ -140,7 +140,6 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
         sp_variant_norm(&v);
         return v;
     }
-    (void)ctx;
     double m = op ? st->cmean : st->mean, sd = op ? st->csd : st->sd;
     int M = op ? st->cmax : st->lmax, n = op ? st->cols : st->rows;
     v.wg = 128;
@@ -165,14 +164,14 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
         v.sched = TEXLA_SCHED_GROUP;
     } else if (k == 1 && ((M > 4096 && M > 64 * m) || M > SERIAL_MAX) && M <= 65536) {
         /* rows of every length up to some tens of thousands (power-law graphs): the merge
-         * path, whose work per invocation is the same whatever the rows (H100, R-MAT: 0.17
+         * path, whose work per invocation is the same whatever the rows (H100, R-MAT: 0.165
          * ms, where CSR with its long rows in chunks takes 0.42). Not past 65536 entries: a
          * row that spans many tiles has its tiles' sums added one after another (circuit's
          * row of 834880 entries: 0.57 ms against 0.10 by SELL with long rows in chunks) */
         v.format = TEXLA_SPARSE_CSR;
         v.sched = TEXLA_SCHED_MERGE;
         v.lanes = 4;
-        v.wg = 256;
+        v.wg = ctx->gl.caps.wg_invocations >= 512 ? 512 : 128;
     } else if ((M > 4096 && M > 64 * m) || M > SERIAL_MAX) {
         /* a few very long rows (circuits): CSR, unpadded, with the long rows in workgroup
          * chunks (H100: rmat 0.57 ms; SELL there pads 183%, and plain CSR takes 3-11 ms) */
@@ -568,11 +567,13 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
     }
     /* CSR by the merge path, for skewed rows: the same work per invocation whatever the rows
      * (real entries; CSR's storage, so none of its own to build, and the three candidates
-     * cost only their timing). On the H100, R-MAT: 4 items an invocation 178 us with 128
-     * invocations a workgroup, 170 with 256, 8 items 176 (16 items 185); the merge path lost
+     * cost only their timing). On the H100, R-MAT: 4 items an invocation 177 us with 128
+     * invocations a workgroup, 169 with 256, 165 with 512, 8 items 174 (16 items 185); the
+     * bigger tiles also carry a long row across fewer tiles; the merge path lost
      * to the rows' schedules where rows are even (band 1.1 ms vs 0.12): only for skewed rows */
     if (k == 1 && (all || M > 8 * m + 64)) {
-        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4}, q);
+        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4,
+                        .wg = 512}, q);
         add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4,
                         .wg = 256}, q);
         add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 8}, q);
