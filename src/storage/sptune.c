@@ -42,8 +42,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* 2: variants have xbuf, and CSR the stream schedule; 3: cols16, rowsort; 4: cols8 (far8) */
-#define KEY_VERSION 4
+/* 2: variants have xbuf, and CSR the stream schedule; 3: cols16, rowsort; 4: cols8 (far8);
+ * 5: the merge path writes y itself and is the rule for skewed rows (choices timed before it
+ * ranked the merge path at 1.7x its time now: retuned) */
+#define KEY_VERSION 5
 
 /* a row schedule whose longest row's chain of loads takes far longer than a whole product
  * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
