@@ -915,6 +915,99 @@ static void test_budget(void) {
     printf("budget (%.1f s)\n", check_now() - t0);
 }
 
+/* every entry of the cache file given value val (the device and key kept) */
+static void cache_set_values(const char *path, const char *val) {
+    char *file = slurp(path);
+    if (!file) return;
+    char *out = malloc(strlen(file) * 2 + 4096), *o = out;
+    const char *p = file;
+    while (*p) {
+        size_t len = strcspn(p, "\n");
+        const char *t1 = memchr(p, '\t', len), *t2 = t1 ? memchr(t1 + 1, '\t', len - (size_t)(t1 + 1 - p)) : NULL;
+        if (*p != '#' && t2) {
+            memcpy(o, p, (size_t)(t2 + 1 - p));
+            o += t2 + 1 - p;
+            o += sprintf(o, "%s", val);
+        } else {
+            memcpy(o, p, len);
+            o += len;
+        }
+        if (p[len] == '\n') *o++ = '\n', len++;
+        p += len;
+    }
+    *o = '\0';
+    spit(path, out);
+    free(out), free(file);
+}
+
+/* a cached choice of 8-bit columns: read back from the file and run by a new context (every
+ * entry within 100 columns of its row); and the same value cached for a matrix with an entry
+ * 128 away, which 8-bit columns cannot store: refused with a warning, the product still right */
+static void test_cache_cols8(void) {
+    texla_info inf0;
+    texla_ctx_info(ctx, &inf0);
+    if (!inf0.compute) return;
+    char dir[64];
+    if (!check_mkdtemp(dir, sizeof dir, "/tmp/texla-sparse-XXXXXX")) return;
+    const char *path = check_path(dir, "tune.txt");
+    static const char *c8 = "fmt=ell sched=row L=0 wg=128 dist=0 bpsm=0 C=0 sigma=0 b=0 bell=0 "
+                            "soa=0 long=0 chunk=0 xb=1 c16=1 c8=1 rs=0 us=12.500";
+    for (int far = 0; far < 2; far++) {
+        hmat m = {far ? "band of 100, one entry 128 away" : "band of 100 (cached cols8)", 1, 700,
+                  700, 0, NULL, NULL, NULL};
+        int cap = 0;
+        for (int i = 0; i < m.rows; i++) {
+            int len = i % 11 == 3 ? 0 : 1 + (int)(rnd_u() % 9u);
+            for (int q = 0; q < len; q++) {
+                int j = i - 100 + (int)(rnd_u() % 201u);
+                push(&m, &cap, i, j < 0 ? 0 : j >= m.cols ? m.cols - 1 : j);
+            }
+        }
+        if (far) push(&m, &cap, 500, 628);
+        unlink(path);
+        texla_ctx *c = cache_ctx(path);
+        if (!c) break;
+        made r = make_on(c, &m, 1);
+        texla_sparse_tune_desc td = {0};
+        td.ops = 1;
+        td.budget = 0.2;
+        CHECK_OK(c, texla_sparse_tune(c, r.a, &td), "tuning the band into a new cache");
+        unmake(c, &r);
+        texla_ctx_destroy(c);
+        cache_set_values(path, c8);
+        char *file = slurp(path);
+        CHECK(file && strstr(file, "c8=1"), "%s: the edited cache holds c8=1: %.300s", m.name,
+              file ? file : "(none)");
+        free(file);
+        warnings = 0;
+        c = cache_ctx(path);
+        if (!c) break;
+        r = make_on(c, &m, 1);
+        check_made(c, &r, &m, far ? "y = A x, a cached cols8 that cannot store the matrix"
+                                  : "y = A x with cols8 from the cache");
+        texla_sparse_info inf;
+        if (CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "info (cached cols8)")) {
+            if (!far) {
+                CHECK(inf.how[0] == 3 && inf.now[0].cols8 == 1 && inf.now[0].cols16 == 1,
+                      "cached cols8: how %d, cols8 %d, cols16 %d (want 3, 1, 1)", inf.how[0],
+                      inf.now[0].cols8, inf.now[0].cols16);
+                CHECK(warnings == 0, "a good cols8 entry gave %d warnings (%s)", warnings,
+                      last_warning);
+            } else {
+                CHECK(inf.how[0] != 3 && !inf.now[0].cols8,
+                      "a cols8 entry for an entry 128 away: how %d, cols8 %d", inf.how[0],
+                      inf.now[0].cols8);
+                CHECK(warnings >= 1, "a cols8 entry the matrix refuses gave no warning");
+            }
+        }
+        unmake(c, &r);
+        texla_ctx_destroy(c);
+        hfree(&m);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_tuner(void) {
     double t0 = check_now();
     char dir[64];
@@ -1505,6 +1598,7 @@ void suite_sparse(void) {
     test_complex();
     test_million();
     test_tuner();
+    test_cache_cols8();
     test_budget();
     tu_end();
     texla_ctx_destroy(ctx);
