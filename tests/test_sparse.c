@@ -445,6 +445,7 @@ static void test_merge(void) {
         {.format = F(CSR), .sched = S(MERGE), .lanes = 8},
         {.format = F(CSR), .sched = S(MERGE), .lanes = 16},
         {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 256},
+        {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 512},
         {.format = F(CSR), .sched = S(STREAM)},
         {.format = F(CSR), .sched = S(STREAM), .wg = 32},
         {.format = F(CSR), .sched = S(STREAM), .wg = 256, .soa = 1},
@@ -465,7 +466,7 @@ static void test_merge(void) {
                 push(&m, &cap, i,
                      len > 100 ? (q * 7 + i) % m.cols : (int)(rnd_u() % (unsigned)m.cols));
         }
-        sweep_matrix_with(&m, 0, 1, entry == 1 ? vs : vs + 4, entry == 1 ? 8 : 4);
+        sweep_matrix_with(&m, 0, 1, entry == 1 ? vs : vs + 5, entry == 1 ? 9 : 4);
         hfree(&m);
     }
     /* y's texels split between merge tiles in every way: runs of consecutive rows of 250..900
@@ -481,7 +482,7 @@ static void test_merge(void) {
                                                     : (int)(rnd_u() % 4u);
             for (int q = 0; q < len; q++) push(&m, &cap, i, (q * 3 + i) % m.cols);
         }
-        sweep_matrix_with(&m, 0, 1, vs, 4);
+        sweep_matrix_with(&m, 0, 1, vs, 5);
         hfree(&m);
     }
     /* long rows in hundreds of groups: more than twice the workgroup, so a pass of their own adds

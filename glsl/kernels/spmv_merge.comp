@@ -68,7 +68,7 @@ shared uint sh_item[T];
 // the open sums scanned by subgroup shuffles, then across the subgroups through shared memory
 // (one barrier instead of two per step); invocation q of the tile is lane q % S of subgroup
 // q / S (whatever the invocations' order within the workgroup)
-#define NSG (WG / TEXLA_SUBGROUP_SIZE)
+#define NSG (WG / 4) // room for subgroups as narrow as device.c accepts
 shared uint sh_gkey[NSG];   // each subgroup's last open row
 shared float sh_gtail[NSG]; // its open sums on that row, scanned within the subgroup
 #else
@@ -97,6 +97,7 @@ void main() {
     uint lid = gl_LocalInvocationID.x;
 #endif
     uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    if (tile >= uint(u_i0.z)) return; // a grid of more workgroups than tiles (the whole group)
     uint R = uint(u_i0.x);
     uint M = uint(u_i0.w), sp = 2u * M, per = uint(u_i1.x); // splits a tile
     uint s0 = tile * per, s1 = min(s0 + per, M);

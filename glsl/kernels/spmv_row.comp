@@ -346,6 +346,11 @@ void finish_group(uint a) {
 }
 
 #if defined(TEXLA_SUBGROUP)
+#if WG % TEXLA_SUBGROUP_SIZE == 0
+#define SG_FULL 1 // every subgroup full: its lanes cover gl_SubgroupSize chunks a step
+#endif
+#endif
+#ifdef SG_FULL
 // finish_group by a subgroup: its lanes take every S-th chunk of a row, summed with subgroupAdd
 // (H100, circuit: one invocation summing the 204 chunks of a row one after another kept the
 // whole product waiting ~20 us)
@@ -368,7 +373,7 @@ void finish_group_sg(uint a) {
 // group in a pass of its own (LONGPASS 1, MODE 3: where the affected groups are many, one
 // workgroup would take them one after another)
 void finish_long(uint lid) {
-#if defined(TEXLA_SUBGROUP)
+#ifdef SG_FULL
     for (uint a = gl_SubgroupID; a < uint(u_i1.w); a += gl_NumSubgroups) finish_group_sg(a);
 #else
     for (uint a = lid; a < uint(u_i1.w); a += uint(WG)) finish_group(a);
@@ -688,7 +693,7 @@ void do_unit(uint u, uint lid) {
 
 #if MODE == 3
 void main() {
-#if defined(TEXLA_SUBGROUP)
+#ifdef SG_FULL
     // a subgroup an affected group
     uint nsg = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_NumSubgroups;
     uint a0 = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * gl_NumSubgroups +
