@@ -17,10 +17,11 @@
 //   row, non-decreasing) gives each invocation what its first closed row is owed. The tile's
 //   last open sum goes to the carries (row, value). Then the workgroup writes the texels of y
 //   whose four rows it closed and opened itself, from rowv[].
-// MODE 1 (the split texels): one invocation per tile. A texel not written whole by one tile
-//   (a row of it opened in an earlier tile) is written by the tile that closes its last row:
-//   rowv[] of its four rows plus the open sums of the tiles before it that ended on them, in
-//   a fixed order. No atomics: the same result run to run.
+// MODE 1 (the split texels): one subgroup per tile where there are subgroups, else one
+//   invocation. A texel not written whole by one tile (a row of it opened in an earlier tile)
+//   is written by the tile that closes its last row: rowv[] of its four rows plus the open
+//   sums of the tiles before it that ended on them, in a fixed order. No atomics: the same
+//   result run to run.
 // Uniforms: u_i0 = (R storage rows, NNZ, tiles, M = ceil((R + NNZ) / SPLIT)), u_i1 = (T /
 //   SPLIT, texels per row of y, rowv[]'s offset in the buffer), u_i2.z beta on, u_f0.x beta; x
 //   is u_src0 (the vector texture, read at each column's packed texel and channel), y the image
@@ -248,19 +249,57 @@ void main() {
     carry_row[2u * M + 2u * t + 1u] = s.y;
 }
 #else
-void main() {
-    uint t = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * uint(WG);
-    uint tiles = uint(u_i0.z), M = uint(u_i0.w), sp = 2u * M, per = uint(u_i1.x);
-    if (t >= tiles) return;
+// tile t's split texel: q, and its first row p; false where the texel of the tile's first row is
+// not split (no row of it opened before the tile) or not the tile's (it does not close the
+// texel's last row)
+bool split_of(uint t, out uint q, out uint p) {
+    uint M = uint(u_i0.w), sp = 2u * M, per = uint(u_i1.x);
     uint s0 = t * per, s1 = min(s0 + per, M);
     uint i0 = carry_row[sp + 2u * s0], j0 = carry_row[sp + 2u * s0 + 1u];
     uint i1 = carry_row[sp + 2u * s1];
-    uint q = i0 >> 2, p = 4u * q;
-    // texel q is split when a row of it opened before this tile, and this tile's when it closes
-    // the texel's last row
-    if ((p == i0 && j0 <= ptr[i0]) || p + 3u >= i1) return;
-    // the open sums of the tiles before this one that ended on the texel's rows (those tiles
-    // end on rows p .. i0, non-decreasing), four tiles at a time
+    q = i0 >> 2;
+    p = 4u * q;
+    return !((p == i0 && j0 <= ptr[i0]) || p + 3u >= i1);
+}
+
+// texel q: its rows' values plus s
+void put_split(uint q, uint p, vec4 s) {
+    put_texel(q, vec4(uintBitsToFloat(ROWV(p)), uintBitsToFloat(ROWV(p + 1u)),
+                      uintBitsToFloat(ROWV(p + 2u)), uintBitsToFloat(ROWV(p + 3u))) + s);
+}
+
+#if defined(TEXLA_SUBGROUP)
+#if WG % TEXLA_SUBGROUP_SIZE == 0
+#define SG_WALK 1
+#endif
+#endif
+
+void main() {
+    uint tiles = uint(u_i0.z), M = uint(u_i0.w), q, p;
+    // the open sums of the tiles before t that ended on the texel's rows: those tiles end on
+    // rows p .. i0, non-decreasing, so they are the run of tiles just before t
+#ifdef SG_WALK
+    // a subgroup a tile, its lanes taking S tiles of the run at a time (circuit's row of
+    // 834880 entries carries across hundreds of tiles)
+    uint S = gl_SubgroupSize, sl = gl_SubgroupInvocationID;
+    uint nsg = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_NumSubgroups;
+    uint t = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * gl_NumSubgroups +
+             gl_SubgroupID;
+    for (; t < tiles; t += nsg) {
+        if (!split_of(t, q, p)) continue;
+        vec4 s = vec4(0.0);
+        for (uint u = t;; u -= S) { // lane sl: tile u - 1 - sl
+            bool in_run = u > sl && carry_row[u - 1u - sl] >= p;
+            if (in_run) s[carry_row[u - 1u - sl] - p] += uintBitsToFloat(carry_row[M + u - 1u - sl]);
+            if (subgroupMin(in_run ? 1u : 0u) == 0u || u <= S) break;
+        }
+        s = subgroupAdd(s);
+        if (subgroupElect()) put_split(q, p, s);
+    }
+#else
+    uint t = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * uint(WG);
+    if (t >= tiles || !split_of(t, q, p)) return;
+    // four tiles at a time
     vec4 s = vec4(0.0), s2 = vec4(0.0);
     uint u = t;
     for (; u >= 4u && carry_row[u - 4u] >= p; u -= 4u) {
@@ -271,7 +310,7 @@ void main() {
     }
     for (; u > 0u && carry_row[u - 1u] >= p; --u)
         s[carry_row[u - 1u] - p] += uintBitsToFloat(carry_row[M + u - 1u]);
-    put_texel(q, vec4(uintBitsToFloat(ROWV(p)), uintBitsToFloat(ROWV(p + 1u)),
-                      uintBitsToFloat(ROWV(p + 2u)), uintBitsToFloat(ROWV(p + 3u))) + s + s2);
+    put_split(q, p, s + s2);
+#endif
 }
 #endif

@@ -546,7 +546,10 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
         texla__pass q = p;
         q.defines = "#define MODE 1\n#define WG 256\n#define E 1"; /* one program for every E */
         q.src[0] = NULL;
-        r = sp_groups_of(ctx, (tiles + 255) / 256, &q);
+        /* a subgroup a tile where there are subgroups (the kernel strides over the tiles) */
+        int sgs = ctx->gl.caps.subgroup_size > 0 ? ctx->gl.caps.subgroup_size : 1;
+        int per = ctx->gl.caps.subgroup && sgs <= 256 ? 256 / sgs : 256;
+        r = sp_groups_of(ctx, (tiles + per - 1) / per, &q);
         if (!r) r = texla__run(&ctx->gl, &q);
     }
     return r;

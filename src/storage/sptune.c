@@ -167,9 +167,10 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
     } else if (k == 1 && ((M > 4096 && M > 64 * m) || M > SERIAL_MAX) && M <= 65536) {
         /* rows of every length up to some tens of thousands (power-law graphs): the merge
          * path, whose work per invocation is the same whatever the rows (H100, R-MAT: 0.165
-         * ms, where CSR with its long rows in chunks takes 0.42). Not past 65536 entries: a
-         * row that spans many tiles has its tiles' sums added one after another (circuit's
-         * row of 834880 entries: 0.57 ms against 0.10 by SELL with long rows in chunks) */
+         * ms, where CSR with its long rows in chunks takes 0.42). Not past 65536 entries,
+         * where a few very long rows hold many entries and the rest are short: circuit (a row
+         * of 834880 entries) took 0.141 ms by the merge path, 0.116 by CSR lanes with its long
+         * rows in chunks and x from a buffer, the rule below */
         v.format = TEXLA_SPARSE_CSR;
         v.sched = TEXLA_SCHED_MERGE;
         v.lanes = 4;
