@@ -80,7 +80,8 @@ typedef struct sp_form {
     int perm, lens;
     int nchunks, nag, lt_lr, lt_ag; /* long rows */
     int nbr;                 /* BSR: block rows; its ne counts blocks */
-    int merge_split;         /* MERGE: buf[6] holds the merge path's splits */
+    int merge_split;         /* MERGE: buf[6] holds the tiles' open rows and sums, the merge
+                                path's splits and the rows' values */
     int nblocks;             /* CSR: the stream blocks, buf[3]: (first group, first entry) of
                                 each, and (groups, entries) */
     texla__buf buf[SP_NBUF]; /* 0 ptr, 1 col, 2 val, 3 lens / orow / CSR blocks, 4 perm, 5 state, 6 long */
