@@ -273,44 +273,40 @@ void put_split(uint q, uint p, vec4 s) {
 #define SG_WALK 1
 #endif
 #endif
+// SG_WALK: a subgroup a tile, its lanes taking S tiles of the run at a time (circuit's row of
+// 834880 entries carries across hundreds of tiles); else an invocation a tile (lane 0 of 1)
+#ifdef SG_WALK
+#define LANE gl_SubgroupInvocationID
+#define LANES gl_SubgroupSize
+#define WALKERS (gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_NumSubgroups)
+#define WALKER \
+    ((gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * gl_NumSubgroups + gl_SubgroupID)
+#define ALL(b) (subgroupMin((b) ? 1u : 0u) == 1u)
+#define TOTAL(s) subgroupAdd(s)
+#else
+#define LANE 0u
+#define LANES 1u
+#define WALKERS (gl_NumWorkGroups.x * gl_NumWorkGroups.y * uint(WG))
+#define WALKER (gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * uint(WG))
+#define ALL(b) (b)
+#define TOTAL(s) (s)
+#endif
 
 void main() {
-    uint tiles = uint(u_i0.z), M = uint(u_i0.w), q, p;
-    // the open sums of the tiles before t that ended on the texel's rows: those tiles end on
-    // rows p .. i0, non-decreasing, so they are the run of tiles just before t
-#ifdef SG_WALK
-    // a subgroup a tile, its lanes taking S tiles of the run at a time (circuit's row of
-    // 834880 entries carries across hundreds of tiles)
-    uint S = gl_SubgroupSize, sl = gl_SubgroupInvocationID;
-    uint nsg = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_NumSubgroups;
-    uint t = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * gl_NumSubgroups +
-             gl_SubgroupID;
-    for (; t < tiles; t += nsg) {
+    uint tiles = uint(u_i0.z), M = uint(u_i0.w), q, p, S = LANES, sl = LANE;
+    for (uint t = WALKER; t < tiles; t += WALKERS) {
         if (!split_of(t, q, p)) continue;
+        // the open sums of the tiles before t that ended on the texel's rows: those tiles end
+        // on rows p .. i0, non-decreasing, so they are the run of tiles just before t
         vec4 s = vec4(0.0);
         for (uint u = t;; u -= S) { // lane sl: tile u - 1 - sl
             bool in_run = u > sl && carry_row[u - 1u - sl] >= p;
-            if (in_run) s[carry_row[u - 1u - sl] - p] += uintBitsToFloat(carry_row[M + u - 1u - sl]);
-            if (subgroupMin(in_run ? 1u : 0u) == 0u || u <= S) break;
+            uint v = u - 1u - sl;
+            if (in_run) s[carry_row[v] - p] += uintBitsToFloat(carry_row[M + v]);
+            if (!ALL(in_run) || u <= S) break;
         }
-        s = subgroupAdd(s);
-        if (subgroupElect()) put_split(q, p, s);
+        s = TOTAL(s);
+        if (sl == 0u) put_split(q, p, s);
     }
-#else
-    uint t = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * uint(WG);
-    if (t >= tiles || !split_of(t, q, p)) return;
-    // four tiles at a time
-    vec4 s = vec4(0.0), s2 = vec4(0.0);
-    uint u = t;
-    for (; u >= 4u && carry_row[u - 4u] >= p; u -= 4u) {
-        s[carry_row[u - 1u] - p] += uintBitsToFloat(carry_row[M + u - 1u]);
-        s2[carry_row[u - 2u] - p] += uintBitsToFloat(carry_row[M + u - 2u]);
-        s[carry_row[u - 3u] - p] += uintBitsToFloat(carry_row[M + u - 3u]);
-        s2[carry_row[u - 4u] - p] += uintBitsToFloat(carry_row[M + u - 4u]);
-    }
-    for (; u > 0u && carry_row[u - 1u] >= p; --u)
-        s[carry_row[u - 1u] - p] += uintBitsToFloat(carry_row[M + u - 1u]);
-    put_split(q, p, s + s2);
-#endif
 }
 #endif

@@ -326,57 +326,41 @@ void long_texels(uint g, VT add[4]) {
 #endif
 }
 
-// affected group a: its long rows (their chunks in order) added into its texels
-void finish_group(uint a) {
-    uint lr = uint(u_i2.x), ag = uint(u_i2.y);
-    uint g = lt[ag + 2u * a], f = lt[ag + 2u * a + 1u], fe = lt[ag + 2u * a + 3u];
-    VT add[4] = VT[4](VZERO, VZERO, VZERO, VZERO);
-    for (uint i = f; i < fe; ++i) {
-        uint c = lt[lr + 3u * i], c0 = lt[lr + 3u * i + 1u], cn = lt[lr + 3u * i + 2u];
-        VT s = VZERO, s2 = VZERO; // two chains of loads
-        uint q = 0u;
-        for (; q + 1u < cn; q += 2u) {
-            s += part_at(c0 + q);
-            s2 += part_at(c0 + q + 1u);
-        }
-        if (q < cn) s += part_at(c0 + q);
-        add[c] += s + s2;
-    }
-    long_texels(g, add);
-}
-
 #if defined(TEXLA_SUBGROUP)
 #if WG % TEXLA_SUBGROUP_SIZE == 0
 #define SG_FULL 1 // every subgroup full: its lanes cover gl_SubgroupSize chunks a step
 #endif
 #endif
-#ifdef SG_FULL
-// finish_group by a subgroup: its lanes take every S-th chunk of a row, summed with subgroupAdd
-// (H100, circuit: one invocation summing the 204 chunks of a row one after another kept the
-// whole product waiting ~20 us)
-void finish_group_sg(uint a) {
-    uint lr = uint(u_i2.x), ag = uint(u_i2.y), sl = gl_SubgroupInvocationID, S = gl_SubgroupSize;
+
+// affected group a: its long rows (their chunks in order) added into its texels, by a subgroup
+// (SG_FULL: its lanes take every S-th chunk of a row, summed with subgroupAdd; H100, circuit:
+// one invocation summing the 204 chunks of a row one after another kept the whole product
+// waiting ~20 us), else by one invocation (lane 0 of 1)
+void finish_group(uint a, uint lane, uint S) {
+    uint lr = uint(u_i2.x), ag = uint(u_i2.y);
     uint g = lt[ag + 2u * a], f = lt[ag + 2u * a + 1u], fe = lt[ag + 2u * a + 3u];
     VT add[4] = VT[4](VZERO, VZERO, VZERO, VZERO);
     for (uint i = f; i < fe; ++i) {
         uint c = lt[lr + 3u * i], c0 = lt[lr + 3u * i + 1u], cn = lt[lr + 3u * i + 2u];
         VT s = VZERO;
-        for (uint q = sl; q < cn; q += S) s += part_at(c0 + q);
-        add[c] += subgroupAdd(s);
-    }
-    if (subgroupElect()) long_texels(g, add);
-}
+        for (uint q = lane; q < cn; q += S) s += part_at(c0 + q);
+#ifdef SG_FULL
+        s = subgroupAdd(s);
 #endif
+        add[c] += s;
+    }
+    if (lane == 0u) long_texels(g, add);
+}
 
-// the long rows into their groups: by the last workgroup to finish (LONGPASS 0; a subgroup a
-// group where subgroups are, else an invocation a group), or by one invocation per affected
-// group in a pass of its own (LONGPASS 1, MODE 3: where the affected groups are many, one
-// workgroup would take them one after another)
+// the long rows into their groups (a subgroup or an invocation a group, as finish_group): by
+// the last workgroup to finish (LONGPASS 0), or in a pass of its own (LONGPASS 1, MODE 3: where
+// the affected groups or the workgroups are many)
 void finish_long(uint lid) {
 #ifdef SG_FULL
-    for (uint a = gl_SubgroupID; a < uint(u_i1.w); a += gl_NumSubgroups) finish_group_sg(a);
+    for (uint a = gl_SubgroupID; a < uint(u_i1.w); a += gl_NumSubgroups)
+        finish_group(a, gl_SubgroupInvocationID, gl_SubgroupSize);
 #else
-    for (uint a = lid; a < uint(u_i1.w); a += uint(WG)) finish_group(a);
+    for (uint a = lid; a < uint(u_i1.w); a += uint(WG)) finish_group(a, 0u, 1u);
 #endif
 }
 #endif
@@ -698,10 +682,11 @@ void main() {
     uint nsg = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_NumSubgroups;
     uint a0 = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * gl_NumSubgroups +
               gl_SubgroupID;
-    for (uint a = a0; a < uint(u_i1.w); a += nsg) finish_group_sg(a);
+    for (uint a = a0; a < uint(u_i1.w); a += nsg)
+        finish_group(a, gl_SubgroupInvocationID, gl_SubgroupSize);
 #else
     uint a = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * uint(WG);
-    if (a < uint(u_i1.w)) finish_group(a);
+    if (a < uint(u_i1.w)) finish_group(a, 0u, 1u);
 #endif
 }
 #else

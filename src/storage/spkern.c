@@ -227,6 +227,14 @@ texla_result sp_groups_of(texla_ctx *ctx, long long n, texla__pass *p) {
     return TEXLA_OK;
 }
 
+/* workgroups of 256 invocations that give each of n items a subgroup where there are
+ * subgroups, else an invocation (the kernels stride over the items) */
+static long long subgroup_each(const texla_ctx *ctx, long long n) {
+    int sgs = ctx->gl.caps.subgroup_size > 0 ? ctx->gl.caps.subgroup_size : 1;
+    int per = ctx->gl.caps.subgroup && sgs <= 256 ? 256 / sgs : 256;
+    return (n + per - 1) / per;
+}
+
 /* x into scr->xlin (spmv_pack.comp, UNPACK), for a variant with xbuf: its texels as stored
  * (bk = 0: the row formats), in element order (bk < 0: cols16, a texel per invocation), or by
  * block column, bk = B K floats in ceil(bk / 4) vec4s each (BSR) */
@@ -381,7 +389,7 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
         memcpy(q.i2, p.i2, sizeof q.i2);
         bind(&q, f, 5, 5);
         bind(&q, f, 6, 6);
-        r = sp_groups_of(ctx, (f->nag + 7) / 8, &q); /* a subgroup (of 32) or an invocation a group */
+        r = sp_groups_of(ctx, subgroup_each(ctx, f->nag), &q);
         if (!r) r = texla__run(&ctx->gl, &q);
     }
     return r;
@@ -546,10 +554,7 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
         texla__pass q = p;
         q.defines = "#define MODE 1\n#define WG 256\n#define E 1"; /* one program for every E */
         q.src[0] = NULL;
-        /* a subgroup a tile where there are subgroups (the kernel strides over the tiles) */
-        int sgs = ctx->gl.caps.subgroup_size > 0 ? ctx->gl.caps.subgroup_size : 1;
-        int per = ctx->gl.caps.subgroup && sgs <= 256 ? 256 / sgs : 256;
-        r = sp_groups_of(ctx, (tiles + per - 1) / per, &q);
+        r = sp_groups_of(ctx, subgroup_each(ctx, tiles), &q);
         if (!r) r = texla__run(&ctx->gl, &q);
     }
     return r;
