@@ -221,6 +221,27 @@ def g_complex3x3(S, rng):
     return 3 * n ** 3, 3 * n ** 3, 2, srp, scol, val
 
 
+def g_herm3x3(S, rng):
+    """complex3x3's pattern, Hermitian: entry (i, j) and (j, i) conjugates (a hash of the unordered
+    pair, the imaginary part's sign by the side), the diagonal real and dominant."""
+    n = max(3, int(round(35 * S ** (1 / 3))))
+    rp, cb = grid27(n)
+    srp, scol, blk, a, t = expand_block_pattern(rp, cb, 3)
+    N = 3 * n ** 3
+    srows = np.repeat(np.arange(N, dtype=np.int64), np.diff(srp.astype(np.int64)))
+    cols = scol.astype(np.int64)
+    lo, hi = np.minimum(srows, cols), np.maximum(srows, cols)
+    key = ((lo * N + hi) * 2).astype(np.uint64)
+    salt = int(rng.integers(1, 2 ** 62))
+    val = np.empty((scol.size, 2), dtype=F32)
+    val[:, 0] = splitmix_uniform(key, salt)
+    val[:, 1] = splitmix_uniform(key + np.uint64(1), salt) * np.where(srows < cols, F32(1), F32(-1))
+    d = srows == cols
+    val[d, 0] += F32(82.0)
+    val[d, 1] = 0
+    return N, N, 2, srp, scol, val
+
+
 def g_rmat(S, rng):
     levels = max(8, int(round(21 + np.log2(S))))
     N = 2 ** levels
@@ -344,6 +365,7 @@ CLASSES = [
     ("band", g_band, "random band: 1M rows, |i-j| <= 64, 15% of the band filled, diagonal always"),
     ("complex3x3", g_complex3x3, "complex entries on the scalar pattern of 3x3 blocks (35^3 nodes, 27-point), "
                                  "diagonally dominant, not Hermitian"),
+    ("herm3x3", g_herm3x3, "complex3x3's pattern with Hermitian values (a real, dominant diagonal)"),
     ("quat", g_quat, "quaternion entries, 2^19 rows x 16 (diagonal + 15 random within +-2048): uniform rows"),
     ("rect_tall", g_rect_tall, "rectangular 2^22 x 2^18, 4..12 (mean 8) random columns per row"),
     ("hypersparse", g_hypersparse, "2^22 x 2^22, 2^21 random entries (0.5 per row, ~61% rows empty)"),

@@ -601,10 +601,10 @@ typedef struct texla_sparse_variant {
     int bell;           /* BSR: 0 block CSR; 1 blocks column-major over block rows (block ELL);
                            2 block ELL in slices of 32 block rows, each padded to its own
                            longest (sliced block ELL: consecutive steps of a slice together);
-                           3 symmetric block ELL: for a real matrix equal to its transpose
-                           (TEXLA_ERR_UNSUPPORTED otherwise, naming an entry), only the blocks on
-                           and above the diagonal, those below read as their mirrors (AoS, x
-                           by block column from a buffer) */
+                           3 symmetric block ELL: for a matrix equal to its transpose, or
+                           (complex) to its conjugate transpose (TEXLA_ERR_UNSUPPORTED
+                           otherwise, naming the entries), only the blocks on and above the
+                           diagonal, those below read as their mirrors (AoS) */
     int soa;            /* compound entries and blocks: 1 components in planes (SoA), 0 whole
                            entries (AoS) */
     int long_rows;      /* CSR, ELL, SELL: rows longer than this go to chunks of long_chunk

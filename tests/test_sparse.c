@@ -763,22 +763,24 @@ static void spit(const char *path, const char *text) {
 
 /* symmetric block ELL (bell 3): only the blocks on and above the diagonal stored, those below
  * read as the stored blocks they mirror. Symmetric matrices of real entries and of 3x3 blocks
- * whose order b does not divide, empty block rows, a row and column of half the entries; every
- * b, both schedules, fixed grids; then a matrix one entry off symmetric, a rectangular one and
- * complex entries, each refused by name */
-static void push_sym(hmat *m, int *cap, char *seen, int i, int j) {
+ * whose order b does not divide, empty block rows, a row and column of half the entries;
+ * complex ones, symmetric and Hermitian, of filled blocks; every b, both schedules, fixed grids;
+ * then matrices one entry off, a rectangular one and SoA blocks, each refused by name */
+static void push_sym(hmat *m, int *cap, char *seen, int i, int j, int herm) {
     size_t a = (size_t)i * (size_t)m->cols + (size_t)j, t = (size_t)j * (size_t)m->cols + (size_t)i;
     if (seen[a]) return;
     seen[a] = seen[t] = 1;
     push(m, cap, i, j);
     int F = fl(m->entry);
     float *v = m->v + (size_t)(m->nnz - 1) * (size_t)F, w[9];
-    if (i == j) { /* a diagonal 3x3 block symmetric itself */
+    if (i == j) { /* a diagonal 3x3 block symmetric itself; a Hermitian diagonal real */
         for (int r = 0; r < 3 && F == 9; r++)
             for (int c = 0; c < r; c++) v[r * 3 + c] = v[c * 3 + r];
+        if (herm) v[1] = 0.0f;
         return;
     }
     for (int c = 0; c < F; c++) w[c] = F == 9 ? v[(c % 3) * 3 + c / 3] : v[c]; /* block transposed */
+    if (herm) w[1] = -w[1]; /* conjugated */
     push(m, cap, j, i);
     memcpy(m->v + (size_t)(m->nnz - 1) * (size_t)F, w, sizeof *w * (size_t)F);
 }
@@ -806,8 +808,9 @@ static void tune_symmetric(const hmat *m, int want) {
               "%s: %d symmetric block ELL trials (%d correct) of %d", m->name, sym, ok,
               td.ntrials);
         char *file = slurp(path);
-        CHECK(file && strstr(file, want ? " sym 1" : " sym 0"), "%s: the cache's key has no "
-              "\"sym %d\"", m->name, want);
+        char key[16];
+        snprintf(key, sizeof key, " sym %d", want);
+        CHECK(file && strstr(file, key), "%s: the cache's key has no \"%s\"", m->name, key + 1);
         free(file);
     }
     unmake(c, &r);
@@ -822,6 +825,9 @@ static void test_symmetric(void) {
         {.format = F(BSR), .sched = S(ROW), .block = 4, .bell = 3, .wg = 256, .dist = 2, .bpsm = 1},
         {.format = F(BSR), .sched = S(LANES), .lanes = 4, .block = 3, .bell = 3},
         {.format = F(BSR), .sched = S(LANES), .lanes = 2, .block = 2, .bell = 3, .dist = 1, .bpsm = 1},
+        {.format = F(BSR), .sched = S(ROW), .block = 3, .bell = 3, .xbuf = 1},
+        {.format = F(BSR), .sched = S(ROW), .block = 4, .bell = 3, .xbuf = 1, .wg = 64},
+        {.format = F(BSR), .sched = S(LANES), .lanes = 8, .block = 2, .bell = 3, .xbuf = 1},
     };
     for (int entry = 1; entry <= 9; entry += 8) {
         hmat m = {entry == 1 ? "symmetric 301x301: 3-blocks, empty block rows, row and column 5 "
@@ -832,16 +838,16 @@ static void test_symmetric(void) {
         char *seen = calloc((size_t)n * (size_t)n, 1);
         for (int i = 0; i < n; i++) {
             if ((i / 3) % 17 == 4) continue; /* empty block rows (and columns, but for mirrors) */
-            push_sym(&m, &cap, seen, i, i);
+            push_sym(&m, &cap, seen, i, i, 0);
             int len = (int)(rnd_u() % 9u);
             for (int q = 0; q < len; q++) {
                 int j = i + (int)(rnd_u() % 41u) - 20;
-                if (j >= 0 && j < n && (j / 3) % 17 != 4) push_sym(&m, &cap, seen, i, j);
+                if (j >= 0 && j < n && (j / 3) % 17 != 4) push_sym(&m, &cap, seen, i, j, 0);
             }
-            if (entry == 1 && i % 2 == 0 && i != 5) push_sym(&m, &cap, seen, 5, i);
+            if (entry == 1 && i % 2 == 0 && i != 5) push_sym(&m, &cap, seen, 5, i, 0);
         }
         free(seen);
-        sweep_matrix_with(&m, 0, 1, vs, 5);
+        sweep_matrix_with(&m, 0, 1, vs, 8);
         if (entry == 9 && suite_backend() == TEXLA_BACKEND_COMPUTE) {
             tune_symmetric(&m, 1);
             int e = 0;
@@ -861,9 +867,51 @@ static void test_symmetric(void) {
         }
         hfree(&m);
     }
+    /* complex, 101 rows (no b divides them): 3x3 blocks filled, empty block rows, a block row
+     * of up to 5 blocks either side; then row 5 with an entry in every even column (and its
+     * mirror); symmetric, then Hermitian (a real diagonal) */
+    for (int herm = 0; herm < 2; herm++) {
+        hmat m = {herm ? "Hermitian complex 101x101: filled 3x3 blocks, empty block rows, row 5"
+                       : "symmetric complex 101x101: filled 3x3 blocks, empty block rows, row 5",
+                  2, 101, 101, 0, NULL, NULL, NULL};
+        int cap = 0, n = m.rows, nb = (n + 2) / 3;
+        char *seen = calloc((size_t)n * (size_t)n, 1);
+        for (int I = 0; I < nb; I++) {
+            if (I % 11 == 4) continue; /* empty block rows (and columns, but for mirrors) */
+            int len = 1 + (int)(rnd_u() % 5u);
+            for (int q = 0; q < len; q++) {
+                int J = q ? I + (int)(rnd_u() % 11u) - 5 : I;
+                if (J < 0 || J >= nb || J % 11 == 4) continue;
+                for (int a = 0; a < 3; a++)
+                    for (int b = 0; b < 3; b++)
+                        if (3 * I + a < n && 3 * J + b < n)
+                            push_sym(&m, &cap, seen, 3 * I + a, 3 * J + b, herm);
+            }
+        }
+        /* the tuner offers it (before row 5, whose padding would rule block ELL out) */
+        if (suite_backend() == TEXLA_BACKEND_COMPUTE) tune_symmetric(&m, 1 + herm);
+        for (int j = 0; j < n; j += 2) push_sym(&m, &cap, seen, 5, j, herm);
+        free(seen);
+        sweep_matrix_with(&m, 0, 1, vs, 8);
+        /* one entry off: an off-diagonal one's real part by one ulp (symmetric), a diagonal's
+         * imaginary part made nonzero (Hermitian); the message names what ruled out the kind */
+        int e = 0;
+        while ((m.ri[e] == m.ci[e]) != herm) e++;
+        if (herm) m.v[(size_t)e * 2 + 1] = 0.25f;
+        else m.v[(size_t)e * 2] = nextafterf(m.v[(size_t)e * 2], 2.0f);
+        int lo = m.ri[e] < m.ci[e] ? m.ri[e] : m.ci[e], hi = m.ri[e] + m.ci[e] - lo;
+        char want[96];
+        if (herm) snprintf(want, sizeof want, "and diagonal entry (%d, %d) is not real", lo, lo);
+        else snprintf(want, sizeof want, "entry (%d, %d) is not entry (%d, %d), and ", lo, hi, hi, lo);
+        refused(&m, vs, 1, TEXLA_ERR_UNSUPPORTED, want, NULL,
+                herm ? "symmetric block ELL of a matrix one diagonal entry off Hermitian"
+                     : "symmetric block ELL of a complex matrix one ulp off symmetric");
+        if (suite_backend() == TEXLA_BACKEND_COMPUTE) tune_symmetric(&m, 0);
+        hfree(&m);
+    }
     struct { int entry, rows, cols; const char *what; } bad[] = {
         {1, 20, 21, "symmetric block ELL of a 20 x 21 matrix"},
-        {2, 20, 20, "symmetric block ELL of complex entries"},
+        {2, 20, 20, "symmetric block ELL of complex entries neither symmetric nor Hermitian"},
     };
     V both[2] = {vs[0], vs[0]}; /* and with SoA blocks */
     both[1].soa = 1;

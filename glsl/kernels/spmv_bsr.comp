@@ -21,10 +21,11 @@
 // u_i1 = (y's nx, y's n, NB, NBR), u_i2 = (x's n, 0, beta on), u_f0.x = beta (y = A x + beta y);
 // n and nx count floats. Columns: the packed texel and channel of the first float of entry B J
 // of x (J the block column); the next entries follow it along x's grid rows, K cells apart.
-// FMT 3 (symmetric block ELL, K = 1, AoS, XBUF): the blocks on and above the block diagonal as
+// FMT 3 (symmetric block ELL, AoS): the blocks on and above the block diagonal as
 // FMT 1 (bptr[I] of them), and block row I's blocks below it as the stored blocks they mirror:
 // bptr[NBR + 1 + I] places e in ref[] (column-major like the blocks; e's block row is e % NBR,
-// its block column I), each read transposed with x of block column e % NBR.
+// its block column I), each read transposed with x of block column e % NBR, and conjugated
+// where HERM is 1 (a complex Hermitian matrix; HERM 0: A = A', real or complex).
 // XBUF: x by block column (spmv_pack.comp UNPACK 2): the B K floats of block column J in
 // vec4s NV J .. NV J + NV - 1 (NV = ceil(B K / 4)), zero past x's end, so a block's x is one or
 // two aligned 16-byte loads.
@@ -86,46 +87,65 @@ VT bval(uint e, uint r, uint c) {
 #endif
 }
 
-// row r of block e times the B entries of x its column covers
-VT block_row(uint e, uint r, uint nxx, uint nx_n) {
-    uint c = bcol[e];
-    VT acc = VZERO;
-    uint x0 = 2u * (c & 0x7FFFu) + ((c >> 30) & 1u);
-    uint y0 = 2u * ((c >> 15) & 0x7FFFu) + (c >> 31);
 #if XBUF
-    uint J = (y0 * nxx + x0) / uint(B * K), x4 = J * uint(NV);
-    vec4 xa = xlin[x4];
-#if NV > 1
-    vec4 xb = xlin[x4 + 1u];
-#endif
+// entry q of a block column's x, from its NV vec4s (xb: the second; zero where NV is 1)
+VT x_of(uint q, vec4 xa, vec4 xb) {
 #if K == 1
-    float xs[4] = float[4](xa.x, xa.y, xa.z, xa.w);
-    for (uint q = 0u; q < uint(B); ++q) acc += bval(e, r, q) * xs[q];
+    return xa[q];
 #else
-    vec2 xs[4] = vec2[4](xa.xy, xa.zw,
-#if NV > 1
-                         xb.xy, xb.zw);
-#else
-                         vec2(0.0), vec2(0.0));
+    return q < 2u ? (q == 0u ? xa.xy : xa.zw) : (q == 2u ? xb.xy : xb.zw);
 #endif
-    for (uint q = 0u; q < uint(B); ++q) {
-        vec2 a = bval(e, r, q), xv = xs[q];
-        acc += vec2(a.x * xv.x - a.y * xv.y, a.x * xv.y + a.y * xv.x);
+}
+#endif
+
+// a x (complex: the complex product)
+VT mul(VT a, VT x) {
+#if K == 1
+    return a * x;
+#else
+    return vec2(a.x * x.x - a.y * x.y, a.x * x.y + a.y * x.x);
+#endif
+}
+
+// entry (r, q) of block e, or (TR) of its transpose: the stored entry (q, r), conjugated
+// where the matrix is Hermitian (FMT 3's mirrored blocks; AoS)
+VT entry(uint e, uint r, uint q, bool tr) {
+#if FMT == 3
+    if (tr) {
+#if K == 1
+        return val[e * uint(B * B) + q * uint(B) + r];
+#else
+        vec2 a = val2[e * uint(B * B) + q * uint(B) + r];
+#if HERM
+        a.y = -a.y;
+#endif
+        return a;
+#endif
     }
 #endif
+    return bval(e, r, q);
+}
+
+// row r of block e (or of its transpose) times the B entries of x of block column J, which
+// start at float x0 of x's grid row y0
+VT block_times(uint e, uint r, bool tr, uint J, uint x0, uint y0, uint nxx, uint nx_n) {
+    VT acc = VZERO;
+#if XBUF
+    uint x4 = J * uint(NV);
+    vec4 xa = xlin[x4], xb = NV > 1 ? xlin[x4 + 1u] : vec4(0.0);
+    for (uint q = 0u; q < uint(B); ++q) acc += mul(entry(e, r, q, tr), x_of(q, xa, xb));
 #else
     for (uint q = 0u; q < uint(B); ++q) {
         bool ok = y0 * nxx + x0 < nx_n;
-        VT a = bval(e, r, q);
+        VT a = entry(e, r, q, tr);
         ivec2 t = ok ? ivec2(int(x0 >> 1), int(y0 >> 1)) : ivec2(0);
         vec4 tx = texelFetch(u_src0, t, 0);
 #if K == 1
         float xv = tx[(x0 & 1u) + 2u * (y0 & 1u)];
-        float p = a * xv;
 #else
         vec2 xv = (y0 & 1u) == 0u ? tx.xy : tx.zw;
-        vec2 p = vec2(a.x * xv.x - a.y * xv.y, a.x * xv.y + a.y * xv.x);
 #endif
+        VT p = mul(a, xv);
         acc += ok ? p : VZERO;
         x0 += uint(K);
         if (x0 >= nxx) {
@@ -137,16 +157,21 @@ VT block_row(uint e, uint r, uint nxx, uint nx_n) {
     return acc;
 }
 
+// row r of block e times the B entries of x its column covers (bcol[e]: their packed texel and
+// channel)
+VT block_row(uint e, uint r, uint nxx, uint nx_n) {
+    uint c = bcol[e];
+    uint x0 = 2u * (c & 0x7FFFu) + ((c >> 30) & 1u);
+    uint y0 = 2u * ((c >> 15) & 0x7FFFu) + (c >> 31);
+    uint J = XBUF != 0 ? (y0 * nxx + x0) / uint(B * K) : 0u;
+    return block_times(e, r, false, J, x0, y0, nxx, nx_n);
+}
+
 #if FMT == 3
 // row r of the transpose of stored block e (block row J = e % NBR) times x of block column J
-// (real blocks: NV = 1, one vec4 of x)
-float block_col(uint e, uint r) {
-    uint o = e * uint(B * B) + r;
-    vec4 xa = xlin[e % uint(u_i1.w)];
-    float xs[4] = float[4](xa.x, xa.y, xa.z, xa.w);
-    float acc = 0.0;
-    for (uint q = 0u; q < uint(B); ++q) acc += val[o + q * uint(B)] * xs[q];
-    return acc;
+VT block_col(uint e, uint r, uint nxx, uint nx_n) {
+    uint J = e % uint(u_i1.w), f = XBUF != 0 ? 0u : J * uint(B * K), y0 = f / nxx;
+    return block_times(e, r, true, J, f - y0 * nxx, y0, nxx, nx_n);
 }
 #endif
 
@@ -175,6 +200,21 @@ void unit(uint u, uint lid) {
     uint per = R / 2u; /* rows of one grid row in the segment */
     uint rs = lid / uint(L), lane = lid % uint(L);
     uint m = rs % per, h = rs / per;
+#if SOA && L == 1
+    // blocks in planes: the invocations of a run take its rows by their row within the block
+    // (all rows m = o, o + B, .. of the run, o = 0 .. B - 1, then the next o), so neighbouring
+    // invocations read neighbouring blocks of one plane, whole lines, instead of B planes at a
+    // time (m + 1 is the next row of the same block: another plane)
+    for (uint o = 0u, j = m;; ++o) {
+        uint n_o = (per - o + uint(B) - 1u) / uint(B);
+        if (j < n_o || o + 1u == uint(B)) {
+            m = o + uint(B) * j;
+            break;
+        }
+        j -= n_o;
+    }
+    rs = h * per + m;
+#endif
     uint cx = 2u * a0 + m * uint(K), cy = 2u * ty + h;
     uint nxy = uint(u_i1.x), nxx = uint(u_i0.w), nx_n = uint(u_i2.x);
     VT acc = VZERO;
@@ -203,8 +243,9 @@ void unit(uint u, uint lid) {
             // the blocks below the diagonal, two an iteration
             uint nl = bptr[st + 1u + I];
             for (j = lane; j + uint(L) < nl; j += 2u * uint(L))
-                acc2 += block_col(ref[j * st + I], r) + block_col(ref[(j + uint(L)) * st + I], r);
-            if (j < nl) acc2 += block_col(ref[j * st + I], r);
+                acc2 += block_col(ref[j * st + I], r, nxx, nx_n) +
+                        block_col(ref[(j + uint(L)) * st + I], r, nxx, nx_n);
+            if (j < nl) acc2 += block_col(ref[j * st + I], r, nxx, nx_n);
 #endif
             acc += acc2;
         }

@@ -49,9 +49,10 @@ typedef struct sp_stats {
                               for rectangular shapes), per entry: x's locality */
     long long far16;       /* the entries more than SP_C16 columns from their row (cols16 needs 0) */
     long long far8;        /* the entries more than SP_C8 columns from their row (cols8 needs 0) */
-    int sym;               /* 1: real, of filled blocks (a fill of 0.5 or more) and equal to its
-                              transpose (symmetric block ELL applies); not checked otherwise,
-                              nor for A' (sp_stats_sym) */
+    int sym;               /* of real or complex entries filling blocks (a fill of 0.5 or
+                              more): 1 equal to its transpose, 2 (complex) to its conjugate
+                              transpose (symmetric block ELL applies); 0 neither, or not
+                              checked (other entries, sparse blocks), nor for A' (sp_stats_sym) */
 } sp_stats;
 
 /* One orientation of the matrix and the layouts of its product. */
@@ -80,6 +81,7 @@ typedef struct sp_form {
     int perm, lens;
     int nchunks, nag, lt_lr, lt_ag; /* long rows */
     int nbr;                 /* BSR: block rows; its ne counts blocks */
+    int herm;                /* BSR bell 3: the mirrored blocks conjugated (A Hermitian) */
     int merge_split;         /* MERGE: buf[6] holds the tiles' open rows and sums, the merge
                                 path's splits and the rows' values */
     int nblocks;             /* CSR: the stream blocks, buf[3]: (first group, first entry) of
@@ -141,12 +143,16 @@ void sp_form_cost(const sp_plane *p, const texla_sparse_variant *fv, double *byt
 texla_result sp_form_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
                           const texla_sparse_variant *fv, sp_form *f);
 void sp_form_free(texla_ctx *ctx, sp_form *f);
-/* 1 when m (real) is square and equal to its transpose, entry for entry; else 0 and (*bi, *bj)
- * an entry whose mirror differs or is missing (-1 for a shape that is not square) */
-int sp_csr_symmetric(const sp_csr *m, int *bi, int *bj);
+/* 1 when m (real or complex) is square and equal to its transpose, entry for entry; 2 when
+ * (complex, not 1) equal to its conjugate transpose (Hermitian: a real diagonal); else 0.
+ * (at[0], at[1]): the entry whose mirror ruled out A = A', (at[2], at[3]) the one that ruled out
+ * A = A^H (complex; at[2] == at[3]: a diagonal entry not real); -1 where not ruled out, or for
+ * a shape that is not square or entries of more than 2 floats */
+int sp_csr_symmetric(const sp_csr *m, int at[4]);
 /* st->sym of m (st made by sp_stats_of): checked only where the tuner would offer symmetric
- * block ELL (real, blocks filling half or more), a check of every entry's mirror that stops at
- * the first that differs. A's own statistics only: A' is symmetric when A is */
+ * block ELL (real or complex, blocks filling half or more), a check of every entry's mirror that
+ * stops where both kinds are ruled out. A's own statistics only: A' is symmetric (Hermitian)
+ * when A is */
 void sp_stats_sym(const sp_csr *m, sp_stats *st);
 /* uploads m (real entries) as a natural CSR, packed columns in layout cl */
 texla_result sp_nat_make(texla_ctx *ctx, const char *fn, const sp_csr *m, const texla__layout *cl,

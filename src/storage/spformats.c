@@ -366,9 +366,9 @@ void sp_stats_of(const sp_csr *m, sp_stats *st) {
 }
 
 void sp_stats_sym(const sp_csr *m, sp_stats *st) {
-    int bi, bj;
-    st->sym = m->k == 1 && (st->fill[2] >= 0.5 || st->fill[3] >= 0.5 || st->fill[4] >= 0.5) &&
-              sp_csr_symmetric(m, &bi, &bj);
+    int at[4];
+    st->sym = m->k <= 2 && (st->fill[2] >= 0.5 || st->fill[3] >= 0.5 || st->fill[4] >= 0.5)
+                  ? sp_csr_symmetric(m, at) : 0;
 }
 
 uint32_t sp_loc(const texla__layout *l, long long i) {
@@ -989,60 +989,77 @@ static int block_list(const sp_csr *m, int b, int I, int jlo, int jhi, int tag, 
     return cnt;
 }
 
-int sp_csr_symmetric(const sp_csr *m, int *bi, int *bj) {
-    *bi = *bj = -1;
-    if (m->rows != m->cols || m->k != 1) return 0;
-    for (int i = 0; i < m->rows; i++)
-        for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
+int sp_csr_symmetric(const sp_csr *m, int at[4]) {
+    for (int q = 0; q < 4; q++) at[q] = -1;
+    if (m->rows != m->cols || m->k > 2) return 0;
+    int k = m->k, can_s = 1, can_h = k == 2; /* A = A' still possible; A = A^H still possible */
+    for (int i = 0; i < m->rows && (can_s || can_h); i++)
+        for (int e = m->ptr[i]; e < m->ptr[i + 1] && (can_s || can_h); e++) {
             int j = m->col[e], lo = m->ptr[j], hi = m->ptr[j + 1] - 1;
-            if (j == i) continue;
+            const float *a = m->val + (size_t)e * (size_t)k;
+            if (j == i) { /* its own mirror: Hermitian only where it is real */
+                if (can_h && !(a[1] == 0.0f)) can_h = 0, at[2] = at[3] = i;
+                continue;
+            }
             while (lo <= hi) { /* (j, i) in row j's sorted columns */
                 int mid = lo + (hi - lo) / 2;
                 if (m->col[mid] < i) lo = mid + 1;
                 else hi = mid - 1;
             }
-            if (lo >= m->ptr[j + 1] || m->col[lo] != i || !(m->val[lo] == m->val[e])) {
-                *bi = i, *bj = j;
-                return 0;
-            }
+            const float *t = lo < m->ptr[j + 1] && m->col[lo] == i ? m->val + (size_t)lo * (size_t)k
+                                                                  : NULL;
+            if (can_s && !(t && t[0] == a[0] && (k == 1 || t[1] == a[1])))
+                can_s = 0, at[0] = i, at[1] = j;
+            if (can_h && !(t && t[0] == a[0] && t[1] == -a[1])) can_h = 0, at[2] = i, at[3] = j;
         }
-    return 1;
+    return can_s ? 1 : can_h ? 2 : 0;
 }
 
-/* bell 3, symmetric block ELL (real blocks, AoS): the blocks on and above the block diagonal as
- * block ELL (ptr[I] of them in block row I), and for each block row the places of the stored
- * blocks that its blocks below the diagonal mirror (buf[3], column-major like the blocks,
- * ptr[nbr + 1 + I] of them): the kernel reads those transposed */
+/* bell 3, symmetric block ELL (real or complex blocks, AoS): the blocks on and above the block
+ * diagonal as block ELL (ptr[I] of them in block row I), and for each block row the places of
+ * the stored blocks that its blocks below the diagonal mirror (buf[3], column-major like the
+ * blocks, ptr[nbr + 1 + I] of them): the kernel reads those transposed, conjugated where the
+ * matrix is Hermitian (f->herm) */
 static texla_result make_bsr_sym(texla_ctx *ctx, const char *fn, const sp_plane *p,
                                  const texla_sparse_variant *fv, sp_form *f) {
     const sp_csr *m = p->m;
-    int b = fv->block, bi, bj;
-    if (p->k != 1 || fv->soa)
+    int b = fv->block, k = p->k, at[4];
+    if (k > 2 || fv->soa)
         return texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: symmetric block ELL (bell 3) holds "
-                           "real blocks, AoS", fn);
-    if (!sp_csr_symmetric(m, &bi, &bj))
-        return m->rows != m->cols
-                   ? texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: symmetric block ELL (bell 3) "
-                                 "needs a square matrix; this one is %d x %d", fn, m->rows, m->cols)
-                   : texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: symmetric block ELL (bell 3) "
-                                 "needs A = A'; entry (%d, %d) is not entry (%d, %d)", fn, bi,
-                                 bj, bj, bi);
+                           "real or complex blocks, AoS", fn);
+    int kind = sp_csr_symmetric(m, at);
+    if (!kind) {
+        if (m->rows != m->cols)
+            return texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: symmetric block ELL (bell 3) "
+                               "needs a square matrix; this one is %d x %d", fn, m->rows, m->cols);
+        if (k == 1)
+            return texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: symmetric block ELL (bell 3) "
+                               "needs A = A'; entry (%d, %d) is not entry (%d, %d)", fn, at[0],
+                               at[1], at[1], at[0]);
+        char h[96];
+        if (at[2] == at[3]) snprintf(h, sizeof h, "diagonal entry (%d, %d) is not real", at[2], at[3]);
+        else snprintf(h, sizeof h, "entry (%d, %d) is not the conjugate of entry (%d, %d)", at[2],
+                      at[3], at[3], at[2]);
+        return texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: symmetric block ELL (bell 3) needs "
+                           "A = A' or A = A^H; entry (%d, %d) is not entry (%d, %d), and %s", fn,
+                           at[0], at[1], at[1], at[0], h);
+    }
     bplan bp;
     texla_result r = bplan_make(ctx, fn, m, b, &bp);
     if (r) return r;
     long long nbr = bp.nbr, stored = (long long)bp.wup * nbr, nref = (long long)bp.wlow * nbr;
-    r = limit_check(ctx, fn, "the symmetric BSR form", (double)stored * b * b * 4,
-                    (double)stored * b * b);
+    r = limit_check(ctx, fn, "the symmetric BSR form", (double)stored * b * b * 4 * k,
+                    (double)stored * b * b * k);
     if (r) return free(bp.bptr), r;
     size_t nptr = 2 * (size_t)nbr + 1;
     uint32_t *ptr = calloc(nptr, sizeof *ptr), *col = calloc(one(stored), sizeof *col);
     uint32_t *ref = calloc(one(nref), sizeof *ref);
     int *ublk = malloc(sizeof *ublk * one(stored)); /* each stored block's block column */
-    float *val = calloc(one(stored) * (size_t)(b * b), sizeof *val);
+    float *val = calloc(one(stored) * (size_t)(b * b * k), sizeof *val);
     int *pos = malloc(sizeof *pos * one(bp.nbc)), *stampJ = malloc(sizeof *stampJ * one(bp.nbc));
     int *list = malloc(sizeof *list * one(bp.width));
     if (!ptr || !col || !ref || !ublk || !val || !pos || !stampJ || !list) {
-        r = oom(ctx, fn, "the symmetric BSR form", (double)stored * (8 + 4 * b * b));
+        r = oom(ctx, fn, "the symmetric BSR form", (double)stored * (8 + 4 * b * b * k));
         goto done;
     }
     for (int J = 0; J < bp.nbc; J++) stampJ[J] = -1;
@@ -1051,7 +1068,7 @@ static texla_result make_bsr_sym(texla_ctx *ctx, const char *fn, const sp_plane 
         for (int q = 0; q < cnt; q++) {
             pos[list[q]] = q;
             ublk[(long long)q * nbr + I] = list[q];
-            col[(long long)q * nbr + I] = sp_loc(&p->in, (long long)list[q] * b);
+            col[(long long)q * nbr + I] = sp_loc(&p->in, (long long)list[q] * b * k);
         }
         ptr[I] = (uint32_t)cnt;
         for (int i = I * b; i < (I + 1) * b && i < m->rows; i++)
@@ -1059,7 +1076,8 @@ static texla_result make_bsr_sym(texla_ctx *ctx, const char *fn, const sp_plane 
                 int J = m->col[e] / b;
                 if (J < I) continue;
                 long long d = (long long)pos[J] * nbr + I;
-                val[(size_t)d * b * b + (size_t)((i - I * b) * b + m->col[e] - J * b)] = m->val[e];
+                size_t o = ((size_t)d * b * b + (size_t)((i - I * b) * b + m->col[e] - J * b)) * k;
+                for (int c = 0; c < k; c++) val[o + c] = m->val[(size_t)e * k + c];
             }
     }
     for (int I = 0; I < nbr; I++) { /* below: block (I, J), J < I, is stored block (J, I) */
@@ -1075,12 +1093,13 @@ static texla_result make_bsr_sym(texla_ctx *ctx, const char *fn, const sp_plane 
         }
         ptr[nbr + 1 + I] = (uint32_t)cnt;
     }
-    f->k = 1;
+    f->k = k;
+    f->herm = kind == 2;
     f->nbr = bp.nbr;
     f->ne = stored;
     r = upload(ctx, f, 0, ptr, sizeof *ptr * nptr);
     if (!r) r = upload(ctx, f, 1, col, sizeof *col * (size_t)stored);
-    if (!r) r = upload(ctx, f, 2, val, sizeof *val * (size_t)stored * (size_t)(b * b));
+    if (!r) r = upload(ctx, f, 2, val, sizeof *val * (size_t)stored * (size_t)(b * b * k));
     if (!r) r = upload(ctx, f, 3, ref, sizeof *ref * (size_t)one(nref));
     if (!r) r = upload(ctx, f, 5, NULL, 16);
     f->padding = m->nnz ? ((double)stored * b * b - 0.5 * ((double)m->nnz + m->rows)) / (double)m->nnz

@@ -59,7 +59,6 @@ void sp_variant_norm(texla_sparse_variant *v) {
                     (v->sched == TEXLA_SCHED_ROW || v->sched == TEXLA_SCHED_GROUP);
     v->cols8 = v->cols16 && v->cols8;
     if (v->cols16) v->xbuf = 1; /* x in element order, in the x buffer */
-    if (v->format == TEXLA_SPARSE_BSR && v->bell == 3) v->xbuf = 1; /* x by block column */
     if (v->xbuf) v->xbuf = (rowfmt && v->sched != TEXLA_SCHED_MERGE && v->sched != TEXLA_SCHED_ATOMIC &&
                             v->sched != TEXLA_SCHED_SEGMENT) || v->format == TEXLA_SPARSE_BSR;
 }
@@ -148,8 +147,8 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
     if (f == TEXLA_SPARSE_BSR && (v->bell < 0 || v->bell > 3))
         return *why = "bell is 0 (block CSR), 1 (block ELL), 2 (sliced block ELL) or 3 "
                       "(symmetric block ELL)", TEXLA_ERR_ARGUMENT;
-    if (f == TEXLA_SPARSE_BSR && v->bell == 3 && (k != 1 || v->soa))
-        return *why = "symmetric block ELL (bell 3) holds real blocks, AoS (soa 0)",
+    if (f == TEXLA_SPARSE_BSR && v->bell == 3 && v->soa)
+        return *why = "symmetric block ELL (bell 3) holds whole blocks (soa 0)",
                TEXLA_ERR_UNSUPPORTED;
     if (f == TEXLA_SPARSE_SELL && v->slice != 8 && v->slice != 16 && v->slice != 32)
         return *why = "the SELL slice is 8, 16 or 32 rows", TEXLA_ERR_ARGUMENT;
@@ -292,11 +291,11 @@ static void rows_defines(char *defs, size_t cap, const texla_sparse_variant *v, 
 }
 
 /* the defines of spmv_bsr */
-static void bsr_defines(char *defs, size_t cap, const texla_sparse_variant *v, int k) {
+static void bsr_defines(char *defs, size_t cap, const texla_sparse_variant *v, int k, int herm) {
     int L = v->sched == TEXLA_SCHED_LANES ? v->lanes : 1;
     snprintf(defs, cap, "#define K %d\n#define B %d\n#define FMT %d\n#define SOA %d\n"
-             "#define WG %d\n#define XBUF %d\n#define L %d", k, v->block, v->bell, v->soa, v->wg,
-             v->xbuf, L);
+             "#define WG %d\n#define XBUF %d\n#define L %d\n#define HERM %d", k, v->block,
+             v->bell, v->soa, v->wg, v->xbuf, L, herm);
 }
 
 void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M) {
@@ -306,7 +305,7 @@ void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M) {
     texla_sparse_format f = v->format;
     texla_sparse_sched s = v->sched;
     if (f == TEXLA_SPARSE_BSR) {
-        bsr_defines(defs, sizeof defs, v, k);
+        bsr_defines(defs, sizeof defs, v, k, 0);
         texla__prefetch(g, TEXLA__P_SPMV_BSR, defs);
     } else if ((f == TEXLA_SPARSE_CSR || f == TEXLA_SPARSE_ELL || f == TEXLA_SPARSE_SELL) &&
                (s == TEXLA_SCHED_ROW || s == TEXLA_SCHED_LANES || s == TEXLA_SCHED_GROUP ||
@@ -404,7 +403,7 @@ static texla_result run_bsr(texla_ctx *ctx, const texla_sparse_variant *v, sp_fo
     int spr = (W + S - 1) / S;
     long long units = (long long)spr * y->t.h;
     char defs[256];
-    bsr_defines(defs, sizeof defs, v, f->k);
+    bsr_defines(defs, sizeof defs, v, f->k, f->herm);
     texla__pass p = {.prog = TEXLA__P_SPMV_BSR, .defines = defs, .dst = &y->t, .src = {&x->t},
                      .draw = TEXLA__DRAW_KERNEL};
     p.i0[0] = W;

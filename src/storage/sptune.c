@@ -529,18 +529,22 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
                             .long_rows = Ts[t]}, q);
         }
     }
-    /* blocks (real or complex); of a real matrix equal to its transpose, also only the blocks
-     * on and above the diagonal (symmetric block ELL: about half the bytes from memory, the
-     * mirrored half read again through the cache) */
+    /* blocks (real or complex); of a matrix equal to its transpose (or, complex, to its
+     * conjugate transpose), also only the blocks on and above the diagonal (symmetric block ELL:
+     * about half the bytes from memory, the mirrored half read again through the cache) */
     int sym = -1;
     if (k <= 2)
         for (int b = 2; b <= 4; b++) {
             if (!all && b != q->block && st->fill[b] < 0.5) continue;
             /* (A's statistics checked it where blocks fill: the cache's key holds it) */
-            if (sym < 0) sym = k == 1 && st->sym;
-            if (sym)
-                add(ctx, L, (V){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_ROW, .block = b,
-                                .bell = 3}, q);
+            if (sym < 0) sym = st->sym != 0;
+            /* x by block column from a buffer, or from the texture (no copy of x first); H100:
+             * real FEM blocks 26.7 us with the buffer, 44.6 without; complex Hermitian blocks
+             * 36.8 with it, 32.2 without, 31.4 at 256 invocations (128: 36.3 in that call) */
+            for (int xb = 1; sym && xb >= 0; xb--)
+                for (int wg = 128; wg <= (xb ? 128 : 256); wg *= 2)
+                    add(ctx, L, (V){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_ROW,
+                                    .block = b, .bell = 3, .xbuf = xb, .wg = wg}, q);
             /* sliced block ELL where block rows vary (on FEM's even rows block ELL won: 38.4
              * against 40.6 us) */
             for (int bell = 0; bell < 3; bell++)
