@@ -438,9 +438,16 @@ void unit_rows(uint u, uint lid) {
             acc += term(col[e], entry(e)) + term(col[e + 2u * d], entry(e + 2u * d));
             acc2 += term(col[e + d], entry(e + d)) + term(col[e + 3u * d], entry(e + 3u * d));
         }
-        for (; j < n; j += uint(L)) {
-            uint e = e0 + j * st;
-            acc += term(col[e], entry(e));
+        // the last 1 to 3 entries together too (short rows: most of their entries); a slot
+        // past the row's end reads entry j again (the cache has it) and is dropped by a select
+        if (j < n) {
+            uint e = e0 + j * st, d = uint(L) * st;
+            bool h1 = j + uint(L) < n, h2 = j + 2u * uint(L) < n;
+            uint e1 = h1 ? e + d : e, e2 = h2 ? e + 2u * d : e;
+            VT t0 = term(col[e], entry(e)), t1 = term(col[e1], entry(e1));
+            VT t2 = term(col[e2], entry(e2));
+            acc += t0 + (h2 ? t2 : VZERO);
+            acc2 += h1 ? t1 : VZERO;
         }
         acc += acc2;
 #endif
