@@ -893,6 +893,19 @@ static void test_symmetric(void) {
         for (int j = 0; j < n; j += 2) push_sym(&m, &cap, seen, 5, j, herm);
         free(seen);
         sweep_matrix_with(&m, 0, 1, vs, 8);
+        if (herm) { /* an off-diagonal entry's imaginary part negated: its mirror is no longer
+                     * its conjugate (then put back) */
+            int f = 0;
+            while (m.ri[f] == m.ci[f] || m.v[(size_t)f * 2 + 1] == 0.0f) f++;
+            m.v[(size_t)f * 2 + 1] = -m.v[(size_t)f * 2 + 1];
+            int lo = m.ri[f] < m.ci[f] ? m.ri[f] : m.ci[f], hi = m.ri[f] + m.ci[f] - lo;
+            char want[96];
+            snprintf(want, sizeof want, "and entry (%d, %d) is not the conjugate of entry (%d, %d)",
+                     lo, hi, hi, lo);
+            refused(&m, vs, 1, TEXLA_ERR_UNSUPPORTED, want, NULL,
+                    "symmetric block ELL of a matrix one entry's sign off Hermitian");
+            m.v[(size_t)f * 2 + 1] = -m.v[(size_t)f * 2 + 1];
+        }
         /* one entry off: an off-diagonal one's real part by one ulp (symmetric), a diagonal's
          * imaginary part made nonzero (Hermitian); the message names what ruled out the kind */
         int e = 0;

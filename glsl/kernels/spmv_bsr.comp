@@ -202,9 +202,10 @@ void unit(uint u, uint lid) {
     uint m = rs % per, h = rs / per;
 #if SOA && L == 1
     // blocks in planes: the invocations of a run take its rows by their row within the block
-    // (all rows m = o, o + B, .. of the run, o = 0 .. B - 1, then the next o), so neighbouring
-    // invocations read neighbouring blocks of one plane, whole lines, instead of B planes at a
-    // time (m + 1 is the next row of the same block: another plane)
+    // (all rows m = o, o + B, .. of the run, o = 0 .. B - 1, then the next o), so in block ELL
+    // and sliced block ELL neighbouring invocations read neighbouring blocks of one plane,
+    // whole lines, instead of B planes at a time (m + 1 is the next row of the same block:
+    // another plane; block CSR's block rows start apart anyway)
     for (uint o = 0u, j = m;; ++o) {
         uint n_o = (per - o + uint(B) - 1u) / uint(B);
         if (j < n_o || o + 1u == uint(B)) {

@@ -209,9 +209,10 @@ typedef struct sp_spinner {
 /* queues about ms milliseconds of GPU work (nothing on software renderers or without timer
  * queries) and returns at once */
 texla_result sp_spin(texla_ctx *ctx, sp_spinner *s, double ms);
-/* the kernel v runs for k floats an entry and rows of at most M entries, compiled by the
- * driver's threads now, not waited for (texla__prefetch; nothing where it cannot) */
-void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M);
+/* the kernel v runs for k floats an entry and rows of at most M entries (herm: of a Hermitian
+ * matrix, its symmetric block ELL conjugating the mirrored blocks), compiled by the driver's
+ * threads now, not waited for (texla__prefetch; nothing where it cannot) */
+void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M, int herm);
 
 /* ---- sptune.c: the rule, the tuner, the cache ---- */
 /* the cache key of product op of a matrix with statistics st on the compute (or fragment)

@@ -298,14 +298,14 @@ static void bsr_defines(char *defs, size_t cap, const texla_sparse_variant *v, i
              v->bell, v->soa, v->wg, v->xbuf, L, herm);
 }
 
-void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M) {
+void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M, int herm) {
     texla__gl *g = &ctx->gl;
     if (!g->caps.parallel_compile) return;
     char defs[512];
     texla_sparse_format f = v->format;
     texla_sparse_sched s = v->sched;
     if (f == TEXLA_SPARSE_BSR) {
-        bsr_defines(defs, sizeof defs, v, k, 0);
+        bsr_defines(defs, sizeof defs, v, k, v->bell == 3 && herm);
         texla__prefetch(g, TEXLA__P_SPMV_BSR, defs);
     } else if ((f == TEXLA_SPARSE_CSR || f == TEXLA_SPARSE_ELL || f == TEXLA_SPARSE_SELL) &&
                (s == TEXLA_SCHED_ROW || s == TEXLA_SCHED_LANES || s == TEXLA_SCHED_GROUP ||

@@ -538,10 +538,10 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
             if (!all && b != q->block && st->fill[b] < 0.5) continue;
             /* (A's statistics checked it where blocks fill: the cache's key holds it) */
             if (sym < 0) sym = st->sym != 0;
-            /* x by block column from a buffer, or from the texture (no copy of x first); H100:
-             * real FEM blocks 26.7 us with the buffer, 44.6 without; complex Hermitian blocks
-             * 36.8 with it, 32.2 without, 31.4 at 256 invocations (128: 36.3 in that call) */
-            for (int xb = 1; sym && xb >= 0; xb--)
+            /* x by block column from a buffer, or for complex blocks from the texture too (no
+             * copy of x first); H100: real FEM blocks 27.2 us with the buffer, 45.2 without;
+             * complex Hermitian blocks 36.6 with it, 32.1 without, 31.4 at 256 invocations */
+            for (int xb = 1; sym && xb >= (k == 2 || all ? 0 : 1); xb--)
                 for (int wg = 128; wg <= (xb ? 128 : 256); wg *= 2)
                     add(ctx, L, (V){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_ROW,
                                     .block = b, .bell = 3, .xbuf = xb, .wg = wg}, q);
@@ -919,12 +919,13 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     {
         compile_threads = texla__compile_threads(&ctx->gl, -1);
         const sp_stats *st = q->pl[0]->st;
-        int M = q->op ? st->cmax : st->lmax, twins = twins_wanted(q);
+        /* (A Hermitian: A^H is too) */
+        int M = q->op ? st->cmax : st->lmax, twins = twins_wanted(q), herm = st->sym == 2;
         for (int i = 0; q->compute && i < L.n; i++) {
-            sp_prefetch(ctx, &L.c[i].v, q->k, M);
+            sp_prefetch(ctx, &L.c[i].v, q->k, M, herm);
             texla_sparse_variant t;
-            if (twins && xbuf_twin(&L.c[i].v, &t)) sp_prefetch(ctx, &t, q->k, M);
-            if (twins && c16_twin(&L.c[i].v, q, &t)) sp_prefetch(ctx, &t, q->k, M);
+            if (twins && xbuf_twin(&L.c[i].v, &t)) sp_prefetch(ctx, &t, q->k, M, herm);
+            if (twins && c16_twin(&L.c[i].v, q, &t)) sp_prefetch(ctx, &t, q->k, M, herm);
         }
     }
     bench b;
