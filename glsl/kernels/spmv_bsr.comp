@@ -110,20 +110,11 @@ VT mul(VT a, VT x) {
 // entry (r, q) of block e, or (TR) of its transpose: the stored entry (q, r), conjugated
 // where the matrix is Hermitian (FMT 3's mirrored blocks; AoS)
 VT entry(uint e, uint r, uint q, bool tr) {
-#if FMT == 3
-    if (tr) {
-#if K == 1
-        return val[e * uint(B * B) + q * uint(B) + r];
-#else
-        vec2 a = val2[e * uint(B * B) + q * uint(B) + r];
-#if HERM
-        a.y = -a.y;
+    VT a = tr ? bval(e, q, r) : bval(e, r, q);
+#if HERM && K == 2
+    if (tr) a.y = -a.y;
 #endif
-        return a;
-#endif
-    }
-#endif
-    return bval(e, r, q);
+    return a;
 }
 
 // row r of block e (or of its transpose) times the B entries of x of block column J, which
