@@ -8,6 +8,9 @@
 #   SP_BUDGET=S                                 the tuner's budget (< 0: every candidate)
 #   TESTS=0                                     skip the test suite
 #   SP_ALL=1                                    every candidate the tuner knows (with SP_BUDGET=-1)
+#   SP_MERGE=1                                  A x by the merge path pinned at several sizes
+#   SP_PIN="csr row xbuf wg=128;sell row C=32 rowsort"  A x pinned to each variant (the tables'
+#                                               words), the GPU's time of each
 for f in .gl/*.deb; do dpkg -x "$f" / ; done; ldconfig
 OUT=${OUT:-/tmp/texla-device}
 SP=${SP:-band,rmat,circuit,fem3x3,complex3x3}

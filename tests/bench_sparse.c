@@ -121,6 +121,48 @@ static int representative(const char *name) {
     return 0;
 }
 
+/* a variant in the words texla_sparse_variant_names prints ("csr row xbuf long>256/4096
+ * wg=128", "sell row C=32 rowsort"); 0 on success */
+static int parse_variant(const char *text, texla_sparse_variant *v) {
+    static const char *const fn[] = {"auto", "points", "gather", "coo", "csr",
+                                     "csc",  "ell",    "sell",   "bsr"};
+    static const char *const sn[] = {"auto",   "row",  "lanes",   "group",
+                                     "atomic", "draw", "segment", "merge", "stream"};
+    char buf[256], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", text);
+    memset(v, 0, sizeof *v);
+    int i = 0, ok = 1;
+    for (char *t = strtok_r(buf, " ", &save); t && ok; t = strtok_r(NULL, " ", &save), i++) {
+        int a = 0, b = 0;
+        if (i == 0 || i == 1) {
+            int found = -1;
+            for (int j = 0; j < 9; j++)
+                if (!strcmp(t, i ? sn[j] : fn[j])) found = j;
+            if (found < 0) ok = 0;
+            else if (i) v->sched = (texla_sparse_sched)found;
+            else v->format = (texla_sparse_format)found;
+        } else if (sscanf(t, "C=%d", &a) == 1) v->slice = a;
+        else if (sscanf(t, "sigma=%d", &a) == 1) v->sigma = a;
+        else if (sscanf(t, "b=%d", &a) == 1) v->block = a;
+        else if (sscanf(t, "L=%d", &a) == 1 || sscanf(t, "E=%d", &a) == 1) v->lanes = a;
+        else if (sscanf(t, "wg=%d", &a) == 1) v->wg = a;
+        else if (sscanf(t, "long>%d/%d", &a, &b) == 2) v->long_rows = a, v->long_chunk = b;
+        else if (sscanf(t, "static/%d", &a) == 1) v->dist = 1, v->bpsm = a;
+        else if (sscanf(t, "dynamic/%d", &a) == 1) v->dist = 2, v->bpsm = a;
+        else if (!strcmp(t, "rowsort")) v->rowsort = 1;
+        else if (!strcmp(t, "xbuf")) v->xbuf = 1;
+        else if (!strcmp(t, "soa")) v->soa = 1;
+        else if (!strcmp(t, "cols16")) v->cols16 = 1;
+        else if (!strcmp(t, "cols8")) v->cols8 = v->cols16 = 1;
+        else if (!strcmp(t, "csr")) v->bell = 0;
+        else if (!strcmp(t, "ell")) v->bell = 1;
+        else if (!strcmp(t, "sell")) v->bell = 2;
+        else if (!strcmp(t, "sym")) v->bell = 3;
+        else ok = 0;
+    }
+    return ok && i >= 2 ? 0 : -1;
+}
+
 static void print_trials(FILE *f, const char *name, texla_sparse_trial *t, int n, int top) {
     qsort(t, (size_t)n, sizeof *t, by_time);
     for (int op = 0; op < 2; op++) {
@@ -257,6 +299,27 @@ void bench_spsuite(const bench_env *e) {
                     else
                         printf("  %s merge E=%d wg=%d: %s\n", name, ew[w][0], ew[w][1],
                                texla_error_message(ctx));
+                }
+                texla_sparse_pin(ctx, s.a, TEXLA_SPARSE_N, NULL);
+            }
+            /* SP_PIN="csr row xbuf wg=128;sell row C=32 rowsort": A x pinned to each, the
+             * GPU's time of each; then unpinned */
+            const char *pins = getenv("SP_PIN");
+            if (pins && *pins) {
+                char plist[1024], *save = NULL;
+                snprintf(plist, sizeof plist, "%s", pins);
+                s.t = 0;
+                for (char *t = strtok_r(plist, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
+                    texla_sparse_variant v;
+                    if (parse_variant(t, &v)) {
+                        printf("  %s pin '%s': not a variant\n", name, t);
+                        continue;
+                    }
+                    if (texla_sparse_pin(ctx, s.a, TEXLA_SPARSE_N, &v) == TEXLA_OK)
+                        printf("  %s pin %-40s GPU %.4f ms\n", name, t,
+                               gpu_time_op(run_n, &s, e->batches));
+                    else
+                        printf("  %s pin %-40s %s\n", name, t, texla_error_message(ctx));
                 }
                 texla_sparse_pin(ctx, s.a, TEXLA_SPARSE_N, NULL);
             }
