@@ -818,6 +818,71 @@ static void tune_symmetric(const hmat *m, int want) {
     check_rmdir_all(dir);
 }
 
+/* A x of real m under each variant against the float64 reference, where x or A holds NaN or
+ * Inf: the reference's NaN rows NaN, its infinite rows the same infinity, every other row
+ * within its bound (padding adds exactly 0: a non-finite x stays out of rows with no entry in
+ * its column); and the reference has NaN and infinite rows to check */
+static void nonfinite_rows(const hmat *m, const V *vs, int nvs, const float *X, const char *what) {
+    int n = m->rows;
+    double *ref = malloc(sizeof *ref * (size_t)n), *bnd = malloc(sizeof *bnd * (size_t)n);
+    float *got = malloc(sizeof *got * (size_t)n);
+    ref_mul(m, 0, X, ref, bnd);
+    tvec x = mkvec(1, m->cols, X, 0), y = mkvec(1, n, NULL, 0);
+    texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m->nnz, NULL, m->ri, m->ci, m->v, 1, 0};
+    texla_sparse a = {0};
+    texla_info inf;
+    texla_ctx_info(ctx, &inf);
+    if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), what)) {
+        for (int i = 0; i < nvs; i++) {
+            if (vs[i].format >= TEXLA_SPARSE_COO && !inf.compute) continue;
+            if (vs[i].sched == TEXLA_SCHED_ATOMIC && !inf.atomic_float) continue;
+            char fm[16], sc[16], pa[96], w[240];
+            texla_sparse_variant_names(&vs[i], fm, sc, pa);
+            snprintf(w, sizeof w, "%s: %s %s %s", what, fm, sc, pa);
+            if (!CHECK_OK(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[i]), w) ||
+                !CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), w) || !readv(y, got, w))
+                continue;
+            int bad = 0, nn = 0, ni = 0, first = -1;
+            for (int r = 0; r < n; r++) {
+                int ok = isnan(ref[r]) ? (nn++, isnan(got[r]))
+                       : isinf(ref[r]) ? (ni++, (double)got[r] == ref[r])
+                                       : fabs(got[r] - ref[r]) <= bnd[r];
+                if (!ok && first < 0) first = r;
+                bad += !ok;
+            }
+            CHECK(bad == 0 && nn > 0 && ni > 0, "%s: %d rows wrong (first %d: %g, reference %g); "
+                  "%d NaN and %d infinite rows in the reference", w, bad, first,
+                  first < 0 ? 0.0 : got[first], first < 0 ? 0.0 : ref[first], nn, ni);
+        }
+        texla_sparse_destroy(ctx, a);
+    }
+    texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+    free(ref), free(bnd), free(got);
+}
+
+/* symmetric block ELL with an Inf entry and its mirror (still A = A') and x NaN in a column
+ * far from them, read by its own row */
+static void sym_nonfinite(hmat *m, const V *vs, int nvs, int e, int f) {
+    float keep = m->v[e];
+    m->v[e] = m->v[f] = INFINITY;
+    int nanc = (m->rows / 2) | 1;
+    float *X = check_rnd((size_t)m->cols);
+    X[nanc] = NAN;
+    char what[160];
+    snprintf(what, sizeof what, "symmetric, Inf at (%d, %d) and its mirror, x NaN at %d",
+             m->ri[e], m->ci[e], nanc);
+    nonfinite_rows(m, vs, nvs, X, what);
+    free(X);
+    m->v[e] = m->v[f] = keep;
+}
+
+/* the entry index of (i, j) in m, or -1 */
+static int find_entry(const hmat *m, int i, int j) {
+    for (int e = 0; e < m->nnz; e++)
+        if (m->ri[e] == i && m->ci[e] == j) return e;
+    return -1;
+}
+
 static void test_symmetric(void) {
     static const V vs[] = {
         {.format = F(BSR), .sched = S(ROW), .block = 3, .bell = 3},
@@ -855,15 +920,35 @@ static void test_symmetric(void) {
             m.v[(size_t)e * 9 + 1] = nextafterf(m.v[(size_t)e * 9 + 1], 2.0f);
             tune_symmetric(&m, 0);
         }
-        if (entry == 1) { /* one entry off by one ulp, then the transpose check names it */
+        if (entry == 1) {
             int e = 0;
             while (m.ri[e] == m.ci[e]) e++;
-            m.v[e] = nextafterf(m.v[e], 2.0f);
+            int f = find_entry(&m, m.ci[e], m.ri[e]);
             int lo = m.ri[e] < m.ci[e] ? m.ri[e] : m.ci[e], hi = m.ri[e] + m.ci[e] - lo;
-            char want[64];
-            snprintf(want, sizeof want, "(%d, %d) is not entry (%d, %d)", lo, hi, hi, lo);
+            int el = m.ri[e] == lo ? e : f, eh = el == e ? f : e; /* (lo, hi) and (hi, lo) */
+            if (suite_backend() == TEXLA_BACKEND_COMPUTE) sym_nonfinite(&m, vs, 8, e, f);
+            /* one entry off by one ulp, then the transpose check names it and both values */
+            float keep = m.v[e];
+            m.v[e] = nextafterf(m.v[e], 2.0f);
+            char want[128];
+            snprintf(want, sizeof want, "(%d, %d) is not entry (%d, %d) (%.9g against %.9g)", lo,
+                     hi, hi, lo, m.v[el], m.v[eh]);
             refused(&m, vs, 1, TEXLA_ERR_UNSUPPORTED, want, NULL,
                     "symmetric block ELL of a matrix one ulp off");
+            /* a NaN pair: equal bits, but NaN equals nothing */
+            m.v[e] = m.v[f] = NAN;
+            snprintf(want, sizeof want, "(%d, %d) is not entry (%d, %d) (entry (%d, %d) is NaN)",
+                     lo, hi, hi, lo, lo, hi);
+            refused(&m, vs, 1, TEXLA_ERR_UNSUPPORTED, want, NULL,
+                    "symmetric block ELL of a matrix with a NaN pair");
+            m.v[e] = m.v[f] = keep;
+            /* an entry without its mirror */
+            int cap2 = m.nnz;
+            push(&m, &cap2, 0, n - 1);
+            snprintf(want, sizeof want, "(0, %d) is not entry (%d, 0) (entry (%d, 0) is not stored)",
+                     n - 1, n - 1, n - 1);
+            refused(&m, vs, 1, TEXLA_ERR_UNSUPPORTED, want, NULL,
+                    "symmetric block ELL of a matrix with an entry not mirrored");
         }
         hfree(&m);
     }
@@ -914,8 +999,11 @@ static void test_symmetric(void) {
         else m.v[(size_t)e * 2] = nextafterf(m.v[(size_t)e * 2], 2.0f);
         int lo = m.ri[e] < m.ci[e] ? m.ri[e] : m.ci[e], hi = m.ri[e] + m.ci[e] - lo;
         char want[96];
-        if (herm) snprintf(want, sizeof want, "and diagonal entry (%d, %d) is not real", lo, lo);
-        else snprintf(want, sizeof want, "entry (%d, %d) is not entry (%d, %d), and ", lo, hi, hi, lo);
+        if (herm)
+            snprintf(want, sizeof want, "and diagonal entry (%d, %d) is not real (imaginary part "
+                     "0.25)", lo, lo);
+        else
+            snprintf(want, sizeof want, "entry (%d, %d) is not entry (%d, %d) (", lo, hi, hi, lo);
         refused(&m, vs, 1, TEXLA_ERR_UNSUPPORTED, want, NULL,
                 herm ? "symmetric block ELL of a matrix one diagonal entry off Hermitian"
                      : "symmetric block ELL of a complex matrix one ulp off symmetric");
@@ -1421,6 +1509,11 @@ static void test_nan(void) {
             CHECK(bad == 0, "%s: %d rows wrong (rows 3, 8 NaN: %g %g; row 11 not finite: %g)", what,
                   bad, got[3], got[8], got[11]);
         }
+        /* and x NaN in column 17 (Inf in 23) besides: padding adds exactly 0 (BSR's blocks, ELL's
+         * and SELL's slots, the fragment forms' points) */
+        X[17] = NAN;
+        X[23] = INFINITY;
+        nonfinite_rows(&m, vs, (int)(sizeof vs / sizeof vs[0]), X, "NaN/Inf values, x NaN at 17");
         texla_sparse_destroy(ctx, a);
     }
     texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);

@@ -989,30 +989,64 @@ static int block_list(const sp_csr *m, int b, int I, int jlo, int jhi, int tag, 
     return cnt;
 }
 
+/* entry (i, j) of a CSR with sorted columns, or NULL where it is not stored */
+static const float *entry_at(const sp_csr *m, int i, int j) {
+    int lo = m->ptr[i], hi = m->ptr[i + 1] - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (m->col[mid] < j) lo = mid + 1;
+        else if (m->col[mid] > j) hi = mid - 1;
+        else return m->val + (size_t)mid * (size_t)m->k;
+    }
+    return NULL;
+}
+
+/* why entry (i, j) is not entry (j, i) (conj: its conjugate), in words: one of them is not
+ * stored, or is NaN (equal to nothing), or their values */
+static void pair_why(const sp_csr *m, int i, int j, int conj, char *buf, size_t cap) {
+    const float *a = entry_at(m, i, j), *t = entry_at(m, j, i);
+    int cx = m->k == 2;
+    if (!a || !t) {
+        snprintf(buf, cap, "entry (%d, %d) is not stored", a ? j : i, a ? i : j);
+    } else if (isnan(a[0]) || (cx && isnan(a[1])) || isnan(t[0]) || (cx && isnan(t[1]))) {
+        int an = isnan(a[0]) || (cx && isnan(a[1]));
+        snprintf(buf, cap, "entry (%d, %d) is NaN", an ? i : j, an ? j : i);
+    } else if (!cx) {
+        snprintf(buf, cap, "%.9g against %.9g", a[0], t[0]);
+    } else {
+        snprintf(buf, cap, "%.9g%+.9gi against %s%.9g%+.9gi", a[0], a[1], conj ? "conj " : "",
+                 t[0], conj ? -t[1] : t[1]);
+    }
+}
+
 int sp_csr_symmetric(const sp_csr *m, int at[4]) {
     for (int q = 0; q < 4; q++) at[q] = -1;
     if (m->rows != m->cols || m->k > 2) return 0;
     int k = m->k, can_s = 1, can_h = k == 2; /* A = A' still possible; A = A^H still possible */
     for (int i = 0; i < m->rows && (can_s || can_h); i++)
         for (int e = m->ptr[i]; e < m->ptr[i + 1] && (can_s || can_h); e++) {
-            int j = m->col[e], lo = m->ptr[j], hi = m->ptr[j + 1] - 1;
+            int j = m->col[e];
             const float *a = m->val + (size_t)e * (size_t)k;
             if (j == i) { /* its own mirror: Hermitian only where it is real */
                 if (can_h && !(a[1] == 0.0f)) can_h = 0, at[2] = at[3] = i;
                 continue;
             }
-            while (lo <= hi) { /* (j, i) in row j's sorted columns */
-                int mid = lo + (hi - lo) / 2;
-                if (m->col[mid] < i) lo = mid + 1;
-                else hi = mid - 1;
-            }
-            const float *t = lo < m->ptr[j + 1] && m->col[lo] == i ? m->val + (size_t)lo * (size_t)k
-                                                                  : NULL;
+            const float *t = entry_at(m, j, i);
             if (can_s && !(t && t[0] == a[0] && (k == 1 || t[1] == a[1])))
                 can_s = 0, at[0] = i, at[1] = j;
             if (can_h && !(t && t[0] == a[0] && t[1] == -a[1])) can_h = 0, at[2] = i, at[3] = j;
         }
     return can_s ? 1 : can_h ? 2 : 0;
+}
+
+/* BSR values: a block's padding (positions no entry holds) is -0.0, which no stored value is
+ * (a stored -0.0 becomes +0.0: the same products but for the sign of an exact zero), so the
+ * kernel tells padding from stored zeros and adds exactly 0 for it whatever x holds (NaN or
+ * infinite x stays out of rows with no entry in its column, as in the row formats) */
+#define BSR_PAD (-0.0f)
+static float bsr_value(float v) { return v == 0.0f ? 0.0f : v; }
+static void bsr_pad(float *val, size_t n) {
+    for (size_t i = 0; i < n; i++) val[i] = BSR_PAD;
 }
 
 /* bell 3, symmetric block ELL (real or complex blocks, AoS): the blocks on and above the block
@@ -1032,17 +1066,24 @@ static texla_result make_bsr_sym(texla_ctx *ctx, const char *fn, const sp_plane 
         if (m->rows != m->cols)
             return texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: symmetric block ELL (bell 3) "
                                "needs a square matrix; this one is %d x %d", fn, m->rows, m->cols);
+        char w[96], h[192], hw[96];
+        pair_why(m, at[0], at[1], 0, w, sizeof w);
         if (k == 1)
             return texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: symmetric block ELL (bell 3) "
-                               "needs A = A'; entry (%d, %d) is not entry (%d, %d)", fn, at[0],
-                               at[1], at[1], at[0]);
-        char h[96];
-        if (at[2] == at[3]) snprintf(h, sizeof h, "diagonal entry (%d, %d) is not real", at[2], at[3]);
-        else snprintf(h, sizeof h, "entry (%d, %d) is not the conjugate of entry (%d, %d)", at[2],
-                      at[3], at[3], at[2]);
+                               "needs A = A'; entry (%d, %d) is not entry (%d, %d) (%s)", fn,
+                               at[0], at[1], at[1], at[0], w);
+        if (at[2] == at[3]) {
+            const float *d = entry_at(m, at[2], at[2]);
+            snprintf(h, sizeof h, "diagonal entry (%d, %d) is not real (imaginary part %.9g)",
+                     at[2], at[3], d ? d[1] : 0.0);
+        } else {
+            pair_why(m, at[2], at[3], 1, hw, sizeof hw);
+            snprintf(h, sizeof h, "entry (%d, %d) is not the conjugate of entry (%d, %d) (%s)",
+                     at[2], at[3], at[3], at[2], hw);
+        }
         return texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: symmetric block ELL (bell 3) needs "
-                           "A = A' or A = A^H; entry (%d, %d) is not entry (%d, %d), and %s", fn,
-                           at[0], at[1], at[1], at[0], h);
+                           "A = A' or A = A^H; entry (%d, %d) is not entry (%d, %d) (%s), and %s",
+                           fn, at[0], at[1], at[1], at[0], w, h);
     }
     bplan bp;
     texla_result r = bplan_make(ctx, fn, m, b, &bp);
@@ -1062,6 +1103,7 @@ static texla_result make_bsr_sym(texla_ctx *ctx, const char *fn, const sp_plane 
         r = oom(ctx, fn, "the symmetric BSR form", (double)stored * (8 + 4 * b * b * k));
         goto done;
     }
+    bsr_pad(val, (size_t)stored * (size_t)(b * b * k));
     for (int J = 0; J < bp.nbc; J++) stampJ[J] = -1;
     for (int I = 0; I < nbr; I++) { /* the blocks on and above the diagonal */
         int cnt = block_list(m, b, I, I, bp.nbc, I, stampJ, list);
@@ -1077,7 +1119,7 @@ static texla_result make_bsr_sym(texla_ctx *ctx, const char *fn, const sp_plane 
                 if (J < I) continue;
                 long long d = (long long)pos[J] * nbr + I;
                 size_t o = ((size_t)d * b * b + (size_t)((i - I * b) * b + m->col[e] - J * b)) * k;
-                for (int c = 0; c < k; c++) val[o + c] = m->val[(size_t)e * k + c];
+                for (int c = 0; c < k; c++) val[o + c] = bsr_value(m->val[(size_t)e * k + c]);
             }
     }
     for (int I = 0; I < nbr; I++) { /* below: block (I, J), J < I, is stored block (J, I) */
@@ -1137,6 +1179,7 @@ static texla_result make_bsr(texla_ctx *ctx, const char *fn, const sp_plane *p,
         r = oom(ctx, fn, "the BSR form", (double)stored * (4 + 4 * b * b));
         goto done;
     }
+    bsr_pad(val, (size_t)stored * (size_t)(b * b * k));
     for (int J = 0; J < bp.nbc; J++) stampJ[J] = -1;
     for (long long d = 0; d < stored; d++) col[d] = 0;
     if (fv->bell == 2) {
@@ -1166,7 +1209,7 @@ static texla_result make_bsr(texla_ctx *ctx, const char *fn, const sp_plane *p,
                 for (int c = 0; c < k; c++) {
                     size_t at = fv->soa ? (qq * (size_t)k + (size_t)c) * (size_t)stored + (size_t)d
                                         : ((size_t)d * b * b + qq) * (size_t)k + (size_t)c;
-                    val[at] = m->val[(size_t)e * k + c];
+                    val[at] = bsr_value(m->val[(size_t)e * k + c]);
                 }
             }
     }
