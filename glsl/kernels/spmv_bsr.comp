@@ -1,9 +1,8 @@
 // y = A x (+ beta y) for a matrix stored as B x B dense blocks (BSR; B = 2, 3, 4; the 3x3
 // blocks of FEM matrices) of real (K = 1) or complex (K = 2) entries. Block rows are in natural
-// order; blocks past the matrix's edge are padded, and so are positions no entry holds, with
-// -0.0 (stored values are never -0.0; mul() adds exactly 0 for padding). One invocation per
-// row (the seed's BSR design): it reads its row of each block and the B entries of x the block
-// column covers. A workgroup covers a segment of WG K / 4 texels of one texel row of y: its
+// order; blocks past the matrix's edge are padded with zeros. One invocation per row (the
+// seed's BSR design): it reads its row of each block and the B entries of x the block column
+// covers. A workgroup covers a segment of WG K / 4 texels of one texel row of y: its
 // invocations compute the rows of those texels (K = 1: 4 cells each; K = 2: two complex rows,
 // .xy and .zw), meet in shared memory, and the segment's texels are written whole, so y is
 // written without blending or atomics whatever B is.
@@ -99,16 +98,12 @@ VT x_of(uint q, vec4 xa, vec4 xb) {
 }
 #endif
 
-// a x (complex: the complex product); exactly 0 for a block's padding, whose (real part's)
-// value is -0.0, which no stored value is: NaN or infinite x stays out of rows with no entry in
-// its column, as in the row formats
+// a x (complex: the complex product)
 VT mul(VT a, VT x) {
 #if K == 1
-    bool pad = floatBitsToUint(a) == 0x80000000u;
-    return pad ? 0.0 : a * x;
+    return a * x;
 #else
-    bool pad = floatBitsToUint(a.x) == 0x80000000u;
-    return pad ? vec2(0.0) : vec2(a.x * x.x - a.y * x.y, a.x * x.y + a.y * x.x);
+    return vec2(a.x * x.x - a.y * x.y, a.x * x.y + a.y * x.x);
 #endif
 }
 

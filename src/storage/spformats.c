@@ -1039,16 +1039,6 @@ int sp_csr_symmetric(const sp_csr *m, int at[4]) {
     return can_s ? 1 : can_h ? 2 : 0;
 }
 
-/* BSR values: a block's padding (positions no entry holds) is -0.0, which no stored value is
- * (a stored -0.0 becomes +0.0: the same products but for the sign of an exact zero), so the
- * kernel tells padding from stored zeros and adds exactly 0 for it whatever x holds (NaN or
- * infinite x stays out of rows with no entry in its column, as in the row formats) */
-#define BSR_PAD (-0.0f)
-static float bsr_value(float v) { return v == 0.0f ? 0.0f : v; }
-static void bsr_pad(float *val, size_t n) {
-    for (size_t i = 0; i < n; i++) val[i] = BSR_PAD;
-}
-
 /* bell 3, symmetric block ELL (real or complex blocks, AoS): the blocks on and above the block
  * diagonal as block ELL (ptr[I] of them in block row I), and for each block row the places of
  * the stored blocks that its blocks below the diagonal mirror (buf[3], column-major like the
@@ -1103,7 +1093,6 @@ static texla_result make_bsr_sym(texla_ctx *ctx, const char *fn, const sp_plane 
         r = oom(ctx, fn, "the symmetric BSR form", (double)stored * (8 + 4 * b * b * k));
         goto done;
     }
-    bsr_pad(val, (size_t)stored * (size_t)(b * b * k));
     for (int J = 0; J < bp.nbc; J++) stampJ[J] = -1;
     for (int I = 0; I < nbr; I++) { /* the blocks on and above the diagonal */
         int cnt = block_list(m, b, I, I, bp.nbc, I, stampJ, list);
@@ -1119,7 +1108,7 @@ static texla_result make_bsr_sym(texla_ctx *ctx, const char *fn, const sp_plane 
                 if (J < I) continue;
                 long long d = (long long)pos[J] * nbr + I;
                 size_t o = ((size_t)d * b * b + (size_t)((i - I * b) * b + m->col[e] - J * b)) * k;
-                for (int c = 0; c < k; c++) val[o + c] = bsr_value(m->val[(size_t)e * k + c]);
+                for (int c = 0; c < k; c++) val[o + c] = m->val[(size_t)e * k + c];
             }
     }
     for (int I = 0; I < nbr; I++) { /* below: block (I, J), J < I, is stored block (J, I) */
@@ -1179,7 +1168,6 @@ static texla_result make_bsr(texla_ctx *ctx, const char *fn, const sp_plane *p,
         r = oom(ctx, fn, "the BSR form", (double)stored * (4 + 4 * b * b));
         goto done;
     }
-    bsr_pad(val, (size_t)stored * (size_t)(b * b * k));
     for (int J = 0; J < bp.nbc; J++) stampJ[J] = -1;
     for (long long d = 0; d < stored; d++) col[d] = 0;
     if (fv->bell == 2) {
@@ -1209,7 +1197,7 @@ static texla_result make_bsr(texla_ctx *ctx, const char *fn, const sp_plane *p,
                 for (int c = 0; c < k; c++) {
                     size_t at = fv->soa ? (qq * (size_t)k + (size_t)c) * (size_t)stored + (size_t)d
                                         : ((size_t)d * b * b + qq) * (size_t)k + (size_t)c;
-                    val[at] = bsr_value(m->val[(size_t)e * k + c]);
+                    val[at] = m->val[(size_t)e * k + c];
                 }
             }
     }
