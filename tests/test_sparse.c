@@ -173,7 +173,8 @@ typedef struct tvec {
 } tvec;
 
 /* a vector of n entries of the matrix's entry type; grid: a PDE grid vector with odd rows
- * (real entries only) */
+ * (real entries), or (complex) a grid two floats wide, one entry a row, n rows (an even width,
+ * not the multiple of 4 texla_vec_make_entries makes) */
 static tvec mkvec(int entry, int n, const float *data, int grid) {
     tvec t = {{0}, n * vk(entry)};
     texla_result r;
@@ -182,6 +183,8 @@ static tvec mkvec(int entry, int n, const float *data, int grid) {
         while ((nx + 2) * (nx + 2) <= n) nx += 2; /* odd */
         if (n % nx) nx = 1;
         r = texla_vec_make_grid(ctx, nx, n / nx, data, &t.v);
+    } else if (entry == 2 && grid) {
+        r = texla_vec_make_grid(ctx, 2, n, data, &t.v);
     } else if (entry == 1) {
         r = texla_vec_make(ctx, n, data, &t.v);
     } else {
@@ -665,6 +668,7 @@ static void test_sweep(void) {
         {gen_blocky("4-blocks in 50x49 (grid vectors)", 50, 49, 4), 1, 2},
         {gen_mixed("complex 120x110 rows 0..200", 2, 120, 110, 200), 0, 1},
         {gen_blocky_c("complex 3-blocks in 61x59", 61, 59, 3), 0, 2},
+        {gen_blocky_c("complex 3-blocks in 47x53 (grid vectors: an entry a row)", 47, 53, 3), 1, 2},
         {gen_skew("complex, one row of half", 2, 150, 600), 0, 2},
         {gen_mixed("complex 1 x 77", 2, 1, 77, 60), 0, 3},
         {gen_mixed("quaternion 90x100 rows 0..120", 4, 90, 100, 120), 0, 1},
@@ -988,6 +992,7 @@ static void test_symmetric(void) {
         for (int j = 0; j < n; j += 2) push_sym(&m, &cap, seen, 5, j, herm);
         free(seen);
         sweep_matrix_with(&m, 0, 1, vs, 8);
+        sweep_matrix_with(&m, 1, 2, vs, 8); /* x and y an entry a row */
         if (herm) { /* an off-diagonal entry's imaginary part negated: its mirror is no longer
                      * its conjugate (then put back) */
             int f = 0;
