@@ -561,8 +561,8 @@ typedef enum texla_sparse_format {
     TEXLA_SPARSE_ELL,     /* ELLPACK-R: column-major, padded to the longest row, row lengths */
     TEXLA_SPARSE_SELL,    /* SELL-C-sigma: slices of C rows, rows sorted within sigma */
     TEXLA_SPARSE_BSR,     /* b x b blocks (b = 2, 3, 4) of real or complex entries; whole blocks
-                             are multiplied, zeros included: a NaN or infinite x makes NaN
-                             every row of a block row with a block over its column */
+                             are multiplied, zeros included: a NaN or infinite x also reaches,
+                             as NaN, the other rows of a block row with a block over its column */
     TEXLA_SPARSE_NFORMATS
 } texla_sparse_format;
 

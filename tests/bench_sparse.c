@@ -121,8 +121,19 @@ static int representative(const char *name) {
     return 0;
 }
 
-/* a variant in the words texla_sparse_variant_names prints ("csr row xbuf long>256/4096
- * wg=128", "sell row C=32 rowsort"); 0 on success */
+/* t is exactly fmt's word with one (two) numbers, nothing after them */
+static int word1(const char *t, const char *fmt, int *a) {
+    int end = -1;
+    return sscanf(t, fmt, a, &end) == 1 && end > 0 && t[end] == '\0';
+}
+static int word2(const char *t, const char *fmt, int *a, int *b) {
+    int end = -1;
+    return sscanf(t, fmt, a, b, &end) == 2 && end > 0 && t[end] == '\0';
+}
+
+/* a variant in the words texla_sparse_variant_names prints, as in the candidate tables
+ * ("csr row xbuf long>256/4096 wg=128", "sell row C=32 rowsort"); 0 on success (at most 255
+ * characters a variant, 1023 for SP_PIN's whole list) */
 static int parse_variant(const char *text, texla_sparse_variant *v) {
     static const char *const fn[] = {"auto", "points", "gather", "coo", "csr",
                                      "csc",  "ell",    "sell",   "bsr"};
@@ -141,14 +152,14 @@ static int parse_variant(const char *text, texla_sparse_variant *v) {
             if (found < 0) ok = 0;
             else if (i) v->sched = (texla_sparse_sched)found;
             else v->format = (texla_sparse_format)found;
-        } else if (sscanf(t, "C=%d", &a) == 1) v->slice = a;
-        else if (sscanf(t, "sigma=%d", &a) == 1) v->sigma = a;
-        else if (sscanf(t, "b=%d", &a) == 1) v->block = a;
-        else if (sscanf(t, "L=%d", &a) == 1 || sscanf(t, "E=%d", &a) == 1) v->lanes = a;
-        else if (sscanf(t, "wg=%d", &a) == 1) v->wg = a;
-        else if (sscanf(t, "long>%d/%d", &a, &b) == 2) v->long_rows = a, v->long_chunk = b;
-        else if (sscanf(t, "static/%d", &a) == 1) v->dist = 1, v->bpsm = a;
-        else if (sscanf(t, "dynamic/%d", &a) == 1) v->dist = 2, v->bpsm = a;
+        } else if (word1(t, "C=%d%n", &a)) v->slice = a;
+        else if (word1(t, "sigma=%d%n", &a)) v->sigma = a;
+        else if (word1(t, "b=%d%n", &a)) v->block = a;
+        else if (word1(t, "L=%d%n", &a) || word1(t, "E=%d%n", &a)) v->lanes = a;
+        else if (word1(t, "wg=%d%n", &a)) v->wg = a;
+        else if (word2(t, "long>%d/%d%n", &a, &b)) v->long_rows = a, v->long_chunk = b;
+        else if (word1(t, "static/%d%n", &a)) v->dist = 1, v->bpsm = a;
+        else if (word1(t, "dynamic/%d%n", &a)) v->dist = 2, v->bpsm = a;
         else if (!strcmp(t, "rowsort")) v->rowsort = 1;
         else if (!strcmp(t, "xbuf")) v->xbuf = 1;
         else if (!strcmp(t, "soa")) v->soa = 1;
@@ -315,10 +326,11 @@ void bench_spsuite(const bench_env *e) {
                         printf("  %s pin '%s': not a variant\n", name, t);
                         continue;
                     }
-                    if (texla_sparse_pin(ctx, s.a, TEXLA_SPARSE_N, &v) == TEXLA_OK)
-                        printf("  %s pin %-40s GPU %.4f ms\n", name, t,
-                               gpu_time_op(run_n, &s, e->batches));
-                    else
+                    if (texla_sparse_pin(ctx, s.a, TEXLA_SPARSE_N, &v) == TEXLA_OK) {
+                        double ms = gpu_time_op(run_n, &s, e->batches);
+                        printf("  %s pin %-40s GPU %.4f ms%s%s\n", name, t, ms,
+                               ms < 0 ? ": " : "", ms < 0 ? texla_error_message(ctx) : "");
+                    } else
                         printf("  %s pin %-40s %s\n", name, t, texla_error_message(ctx));
                 }
                 texla_sparse_pin(ctx, s.a, TEXLA_SPARSE_N, NULL);

@@ -668,7 +668,7 @@ static void test_sweep(void) {
         {gen_blocky("4-blocks in 50x49 (grid vectors)", 50, 49, 4), 1, 2},
         {gen_mixed("complex 120x110 rows 0..200", 2, 120, 110, 200), 0, 1},
         {gen_blocky_c("complex 3-blocks in 61x59", 61, 59, 3), 0, 2},
-        {gen_blocky_c("complex 3-blocks in 47x53 (grid vectors: an entry a row)", 47, 53, 3), 1, 2},
+        {gen_blocky_c("complex 3-blocks in 47x53 (grid vectors: an entry a row)", 47, 53, 3), 1, 1},
         {gen_skew("complex, one row of half", 2, 150, 600), 0, 2},
         {gen_mixed("complex 1 x 77", 2, 1, 77, 60), 0, 3},
         {gen_mixed("quaternion 90x100 rows 0..120", 4, 90, 100, 120), 0, 1},
@@ -822,6 +822,13 @@ static void tune_symmetric(const hmat *m, int want) {
     check_rmdir_all(dir);
 }
 
+/* the entry index of (i, j) in m, or -1 */
+static int find_entry(const hmat *m, int i, int j) {
+    for (int e = 0; e < m->nnz; e++)
+        if (m->ri[e] == i && m->ci[e] == j) return e;
+    return -1;
+}
+
 /* A x of real m under each variant against the float64 reference, where x or A holds NaN or
  * Inf: the reference's NaN rows NaN, its infinite rows the same infinity, every other row
  * within its bound (ELL's and SELL's padding and the fragment forms' points add exactly 0: a
@@ -840,6 +847,8 @@ static void nonfinite_rows(const hmat *m, const V *vs, int nvs, const float *X, 
     texla_sparse a = {0};
     texla_info inf;
     texla_ctx_info(ctx, &inf);
+    char *stored = calloc((size_t)n * (size_t)m->cols, 1);
+    for (int e = 0; e < m->nnz; e++) stored[(size_t)m->ri[e] * (size_t)m->cols + m->ci[e]] = 1;
     if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), what)) {
         for (int i = 0; i < nvs; i++) {
             if (vs[i].format >= TEXLA_SPARSE_COO && !inf.compute) continue;
@@ -847,16 +856,21 @@ static void nonfinite_rows(const hmat *m, const V *vs, int nvs, const float *X, 
             char fm[16], sc[16], pa[96], w[240];
             texla_sparse_variant_names(&vs[i], fm, sc, pa);
             snprintf(w, sizeof w, "%s: %s %s %s", what, fm, sc, pa);
-            if (!CHECK_OK(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[i]), w) ||
-                !CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), w) || !readv(y, got, w))
+            texla_result pr = texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[i]);
+            if (pr == TEXLA_ERR_UNSUPPORTED) continue; /* cols8 out of reach, and the like */
+            if (!CHECK_OK(ctx, pr, w) || !CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), w) ||
+                !readv(y, got, w))
                 continue;
             int bad = 0, nn = 0, ni = 0, first = -1, b = vs[i].format == TEXLA_SPARSE_BSR
                                                          ? (vs[i].block ? vs[i].block : 3) : 0;
             for (int r = 0; r < n; r++) {
-                int blk = 0; /* r's block row has an entry in a non-finite x's block column */
+                /* BSR: r's block row has a block over a non-finite x's column c that r does not
+                 * hold (a padding zero times it) */
+                int blk = 0;
                 for (int e = 0; b && e < m->nnz && !blk; e++)
                     for (int c = m->ci[e] / b * b; c < m->ci[e] / b * b + b && c < m->cols; c++)
-                        blk |= m->ri[e] / b == r / b && !isfinite(X[c]);
+                        blk |= m->ri[e] / b == r / b && !isfinite(X[c]) &&
+                               !stored[(size_t)r * (size_t)m->cols + c];
                 int ok = isnan(ref[r]) ? (nn++, isnan(got[r]))
                        : isinf(ref[r]) ? (ni++, (double)got[r] == ref[r] || (blk && isnan(got[r])))
                                        : fabs(got[r] - ref[r]) <= bnd[r] || (blk && isnan(got[r]));
@@ -870,7 +884,7 @@ static void nonfinite_rows(const hmat *m, const V *vs, int nvs, const float *X, 
         texla_sparse_destroy(ctx, a);
     }
     texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
-    free(ref), free(bnd), free(got);
+    free(ref), free(bnd), free(got), free(stored);
 }
 
 /* symmetric block ELL with an Inf entry and its mirror (still A = A') and x NaN and -Inf in
@@ -886,15 +900,9 @@ static void sym_nonfinite(hmat *m, const V *vs, int nvs, int e, int f) {
     snprintf(what, sizeof what, "symmetric, Inf at (%d, %d) and its mirror, x NaN at %d, -Inf at "
              "%d", m->ri[e], m->ci[e], nanc, nanc + 2);
     nonfinite_rows(m, vs, nvs, X, 1, what);
+    nonfinite_rows(m, sweep_all, NSWEEP, X, 1, what); /* every other form too */
     free(X);
     m->v[e] = m->v[f] = keep;
-}
-
-/* the entry index of (i, j) in m, or -1 */
-static int find_entry(const hmat *m, int i, int j) {
-    for (int e = 0; e < m->nnz; e++)
-        if (m->ri[e] == i && m->ci[e] == j) return e;
-    return -1;
 }
 
 static void test_symmetric(void) {
@@ -992,16 +1000,19 @@ static void test_symmetric(void) {
         for (int j = 0; j < n; j += 2) push_sym(&m, &cap, seen, 5, j, herm);
         free(seen);
         sweep_matrix_with(&m, 0, 1, vs, 8);
-        sweep_matrix_with(&m, 1, 2, vs, 8); /* x and y an entry a row */
+        sweep_matrix_with(&m, 1, 1, vs, 8); /* x and y an entry a row */
         if (herm) { /* an off-diagonal entry's imaginary part negated: its mirror is no longer
                      * its conjugate (then put back) */
             int f = 0;
             while (m.ri[f] == m.ci[f] || m.v[(size_t)f * 2 + 1] == 0.0f) f++;
             m.v[(size_t)f * 2 + 1] = -m.v[(size_t)f * 2 + 1];
             int lo = m.ri[f] < m.ci[f] ? m.ri[f] : m.ci[f], hi = m.ri[f] + m.ci[f] - lo;
-            char want[96];
-            snprintf(want, sizeof want, "and entry (%d, %d) is not the conjugate of entry (%d, %d)",
-                     lo, hi, hi, lo);
+            const float *al = m.v + (size_t)find_entry(&m, lo, hi) * 2;
+            const float *ah = m.v + (size_t)find_entry(&m, hi, lo) * 2;
+            char want[200];
+            snprintf(want, sizeof want, "and entry (%d, %d) is not the conjugate of entry (%d, %d) "
+                     "(%.9g%+.9gi against conj(%.9g%+.9gi))", lo, hi, hi, lo, al[0], al[1], ah[0],
+                     ah[1]);
             refused(&m, vs, 1, TEXLA_ERR_UNSUPPORTED, want, NULL,
                     "symmetric block ELL of a matrix one entry's sign off Hermitian");
             m.v[(size_t)f * 2 + 1] = -m.v[(size_t)f * 2 + 1];
@@ -1529,8 +1540,7 @@ static void test_nan(void) {
          * which texla sums before the product (a + b) Inf and the reference after (a Inf + b Inf,
          * NaN where the signs differ); symmetric block ELL's test has it */
         X[17] = NAN;
-        nonfinite_rows(&m, vs, (int)(sizeof vs / sizeof vs[0]), X, 0,
-                       "NaN/Inf values, x NaN at 17");
+        nonfinite_rows(&m, sweep_all, NSWEEP, X, 0, "NaN/Inf values, x NaN at 17");
         texla_sparse_destroy(ctx, a);
     }
     texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);

@@ -1014,8 +1014,8 @@ static void pair_why(const sp_csr *m, int i, int j, int conj, char *buf, size_t 
     } else if (!cx) {
         snprintf(buf, cap, "%.9g against %.9g", a[0], t[0]);
     } else {
-        snprintf(buf, cap, "%.9g%+.9gi against %s%.9g%+.9gi", a[0], a[1], conj ? "conj " : "",
-                 t[0], conj ? -t[1] : t[1]);
+        snprintf(buf, cap, conj ? "%.9g%+.9gi against conj(%.9g%+.9gi)" : "%.9g%+.9gi against "
+                 "%.9g%+.9gi", a[0], a[1], t[0], t[1]);
     }
 }
 
