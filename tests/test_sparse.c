@@ -1535,12 +1535,13 @@ static void test_nan(void) {
             CHECK(bad == 0, "%s: %d rows wrong (rows 3, 8 NaN: %g %g; row 11 not finite: %g)", what,
                   bad, got[3], got[8], got[11]);
         }
-        /* and x NaN in column 17 besides: padding adds exactly 0 (ELL's and SELL's slots, the
+        /* and x NaN in columns 0 and 17 besides: padding adds exactly 0 (ELL's and SELL's slots, the
          * fragment forms' points; BSR as nonfinite_rows says). No infinite x here: this matrix has duplicates,
          * which texla sums before the product (a + b) Inf and the reference after (a Inf + b Inf,
          * NaN where the signs differ); symmetric block ELL's test has it */
         X[17] = NAN;
-        nonfinite_rows(&m, sweep_all, NSWEEP, X, 0, "NaN/Inf values, x NaN at 17");
+        X[0] = NAN; /* where a padding slot's column would point if it read x */
+        nonfinite_rows(&m, sweep_all, NSWEEP, X, 0, "NaN/Inf values, x NaN at 0 and 17");
         texla_sparse_destroy(ctx, a);
     }
     texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
