@@ -33,6 +33,6 @@ timeout 150 python3 bench/peers.py spsuite --spdir "$D" > "$OUT/peers_sp.txt" 2>
 echo "peers rc=$? at $(( $(date +%s) - t0 )) s"
 nvidia-smi --query-gpu=pstate,clocks.sm,clocks.mem --format=csv,noheader
 grep 'tuned in\|timing:' "$OUT/texla_sp.txt" | cut -c1-260
-grep ' pin \| merge E=' "$OUT/texla_sp.txt" | cut -c1-200
+grep ' pin ' "$OUT/texla_sp.txt" | cut -c1-200
 grep '^| [a-z]' "$OUT/texla_sp.txt" | cut -c1-150
 tail -c 2500 "$OUT/peers_sp.txt"

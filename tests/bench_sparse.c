@@ -174,6 +174,29 @@ static int parse_variant(const char *text, texla_sparse_variant *v) {
     return ok && i >= 2 ? 0 : -1;
 }
 
+/* A x pinned to each variant of list ("csr row xbuf wg=128;sell row C=32 rowsort"), the GPU's
+ * time of each printed; then unpinned */
+static void time_pins(spx *s, const char *name, const char *list, int batches) {
+    char plist[1024], *save = NULL;
+    snprintf(plist, sizeof plist, "%s", list);
+    s->t = 0;
+    for (char *t = strtok_r(plist, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
+        texla_sparse_variant v;
+        if (parse_variant(t, &v)) {
+            printf("  %s pin '%s': not a variant\n", name, t);
+            continue;
+        }
+        if (texla_sparse_pin(s->ctx, s->a, TEXLA_SPARSE_N, &v) == TEXLA_OK) {
+            double ms = gpu_time_op(run_n, s, batches);
+            printf("  %s pin %-40s GPU %.4f ms%s%s\n", name, t, ms, ms < 0 ? ": " : "",
+                   ms < 0 ? texla_error_message(s->ctx) : "");
+        } else {
+            printf("  %s pin %-40s %s\n", name, t, texla_error_message(s->ctx));
+        }
+    }
+    texla_sparse_pin(s->ctx, s->a, TEXLA_SPARSE_N, NULL);
+}
+
 static void print_trials(FILE *f, const char *name, texla_sparse_trial *t, int n, int top) {
     qsort(t, (size_t)n, sizeof *t, by_time);
     for (int op = 0; op < 2; op++) {
@@ -293,48 +316,15 @@ void bench_spsuite(const bench_env *e) {
                    "%.4f ms, GPU %.4f / %.4f ms (first / second pass; A x first, then A' x first); "
                    "tuner %.4f, %.4f ms\n", name, wall[0][0], wall[1][0], gpu[0][0], gpu[1][0],
                    wall[0][1], wall[1][1], gpu[0][1], gpu[1][1], si.us[0] * 1e-3, si.us[1] * 1e-3);
-            /* SP_MERGE=1: A x by the merge path pinned at several items an invocation and
-             * workgroup sizes (real entries), the GPU's time of each; then unpinned */
+            /* SP_MERGE=1: the merge path at several items an invocation and workgroup sizes
+             * (real entries); SP_PIN: the variants listed */
             const char *mg = getenv("SP_MERGE");
-            if (mg && *mg == '1' && m.kind == 1) {
-                s.t = 0;
-                static const int ew[][2] = {{4, 128}, {4, 256}, {4, 512}, {8, 128}, {8, 256},
-                                            {16, 128}};
-                for (size_t w = 0; w < sizeof ew / sizeof ew[0]; w++) {
-                    texla_sparse_variant v = {.format = TEXLA_SPARSE_CSR,
-                                              .sched = TEXLA_SCHED_MERGE, .lanes = ew[w][0],
-                                              .wg = ew[w][1]};
-                    if (texla_sparse_pin(ctx, s.a, TEXLA_SPARSE_N, &v) == TEXLA_OK)
-                        printf("  %s merge E=%d wg=%d: GPU %.4f ms\n", name, ew[w][0], ew[w][1],
-                               gpu_time_op(run_n, &s, e->batches));
-                    else
-                        printf("  %s merge E=%d wg=%d: %s\n", name, ew[w][0], ew[w][1],
-                               texla_error_message(ctx));
-                }
-                texla_sparse_pin(ctx, s.a, TEXLA_SPARSE_N, NULL);
-            }
-            /* SP_PIN="csr row xbuf wg=128;sell row C=32 rowsort": A x pinned to each, the
-             * GPU's time of each; then unpinned */
+            if (mg && *mg == '1' && m.kind == 1)
+                time_pins(&s, name, "csr merge E=4 wg=128;csr merge E=4 wg=256;csr merge E=4 "
+                          "wg=512;csr merge E=8 wg=128;csr merge E=8 wg=256;csr merge E=16 wg=128",
+                          e->batches);
             const char *pins = getenv("SP_PIN");
-            if (pins && *pins) {
-                char plist[1024], *save = NULL;
-                snprintf(plist, sizeof plist, "%s", pins);
-                s.t = 0;
-                for (char *t = strtok_r(plist, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
-                    texla_sparse_variant v;
-                    if (parse_variant(t, &v)) {
-                        printf("  %s pin '%s': not a variant\n", name, t);
-                        continue;
-                    }
-                    if (texla_sparse_pin(ctx, s.a, TEXLA_SPARSE_N, &v) == TEXLA_OK) {
-                        double ms = gpu_time_op(run_n, &s, e->batches);
-                        printf("  %s pin %-40s GPU %.4f ms%s%s\n", name, t, ms,
-                               ms < 0 ? ": " : "", ms < 0 ? texla_error_message(ctx) : "");
-                    } else
-                        printf("  %s pin %-40s %s\n", name, t, texla_error_message(ctx));
-                }
-                texla_sparse_pin(ctx, s.a, TEXLA_SPARSE_N, NULL);
-            }
+            if (pins && *pins) time_pins(&s, name, pins, e->batches);
             for (int op = 0; op < 2; op++) {
                 s.t = op;
                 double ms = wall[1][op] < wall[0][op] ? wall[1][op] : wall[0][op];
