@@ -243,10 +243,13 @@ def g_herm3x3(S, rng):
 
 
 def g_rmat(S, rng):
+    return rmat(S, rng, 0.57, 0.19, 0.19)
+
+
+def rmat(S, rng, a, b, c):
     levels = max(8, int(round(21 + np.log2(S))))
     N = 2 ** levels
     E = 8 * N                                    # 2^24 edges at S = 1
-    a, b, c = 0.57, 0.19, 0.19
     r = np.zeros(E, dtype=np.int64)
     cc = np.zeros(E, dtype=np.int64)
     for _ in range(levels):
@@ -353,6 +356,130 @@ def g_hypersparse(S, rng):
     return N, N, 1, rp, col, val
 
 
+# ----------------------------------------------------------------------------- held-out-like classes
+# Not in the default suite (made only when named with --only): shapes a reviewer's matrices may take
+# that the suite's eleven do not, to check that the tuner's choice holds beyond the suite.
+def coo_rows(rng, lens, sampler):
+    """Rows of the given lengths, columns from sampler(rows) (duplicates summed by coo_to_csr)."""
+    lens = np.asarray(lens, dtype=np.int64)
+    r = np.repeat(np.arange(lens.size, dtype=np.int64), lens)
+    return r, sampler(r)
+
+
+def g_poisson2d(S, rng):
+    n = max(8, int(round(2048 * S ** 0.5)))
+    N = n * n
+    i = np.arange(N, dtype=np.int64)
+    x, y = i % n, i // n
+    cols = np.stack([i - n, i - 1, i, i + 1, i + n], axis=1)
+    valid = np.stack([y > 0, x > 0, np.ones(N, bool), x < n - 1, y < n - 1], axis=1)
+    vals = np.full((N, 5), -1.0, dtype=F32)
+    vals[:, 2] = 4.0
+    rp = np.zeros(N + 1, dtype=np.int64)
+    np.cumsum(valid.sum(axis=1), out=rp[1:])
+    return N, N, 1, rp.astype(np.int32), cols[valid].astype(np.int32), vals[valid]
+
+
+def g_rect_wide(S, rng):
+    R = max(64, int(round(2 ** 16 * S)))
+    C = max(256, int(round(2 ** 22 * S)))
+    lens = rng.integers(64, 321, size=R)         # 64..320, mean 192
+    r, c = coo_rows(rng, lens, lambda r: rng.integers(0, C, size=r.size))
+    rp, col, val = coo_to_csr(R, C, r, c, uni(rng, r.size))
+    return R, C, 1, rp, col, val
+
+
+def scalar_blocks(S, rng, b, n1):
+    """A real scalar matrix made of b x b blocks on a 27-point grid (the tuner may find BSR b)."""
+    n = max(3, int(round(n1 * S ** (1 / 3))))
+    rp, cb = grid27(n)
+    srp, scol, blk, a, t = expand_block_pattern(rp, cb, b)
+    N = b * n ** 3
+    val = uni(rng, scol.size)
+    srows = np.repeat(np.arange(N, dtype=np.int64), np.diff(srp.astype(np.int64)))
+    val[srows == scol] += F32(27 * b + 1)
+    return N, N, 1, srp, scol, val
+
+
+def g_fem2x2s(S, rng):
+    return scalar_blocks(S, rng, 2, 56)
+
+
+def g_fem4x4s(S, rng):
+    return scalar_blocks(S, rng, 4, 35)
+
+
+def powerlaw(S, rng, alpha, xm):
+    N = max(1000, int(round(2 ** 21 * S)))
+    lens = np.minimum(np.floor((rng.pareto(alpha, N) + 1) * xm), N // 8).astype(np.int64)
+    r, c = coo_rows(rng, lens, lambda r: rng.integers(0, N, size=r.size))
+    rp, col, val = coo_to_csr(N, N, r, c, uni(rng, r.size))
+    return N, N, 1, rp, col, val
+
+
+def g_powerlaw_rows(S, rng):
+    return powerlaw(S, rng, 1.5, 3)      # mean ~9, a heavy tail
+
+
+def g_powerlaw_light(S, rng):
+    return powerlaw(S, rng, 2.5, 5)      # mean ~8, a lighter tail (longest some thousands)
+
+
+def g_rmat_mild(S, rng):
+    return rmat(S, rng, 0.45, 0.22, 0.22)
+
+
+def g_rmat_hot(S, rng):
+    """rmat's matrix with its columns relabelled by falling count: the hot columns side by side
+    in x (an experiment: what x's locality is worth to the gathers)."""
+    N, _, k, rp, col, val = g_rmat(S, np.random.default_rng([1, zlib.crc32(b"rmat")]))
+    order = np.argsort(-np.bincount(col, minlength=N), kind="stable")
+    rank = np.empty(N, dtype=np.int64)
+    rank[order] = np.arange(N)
+    r = np.repeat(np.arange(N, dtype=np.int64), np.diff(rp.astype(np.int64)))
+    rp, col, val = coo_to_csr(N, N, r, rank[col], val)
+    return N, N, k, rp, col, val
+
+
+def g_small_rand(S, rng):
+    n = max(64, int(round(2 ** 15 * S)))
+    k = 16
+    c = distinct_sorted(n, k, lambda i, kd, g: g.integers(0, n, size=(i.size, kd), dtype=np.int64), rng)
+    rp = np.arange(0, n * k + 1, k, dtype=np.int32)
+    return n, n, 1, rp, c.astype(np.int32).ravel(), uni(rng, n * k)
+
+
+def g_rows128(S, rng):
+    n = max(256, int(round(2 ** 17 * S)))
+    r, c = coo_rows(rng, np.full(n, 128), lambda r: rng.integers(0, n, size=r.size))   # ~128 (sums)
+    rp, col, val = coo_to_csr(n, n, r, c, uni(rng, r.size))
+    return n, n, 1, rp, col, val
+
+
+def g_complex_rand(S, rng):
+    n = max(64, int(round(2 ** 20 * S)))
+    k = 8
+    c = distinct_sorted(n, k, lambda i, kd, g: g.integers(0, n, size=(i.size, kd), dtype=np.int64), rng)
+    rp = np.arange(0, n * k + 1, k, dtype=np.int32)
+    val = np.stack([uni(rng, n * k), uni(rng, n * k)], axis=1)
+    return n, n, 2, rp, c.astype(np.int32).ravel(), val
+
+
+HELD = [
+    ("poisson2d", g_poisson2d, "5-point 2D Laplacian (4, -1) on a 2048^2 grid"),
+    ("rect_wide", g_rect_wide, "rectangular 2^16 x 2^22, 64..320 (mean 192) random columns per row"),
+    ("fem2x2s", g_fem2x2s, "real scalar matrix of 2x2 blocks (56^3 nodes, 27-point): BSR 2 found by the tuner"),
+    ("fem4x4s", g_fem4x4s, "real scalar matrix of 4x4 blocks (35^3 nodes, 27-point): BSR 4 found by the tuner"),
+    ("powerlaw_rows", g_powerlaw_rows, "2^21 rows, Pareto(1.5) lengths (mean ~9, up to 2^18), random columns"),
+    ("powerlaw_light", g_powerlaw_light, "2^21 rows, Pareto(2.5) lengths (mean ~8), random columns"),
+    ("rmat_mild", g_rmat_mild, "R-MAT (0.45, 0.22, 0.22, 0.11), 2^21 nodes, 2^24 edges drawn: a milder skew"),
+    ("rmat_hot", g_rmat_hot, "rmat (seed 1) with its columns relabelled by falling count (x's locality)"),
+    ("small_rand", g_small_rand, "2^15 x 2^15, 16 random columns per row (launch-bound)"),
+    ("rows128", g_rows128, "2^17 x 2^17, 128 random columns per row (a repeat summed: ~0.05% fewer)"),
+    ("complex_rand", g_complex_rand, "complex entries, 2^20 x 2^20, 8 random columns per row"),
+]
+
+
 CLASSES = [
     ("rand_1m_16", g_rand_1m_16, "uniform random, 2^20 x 2^20, exactly 16 distinct random columns per row"),
     ("poisson3d", g_poisson3d, "7-point 3D Laplacian (6, -1) on a 128^3 grid"),
@@ -380,9 +507,12 @@ def main(argv=None):
     ap.add_argument("--only", default="", help="comma-separated class names")
     ap.add_argument("--list", action="store_true", help="list the classes and exit")
     a = ap.parse_args(argv)
-    names = [c[0] for c in CLASSES]
+    names = [c[0] for c in CLASSES + HELD]
     if a.list or not a.outdir:
         for nm, _, desc in CLASSES:
+            print(f"{nm:12s} {desc}")
+        print("held-out-like (made only when named with --only):")
+        for nm, _, desc in HELD:
             print(f"{nm:12s} {desc}")
         return 0 if a.list else 2
     only = [s for s in a.only.split(",") if s]
@@ -406,8 +536,8 @@ def main(argv=None):
     print(f"{'name':12s} {'kind':>10s} {'rows':>9s} {'cols':>9s} {'entries':>10s} {'scalar nnz':>11s} "
           f"{'max row':>8s} {'empty':>8s} {'MB':>8s} {'gen s':>6s}")
     t_all = time.perf_counter()
-    for nm, fn, desc in CLASSES:
-        if only and nm not in only:
+    for nm, fn, desc in CLASSES + HELD:
+        if (only and nm not in only) or (not only and (nm, fn, desc) in HELD):
             continue
         t0 = time.perf_counter()
         rng = np.random.default_rng([a.seed, zlib.crc32(nm.encode())])

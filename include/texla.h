@@ -648,6 +648,9 @@ typedef struct texla_sparse_trial {
     int ok;             /* 1: y matched the float64 reference; 0: rejected or failed */
     int final;          /* 1: re-timed in the final round; the choice is the fastest of these,
                            and us is its final time (others: their first-round time) */
+    double build_s;     /* seconds the host spent building this variant's storage (0: the
+                           storage was built for an earlier candidate) */
+    double at_s;        /* when it was first timed: seconds into its product's tuning */
 } texla_sparse_trial;
 
 typedef struct texla_sparse_tune_desc {

@@ -188,8 +188,9 @@ static void time_pins(spx *s, const char *name, const char *list, int batches) {
         }
         if (texla_sparse_pin(s->ctx, s->a, TEXLA_SPARSE_N, &v) == TEXLA_OK) {
             double ms = gpu_time_op(run_n, s, batches);
-            printf("  %s pin %-40s GPU %.4f ms%s%s\n", name, t, ms, ms < 0 ? ": " : "",
-                   ms < 0 ? texla_error_message(s->ctx) : "");
+            double wall = ms < 0 ? -1 : time_op(run_n, s, batches);
+            printf("  %s pin %-40s GPU %.4f ms, wall %.4f ms%s%s\n", name, t, ms, wall,
+                   ms < 0 ? ": " : "", ms < 0 ? texla_error_message(s->ctx) : "");
         } else {
             printf("  %s pin %-40s %s\n", name, t, texla_error_message(s->ctx));
         }
@@ -206,12 +207,15 @@ static void print_trials(FILE *f, const char *name, texla_sparse_trial *t, int n
             if ((int)t[i].op != op || (top && shown >= top)) continue;
             char fm[16], sc[16], pa[96];
             texla_sparse_variant_names(&t[i].v, fm, sc, pa);
+            char built[32] = "";
+            if (t[i].build_s > 0) snprintf(built, sizeof built, " (built in %.2f s)", t[i].build_s);
             if (t[i].ok)
-                fprintf(f, "    %-6s %-7s %-38s %9.1f us %7.1f GB/s %8.1f MB pad %5.1f%%%s\n", fm,
-                        sc, pa, t[i].us, t[i].gbs, t[i].bytes / 1e6, 100 * t[i].padding,
-                        t[i].final ? " final" : "");
+                fprintf(f, "    %-6s %-7s %-38s %9.1f us %7.1f GB/s %8.1f MB pad %5.1f%% at %5.2f s"
+                        "%s%s\n", fm, sc, pa, t[i].us, t[i].gbs, t[i].bytes / 1e6,
+                        100 * t[i].padding, t[i].at_s, t[i].final ? " final" : "", built);
             else
-                fprintf(f, "    %-6s %-7s %-38s  rejected\n", fm, sc, pa);
+                fprintf(f, "    %-6s %-7s %-38s  rejected at %5.2f s%s\n", fm, sc, pa, t[i].at_s,
+                        built);
             shown++;
         }
     }

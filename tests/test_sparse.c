@@ -652,6 +652,47 @@ static void test_short_pad_nan(int bits) {
     hfree(&m);
 }
 
+/* the untuned rule where a row is longer than 65536 entries (compute backend): with more than
+ * 256 rows past 256 entries (power-law rows) the merge path, with a few (a circuit's rails)
+ * CSR with its long rows in chunks; either product right */
+static void test_rule_long_rows(void) {
+    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
+    for (int many = 0; many < 2; many++) {
+        int n = 80000, nlong = many ? 300 : 40;
+        hmat m = {many ? "300 rows of 300 entries and one of 70000 (the rule)"
+                       : "40 rows of 300 entries and one of 70000 (the rule)", 1, n, n, 0, NULL,
+                  NULL, NULL};
+        int cap = 0;
+        for (int i = 0; i < n; i++) {
+            int len = i == 7 ? 70000 : i % 61 == 3 && i / 61 < nlong ? 300 : 1 + (int)(rnd_u() % 6u);
+            for (int q = 0; q < len; q++) /* the longest: 70000 distinct columns */
+                push(&m, &cap, i, i == 7 ? q : (int)(rnd_u() % (unsigned)n));
+        }
+        float *X = check_rnd((size_t)n), *got = malloc(sizeof *got * (size_t)n);
+        double *ref = malloc(sizeof *ref * (size_t)n), *bnd = malloc(sizeof *bnd * (size_t)n);
+        ref_mul(&m, 0, X, ref, bnd);
+        tvec x = mkvec(1, n, X, 0), y = mkvec(1, n, NULL, 0);
+        texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
+        texla_sparse a = {0};
+        texla_sparse_info inf;
+        if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), m.name)) {
+            if (CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), m.name) && readv(y, got, m.name))
+                expect_ref(got, ref, bnd, n, m.name);
+            if (CHECK_OK(ctx, texla_sparse_info_get(ctx, a, &inf), m.name)) {
+                int merge = inf.now[0].sched == TEXLA_SCHED_MERGE;
+                CHECK(inf.how[0] == 1 && merge == many && (many || inf.now[0].long_rows > 0),
+                      "%s: the rule chose %s (how %d, long_rows %d); want %s", m.name,
+                      merge ? "the merge path" : "another schedule", inf.how[0],
+                      inf.now[0].long_rows, many ? "the merge path" : "long rows in chunks");
+            }
+            texla_sparse_destroy(ctx, a);
+        }
+        texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+        free(X), free(got), free(ref), free(bnd);
+        hfree(&m);
+    }
+}
+
 static void test_sweep(void) {
     double t0 = check_now();
     struct {
@@ -1739,6 +1780,7 @@ void suite_sparse(void) {
     test_short_cols(8);
     test_short_pad_nan(8);
     test_short_pad_nan(16);
+    test_rule_long_rows();
     test_symmetric();
     test_bad_inputs();
     test_nan();

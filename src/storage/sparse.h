@@ -16,6 +16,7 @@
 
 #define SP_PAD 0xFFFFFFFFu   /* the column of a padding entry */
 #define SP_CHUNK 4096        /* default entries per chunk of a long row */
+#define SP_LONG_ROW 256      /* a row longer than this counts as long (sp_stats.nlong) */
 #define SP_NBUF 7
 #define SP_NEAR 32768        /* sp_stats.near's window */
 #define SP_C16 32767         /* cols16: the farthest column from its row (0x8000 marks padding) */
@@ -49,6 +50,7 @@ typedef struct sp_stats {
                               for rectangular shapes), per entry: x's locality */
     long long far16;       /* the entries more than SP_C16 columns from their row (cols16 needs 0) */
     long long far8;        /* the entries more than SP_C8 columns from their row (cols8 needs 0) */
+    int nlong, cnlong;     /* the rows (columns) longer than SP_LONG_ROW entries */
     int sym;               /* of real or complex entries filling blocks (a fill of 0.5 or
                               more): 1 equal to its transpose, 2 (complex) to its conjugate
                               transpose (symmetric block ELL applies); 0 neither, or not

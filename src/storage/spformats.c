@@ -305,6 +305,7 @@ void sp_stats_of(const sp_csr *m, sp_stats *st) {
         if (n < st->lmin) st->lmin = n;
         if (n > st->lmax) st->lmax = n;
         st->empty += n == 0;
+        st->nlong += n > SP_LONG_ROW;
         s += n;
         s2 += (double)n * n;
     }
@@ -331,6 +332,7 @@ void sp_stats_of(const sp_csr *m, sp_stats *st) {
         for (int j = 0; j < m->cols; j++) {
             if (cl[j] > st->cmax) st->cmax = cl[j];
             st->cempty += cl[j] == 0;
+            st->cnlong += cl[j] > SP_LONG_ROW;
             c1 += cl[j];
             c2 += (double)cl[j] * cl[j];
         }

@@ -44,13 +44,18 @@
 
 /* 2: variants have xbuf, and CSR the stream schedule; 3: cols16, rowsort; 4: cols8 (far8);
  * 5: the merge path writes y itself and is the rule for skewed rows (choices timed before it
- * ranked the merge path at 1.7x its time now: retuned) */
-#define KEY_VERSION 5
+ * ranked the merge path at 1.7x its time now: retuned); 6: the long rows' count (the rule's
+ * merge path for many long rows) */
+#define KEY_VERSION 6
 
 /* a row schedule whose longest row's chain of loads takes far longer than a whole product
  * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
  * tuned product takes 0.14; the tuner spent its budget timing them) */
 #define SERIAL_MAX 16384.0
+
+/* more long rows (past SP_LONG_ROW entries) than this: the merge path's, whatever the longest
+ * (a few long rows: chunks) */
+#define MANY_LONG 256
 
 static const char *const fmt_names[] = {"auto", "points", "gather", "coo", "csr",
                                         "csc",  "ell",    "sell",   "bsr"};
@@ -64,11 +69,12 @@ void sp_tune_key(const sp_stats *st, int entry, int op, int compute, char *key, 
      * whether scatter forms were allowed (bit 1 of compute) */
     snprintf(key, n,
              "spmv%d %s %s%s e%d r%d c%d nz%lld rows %d..%d m%.4g sd%.4g em%d cols %d m%.4g "
-             "sd%.4g em%d fill %.3f %.3f %.3f near %.2f far16 %lld far8 %lld sym %d",
+             "sd%.4g em%d fill %.3f %.3f %.3f near %.2f far16 %lld far8 %lld sym %d long %d %d",
              KEY_VERSION, op ? "T" : "N", compute & 1 ? "compute" : "fragment",
              compute & 2 ? "+scatter" : "", entry, st->rows, st->cols, st->nnz, st->lmin, st->lmax,
              st->mean, st->sd, st->empty, st->cmax, st->cmean, st->csd, st->cempty, st->fill[2],
-             st->fill[3], st->fill[4], st->near, st->far16, st->far8, st->sym);
+             st->fill[3], st->fill[4], st->near, st->far16, st->far8, st->sym, st->nlong,
+             st->cnlong);
 }
 
 static int name_index(const char *s, const char *const *names, int n) {
@@ -144,6 +150,7 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
     }
     double m = op ? st->cmean : st->mean, sd = op ? st->csd : st->sd;
     int M = op ? st->cmax : st->lmax, n = op ? st->cols : st->rows;
+    int nl = op ? st->cnlong : st->nlong;
     v.wg = 128;
     int best_b = 0;
     if (k <= 2)
@@ -164,13 +171,16 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
     } else if (M <= 1.25 * m + 2 && M <= SERIAL_MAX) {
         v.format = TEXLA_SPARSE_ELL;
         v.sched = TEXLA_SCHED_GROUP;
-    } else if (k == 1 && ((M > 4096 && M > 64 * m) || M > SERIAL_MAX) && M <= 65536) {
+    } else if (k == 1 && ((M > 4096 && M > 64 * m) || M > SERIAL_MAX) &&
+               (M <= 65536 || nl > MANY_LONG)) {
         /* rows of every length up to some tens of thousands (power-law graphs): the merge
          * path, whose work per invocation is the same whatever the rows (H100, R-MAT: 0.165
-         * ms, where CSR with its long rows in chunks takes 0.42). Not past 65536 entries,
-         * where a few very long rows hold many entries and the rest are short: circuit (a row
-         * of 834880 entries) took 0.141 ms by the merge path, 0.116 by CSR lanes with its long
-         * rows in chunks and x from a buffer, the rule below */
+         * ms, where CSR with its long rows in chunks takes 0.42). Past 65536 entries only where
+         * long rows are many: where a few very long rows hold many entries and the rest are
+         * short, circuit (a row of 834880 entries, 14 rows past 256) took 0.141 ms by the merge
+         * path, 0.116 by CSR lanes with its long rows in chunks and x from a buffer, the rule
+         * below; rows of Pareto(1.5) lengths (2^21 rows, the longest 193582, 2713 past 256) took
+         * 0.189 by the merge path, 0.342 by that rule */
         v.format = TEXLA_SPARSE_CSR;
         v.sched = TEXLA_SCHED_MERGE;
         v.lanes = 4;
@@ -284,6 +294,8 @@ typedef struct cand {
     double us;               /* the first round's median; then, for finalists, the final time */
     double bytes, padding;
     double prior;            /* the storage's bytes, worked out from the row lengths */
+    double build_ms, at_ms;  /* its storage's build (0: built for another), and when it was
+                                first timed, since the product's tuning began */
     int ok, tried, final;
 } cand;
 
@@ -640,6 +652,7 @@ typedef struct bench {
     kept keep[KEEP];   /* forms of the best storages so far */
     sp_spinner spin;   /* the GPU kept busy while the host builds a storage */
     double build_ms;   /* the last build's wall time (0: none yet) */
+    double t0;         /* when the product's tuning began (texla__now_ms) */
 } bench;
 
 static texla_result run_once(bench *b, const cand *c, sp_form *f) {
@@ -800,8 +813,9 @@ static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, 
             b->spin.per_ms = -1; /* not worth failing the tuning for: no more spins */
         double t0 = texla__now_ms();
         r = make_form(ctx, fn, q, &L->c[i0], &own);
-        b->build_ms = texla__now_ms() - t0;
         texla__gl_finish(&ctx->gl);
+        b->build_ms = texla__now_ms() - t0;
+        L->c[i0].build_ms = b->build_ms;
         if (r == TEXLA_ERR_LIMIT || r == TEXLA_ERR_MEMORY) { /* room for it without the others? */
             int any = 0;
             for (int i = 0; i < KEEP; i++) any |= b->keep[i].used;
@@ -823,6 +837,7 @@ static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, 
         cand *c = &L->c[i];
         if (c->tried || !same_storage(c, &L->c[i0])) continue;
         int bi = best_of(L);
+        c->at_ms = texla__now_ms() - b->t0;
         r = try_cand(b, c, f, bi >= 0 ? L->c[bi].us : -1);
         if (r == TEXLA_ERR_SHADER || r == TEXLA_ERR_LIMIT) { /* this variant cannot run here */
             c->ok = 0;
@@ -901,6 +916,7 @@ static int uniform_rows(const sp_tune_req *q) {
 texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_sparse_variant *best_v,
                      double *us, sp_form *form) {
     long long compile_threads = -1; /* the host's setting, put back at the end */
+    double t_begin = texla__now_ms();
     clist L = {0};
     candidates(ctx, q, &L);
     texla_sparse_variant rule = sp_rule(ctx, q->pl[0]->st, q->k, q->entry, q->op, q->compute);
@@ -931,6 +947,7 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     bench b;
     memset(&b, 0, sizeof b);
     b.ctx = ctx;
+    b.t0 = t_begin;
     texla__gl *g = &ctx->gl;
     const sp_plane *p0 = q->pl[0];
     const texla__layout *xl = q->xl, *yl = q->yl;
@@ -1103,6 +1120,8 @@ done:
                 t->padding = L.c[i].padding;
                 t->ok = L.c[i].ok;
                 t->final = L.c[i].final;
+                t->build_s = L.c[i].build_ms * 1e-3;
+                t->at_s = L.c[i].at_ms * 1e-3;
             }
             q->ntrials++;
         }
