@@ -693,6 +693,39 @@ static void test_rule_long_rows(void) {
     }
 }
 
+/* the untuned rule for rows of 50..62 entries, 33000 of them (compute backend): CSR lanes, 8 a
+ * row (by groups one invocation would walk a texel's four rows: 2-5x slower on the H100) */
+static void test_rule_lanes(void) {
+    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
+    int n = 33000;
+    hmat m = {"33000 rows of 50..62 entries (the rule)", 1, n, n, 0, NULL, NULL, NULL};
+    int cap = 0;
+    for (int i = 0; i < n; i++)
+        for (int q = 0, len = 50 + (int)(rnd_u() % 13u); q < len; q++)
+            push(&m, &cap, i, (int)(rnd_u() % (unsigned)n));
+    float *X = check_rnd((size_t)n), *got = malloc(sizeof *got * (size_t)n);
+    double *ref = malloc(sizeof *ref * (size_t)n), *bnd = malloc(sizeof *bnd * (size_t)n);
+    ref_mul(&m, 0, X, ref, bnd);
+    tvec x = mkvec(1, n, X, 0), y = mkvec(1, n, NULL, 0);
+    texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
+    texla_sparse a = {0};
+    texla_sparse_info inf;
+    if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), m.name)) {
+        if (CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), m.name) && readv(y, got, m.name))
+            expect_ref(got, ref, bnd, n, m.name);
+        if (CHECK_OK(ctx, texla_sparse_info_get(ctx, a, &inf), m.name))
+            CHECK(inf.how[0] == 1 && inf.now[0].format == TEXLA_SPARSE_CSR &&
+                      inf.now[0].sched == TEXLA_SCHED_LANES && inf.now[0].lanes == 8,
+                  "%s: the rule chose format %d, schedule %d, %d lanes (how %d); want CSR, 8 "
+                  "lanes", m.name, (int)inf.now[0].format, (int)inf.now[0].sched,
+                  inf.now[0].lanes, inf.how[0]);
+        texla_sparse_destroy(ctx, a);
+    }
+    texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+    free(X), free(got), free(ref), free(bnd);
+    hfree(&m);
+}
+
 static void test_sweep(void) {
     double t0 = check_now();
     struct {
@@ -1781,6 +1814,7 @@ void suite_sparse(void) {
     test_short_pad_nan(8);
     test_short_pad_nan(16);
     test_rule_long_rows();
+    test_rule_lanes();
     test_symmetric();
     test_bad_inputs();
     test_nan();

@@ -162,10 +162,13 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
         v.sched = TEXLA_SCHED_ROW;
         v.block = best_b;
         v.bell = sd <= 0.25 * m + 1;
-    } else if (n < 32768 && m > 48) { /* few long rows: lanes keep the GPU busy */
+    } else if (m > 48) {
+        /* long rows: lanes, more of them where rows are few, to keep the GPU busy (H100,
+         * 2^17 rows of 128: 16 lanes 121.7 us, 32 131.8, where ELL by groups takes 275;
+         * 2^16 rows of 64..320: 32 lanes 136.6, 16 143.3, SELL-32 by groups 703) */
         v.format = TEXLA_SPARSE_CSR;
         v.sched = TEXLA_SCHED_LANES;
-        v.lanes = pow2_at_least(m / 4, 2, 32);
+        v.lanes = pow2_at_least(n < 32768 ? m / 4 : m / 8, 2, 32);
         /* the longest row in chunks where its lanes would take it too long */
         if (M / v.lanes > SERIAL_MAX) v.long_rows = 256;
     } else if (M <= 1.25 * m + 2 && M <= SERIAL_MAX) {
