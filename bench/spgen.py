@@ -456,6 +456,46 @@ def g_rows128(S, rng):
     return n, n, 1, rp, col, val
 
 
+def g_rows32(S, rng):
+    n = max(256, int(round(2 ** 19 * S)))
+    r, c = coo_rows(rng, np.full(n, 32), lambda r: rng.integers(0, n, size=r.size))
+    rp, col, val = coo_to_csr(n, n, r, c, uni(rng, r.size))
+    return n, n, 1, rp, col, val
+
+
+def g_band_wide(S, rng):
+    N = max(2048, int(round(2 ** 17 * S)))
+    w, p = 512, 0.15
+    lens = np.empty(N, dtype=np.int64)
+    cols = []
+    for s in range(0, N, 1 << 13):
+        e = min(N, s + (1 << 13))
+        i = np.arange(s, e, dtype=np.int64)[:, None]
+        c = i + np.arange(-w, w + 1)
+        m = rng.random((e - s, 2 * w + 1), dtype=F32) < F32(p)
+        m[:, w] = True
+        m &= (c >= 0) & (c < N)
+        lens[s:e] = m.sum(axis=1)
+        cols.append(c[m].astype(np.int32))
+    rp = np.zeros(N + 1, dtype=np.int64)
+    np.cumsum(lens, out=rp[1:])
+    col = np.concatenate(cols)
+    return N, N, 1, rp.astype(np.int32), col, uni(rng, col.size)
+
+
+def g_perm1(S, rng):
+    n = max(64, int(round(2 ** 23 * S)))
+    rp = np.arange(n + 1, dtype=np.int32)
+    return n, n, 1, rp, rng.permutation(n).astype(np.int32), uni(rng, n)
+
+
+def g_tiny(S, rng):
+    n = 1000
+    r, c = coo_rows(rng, np.full(n, 10), lambda r: rng.integers(0, n, size=r.size))
+    rp, col, val = coo_to_csr(n, n, r, c, uni(rng, r.size))
+    return n, n, 1, rp, col, val
+
+
 def g_complex_rand(S, rng):
     n = max(64, int(round(2 ** 20 * S)))
     k = 8
@@ -476,6 +516,10 @@ HELD = [
     ("rmat_hot", g_rmat_hot, "rmat (seed 1) with its columns relabelled by falling count (x's locality)"),
     ("small_rand", g_small_rand, "2^15 x 2^15, 16 random columns per row (launch-bound)"),
     ("rows128", g_rows128, "2^17 x 2^17, 128 random columns per row (a repeat summed: ~0.05% fewer)"),
+    ("rows32", g_rows32, "2^19 x 2^19, 32 random columns per row (a repeat summed)"),
+    ("band_wide", g_band_wide, "2^17 rows, |i-j| <= 512, 15% of the band filled, diagonal always"),
+    ("perm1", g_perm1, "2^23 x 2^23, one entry a row, in a random permutation's column"),
+    ("tiny", g_tiny, "1000 x 1000, 10 random columns per row (whatever the scale)"),
     ("complex_rand", g_complex_rand, "complex entries, 2^20 x 2^20, 8 random columns per row"),
 ]
 

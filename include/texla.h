@@ -616,7 +616,8 @@ typedef struct texla_sparse_variant {
                            buffer and gathered from there (cheaper than texture fetches where a
                            row's columns lie near each other: the texture units' rate, not the
                            memory, bounds those), 0 x fetched from its texture */
-    int cols16;         /* ELL and SELL of real entries, ROW or GROUP: 1 each column stored as
+    int cols16;         /* ELL and SELL of real entries, ROW or GROUP, and CSR of real entries,
+                           ROW or LANES: 1 each column stored as
                            its 16-bit offset from the entry's row, two to a word (6 bytes an
                            entry instead of 8); needs every entry within 32767 columns of its
                            row (TEXLA_ERR_UNSUPPORTED otherwise) and no long_rows; x is copied
@@ -665,7 +666,7 @@ typedef struct texla_sparse_tune_desc {
                            candidates come in order of their prior (the rule's variant first,
                            then storages by bytes moved), so the budget cuts the unlikely ones;
                            the first storage and the final round always run, and so do the
-                           16- or 8-bit-column storages (cols16, cols8; at most two) where
+                           16- or 8-bit-column storages (cols16, cols8; at most three) where
                            they apply */
     /* filled in by the call */
     int ntrials;        /* candidates tried */

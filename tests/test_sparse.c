@@ -320,6 +320,9 @@ static const V sweep_all[] = {
     {.format = F(ELL), .sched = S(GROUP), .cols8 = 1, .wg = 256, .dist = 1, .bpsm = 1},
     {.format = F(SELL), .sched = S(GROUP), .slice = 16, .sigma = 64, .cols8 = 1, .dist = 2, .bpsm = 1},
     {.format = F(SELL), .sched = S(ROW), .slice = 8, .rowsort = 1, .cols8 = 1, .wg = 64},
+    {.format = F(CSR), .sched = S(LANES), .lanes = 8, .cols16 = 1},
+    {.format = F(CSR), .sched = S(ROW), .cols16 = 1, .dist = 2, .bpsm = 1},
+    {.format = F(CSR), .sched = S(LANES), .lanes = 4, .cols8 = 1, .wg = 256},
     {.format = F(POINTS), .sched = S(DRAW)},
     {.format = F(GATHER), .sched = S(DRAW)},
 };
@@ -545,6 +548,9 @@ static void test_short_cols(int bits) {
         {.format = F(SELL), .sched = S(ROW), .slice = 32, .sigma = 1024, .cols16 = 1},
         {.format = F(SELL), .sched = S(GROUP), .slice = 8, .sigma = 64, .cols16 = 1, .wg = 64},
         {.format = F(SELL), .sched = S(ROW), .slice = 32, .rowsort = 1, .cols16 = 1, .wg = 256},
+        {.format = F(CSR), .sched = S(LANES), .lanes = 4, .cols16 = 1},
+        {.format = F(CSR), .sched = S(ROW), .cols16 = 1, .wg = 64},
+        {.format = F(CSR), .sched = S(LANES), .lanes = 32, .cols16 = 1, .wg = 256},
     };
     static const V v8[] = {
         {.format = F(ELL), .sched = S(ROW), .cols8 = 1},
@@ -552,8 +558,12 @@ static void test_short_cols(int bits) {
         {.format = F(SELL), .sched = S(ROW), .slice = 32, .sigma = 1024, .cols8 = 1},
         {.format = F(SELL), .sched = S(GROUP), .slice = 8, .sigma = 64, .cols8 = 1, .wg = 64},
         {.format = F(SELL), .sched = S(ROW), .slice = 32, .rowsort = 1, .cols8 = 1, .wg = 256},
+        {.format = F(CSR), .sched = S(LANES), .lanes = 8, .cols8 = 1},
+        {.format = F(CSR), .sched = S(ROW), .cols8 = 1},
+        {.format = F(CSR), .sched = S(LANES), .lanes = 2, .cols8 = 1, .wg = 64},
     };
     const V *vs = bits == 8 ? v8 : v16;
+    const int nv = (int)(sizeof v16 / sizeof v16[0]);
     const int R = bits == 8 ? 127 : 32767, near = bits == 8 ? 100 : 2000;
     const char *nm = bits == 8 ? "cols8" : "cols16";
     for (int wide = 0; wide < 2; wide++) {
@@ -573,14 +583,14 @@ static void test_short_cols(int bits) {
             }
             if (i + R < m.cols && i % 2 == 0) push(&m, &cap, i, i + R);
         }
-        sweep_matrix_with(&m, wide, 1, vs, 5);
+        sweep_matrix_with(&m, wide, 1, vs, nv);
         if (!wide) { /* one entry a column farther; ELL with 32-bit columns still runs */
             push(&m, &cap, 40000, 40000 - R - 1);
             V ell = {.format = F(ELL), .sched = S(ROW), .xbuf = 1};
             char msg[64], what[64];
             snprintf(msg, sizeof msg, "(40000, %d) lies %d columns", 40000 - R - 1, R + 1);
             snprintf(what, sizeof what, "%s with an entry %d columns away", nm, R + 1);
-            refused(&m, vs, 5, TEXLA_ERR_UNSUPPORTED, msg, &ell, what);
+            refused(&m, vs, nv, TEXLA_ERR_UNSUPPORTED, msg, &ell, what);
         }
         hfree(&m);
     }
@@ -989,7 +999,9 @@ static void test_symmetric(void) {
         {.format = F(BSR), .sched = S(ROW), .block = 3, .bell = 3, .xbuf = 1},
         {.format = F(BSR), .sched = S(ROW), .block = 4, .bell = 3, .xbuf = 1, .wg = 64},
         {.format = F(BSR), .sched = S(LANES), .lanes = 8, .block = 2, .bell = 3, .xbuf = 1},
+        {.format = F(BSR), .sched = S(ROW), .block = 3, .bell = 3, .wg = 512},
     };
+    const int nvs = (int)(sizeof vs / sizeof vs[0]);
     for (int entry = 1; entry <= 9; entry += 8) {
         hmat m = {entry == 1 ? "symmetric 301x301: 3-blocks, empty block rows, row and column 5 "
                                "of half the entries"
@@ -1008,7 +1020,7 @@ static void test_symmetric(void) {
             if (entry == 1 && i % 2 == 0 && i != 5) push_sym(&m, &cap, seen, 5, i, 0);
         }
         free(seen);
-        sweep_matrix_with(&m, 0, 1, vs, 8);
+        sweep_matrix_with(&m, 0, 1, vs, nvs);
         if (entry == 9 && suite_backend() == TEXLA_BACKEND_COMPUTE) {
             tune_symmetric(&m, 1);
             int e = 0;
@@ -1022,7 +1034,7 @@ static void test_symmetric(void) {
             int f = find_entry(&m, m.ci[e], m.ri[e]);
             int lo = m.ri[e] < m.ci[e] ? m.ri[e] : m.ci[e], hi = m.ri[e] + m.ci[e] - lo;
             int el = m.ri[e] == lo ? e : f, eh = el == e ? f : e; /* (lo, hi) and (hi, lo) */
-            if (suite_backend() == TEXLA_BACKEND_COMPUTE) sym_nonfinite(&m, vs, 8, e, f);
+            if (suite_backend() == TEXLA_BACKEND_COMPUTE) sym_nonfinite(&m, vs, nvs, e, f);
             /* one entry off by one ulp, then the transpose check names it and both values */
             float keep = m.v[e];
             m.v[e] = nextafterf(m.v[e], 2.0f);
@@ -1073,8 +1085,8 @@ static void test_symmetric(void) {
         if (suite_backend() == TEXLA_BACKEND_COMPUTE) tune_symmetric(&m, 1 + herm);
         for (int j = 0; j < n; j += 2) push_sym(&m, &cap, seen, 5, j, herm);
         free(seen);
-        sweep_matrix_with(&m, 0, 1, vs, 8);
-        sweep_matrix_with(&m, 1, 1, vs, 8); /* x and y an entry a row */
+        sweep_matrix_with(&m, 0, 1, vs, nvs);
+        sweep_matrix_with(&m, 1, 1, vs, nvs); /* x and y an entry a row */
         if (herm) { /* an off-diagonal entry's imaginary part negated: its mirror is no longer
                      * its conjugate (then put back) */
             int f = 0;

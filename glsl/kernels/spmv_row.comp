@@ -37,6 +37,8 @@
 // entry's row, steps 2j and 2j + 1 of a row in the low and high halves of one word (ELL: word
 // j * RS + p; SELL: slice s's words from ptr[slices + 1 + s], C a step pair); 0x8000 is padding.
 // CPW 4 (cols8): 8-bit offsets, steps 4j .. 4j + 3 in a word's bytes, low first; 0x80 padding.
+// CSR (FMT 0, MODE 0) with CPW: entry e's offset in part e % CPW of word e / CPW (no padding),
+// so a row's lanes read neighbouring parts of the same words.
 // x is in element order in xlin, and a row's own index comes from its group's texel (u_i2.x =
 // y's rows' width nx: the 4 rows of a texel are i, i + 1, i + nx, i + nx + 1). CPW 0: columns
 // are packed texels (xat).
@@ -395,7 +397,22 @@ void unit_rows(uint u, uint lid) {
     if (live) {
         uint e0, n, st;
         row_span(p, e0, n, st);
-#if CPW == 4
+#if CPW && FMT == 0
+        // CSR: the lanes take entries j, j + L, .. (their columns' parts side by side in the
+        // words), four an iteration, then the last 1 to 3
+        int row = nat_row(po);
+        uint j = lane, L4 = 4u * uint(L), d = uint(L);
+        float acc2 = 0.0;
+#define HC(e) (col[(e) / uint(CPW)] >> (CBITS * ((e) % uint(CPW))))
+        for (; j + 3u * d < n; j += L4) {
+            uint e = e0 + j;
+            acc += termc(HC(e), row, entry(e)) + termc(HC(e + 2u * d), row, entry(e + 2u * d));
+            acc2 += termc(HC(e + d), row, entry(e + d)) + termc(HC(e + 3u * d), row, entry(e + 3u * d));
+        }
+        for (; j < n; j += d) acc += termc(HC(e0 + j), row, entry(e0 + j));
+#undef HC
+        acc += acc2;
+#elif CPW == 4
         // a word of columns (four steps) an iteration, then the last word's steps
         uint w0, wst, nw = n >> 2u, q = 0u;
         row_words(p, w0, wst);

@@ -431,6 +431,10 @@ texla_sparse_variant sp_format_of(const texla_sparse_variant *v, int op, int *pl
         f.cols8 = v->cols8;
         /* fall through */
     case TEXLA_SPARSE_CSR:
+        if (v->format == TEXLA_SPARSE_CSR) {
+            f.cols16 = v->cols16;
+            f.cols8 = v->cols8;
+        }
         f.soa = v->soa;
         f.long_rows = v->sched == TEXLA_SCHED_ATOMIC ? 0 : v->long_rows;
         f.long_chunk = f.long_rows ? v->long_chunk : 0;
@@ -735,7 +739,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
                            "columns address at most 32768 x 32768", fn, p->in.gx / 2, p->in.gy / 2);
     }
     /* cols16 / cols8: columns as offsets from the row, cpw (2 / 4) to a word */
-    int c16 = fv->cols16 && fv->format != TEXLA_SPARSE_CSR && fv->format != TEXLA_SPARSE_COO;
+    int c16 = fv->cols16 && fv->format != TEXLA_SPARSE_COO;
     int cpw = c16 ? (fv->cols8 ? 4 : 2) : 1, reach = fv->cols8 ? SP_C8 : SP_C16;
     const char *cname = fv->cols8 ? "cols8" : "cols16";
     if (c16) { /* every column within reach of its row, checked before anything is made */
@@ -759,7 +763,9 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
      * ELL ceil(width / cpw) rows of rs words; SELL each slice's ceil(width / cpw) x C after the
      * slices before it */
     long long nw = ne;
-    if (c16 && fv->format == TEXLA_SPARSE_ELL) {
+    if (c16 && fv->format == TEXLA_SPARSE_CSR) {
+        nw = (ne + cpw - 1) / cpw; /* CSR: entry e in word e / cpw, part e % cpw */
+    } else if (c16 && fv->format == TEXLA_SPARSE_ELL) {
         nw = (long long)((pl.width + cpw - 1) / cpw) * pl.rs;
     } else if (c16) {
         nw = 0;
@@ -799,7 +805,14 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
             int i = q < n ? NAT(q) : -1;
             if (i >= 0 && pl.len[q] > 0)
                 for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++, w++) {
-                    col[w] = cloc[m->col[e]];
+                    if (c16) { /* the offset from the row, in part w % cpw of word w / cpw */
+                        int cb = 32 / cpw, part = (int)(w % cpw);
+                        uint32_t mask = (1u << cb) - 1u, *wd = &col[w / cpw];
+                        if (part == 0) *wd = 0;
+                        *wd |= ((uint32_t)(m->col[e] - i) & mask) << (cb * part);
+                    } else {
+                        col[w] = cloc[m->col[e]];
+                    }
                     put_val(val, soa, k, ne, w, m->val + (size_t)e * k);
                     if (coo) {
                         int g = q / G, c = q % G;

@@ -55,8 +55,10 @@ void sp_variant_norm(texla_sparse_variant *v) {
     if (v->sched == TEXLA_SCHED_MERGE) v->long_rows = v->long_chunk = 0;
     if (v->cols8) v->cols16 = 1; /* 8-bit columns: cols16's machinery, narrower words */
     if (v->cols16)
-        v->cols16 = (v->format == TEXLA_SPARSE_ELL || v->format == TEXLA_SPARSE_SELL) &&
-                    (v->sched == TEXLA_SCHED_ROW || v->sched == TEXLA_SCHED_GROUP);
+        v->cols16 = ((v->format == TEXLA_SPARSE_ELL || v->format == TEXLA_SPARSE_SELL) &&
+                     (v->sched == TEXLA_SCHED_ROW || v->sched == TEXLA_SCHED_GROUP)) ||
+                    (v->format == TEXLA_SPARSE_CSR &&
+                     (v->sched == TEXLA_SCHED_ROW || v->sched == TEXLA_SCHED_LANES));
     v->cols8 = v->cols16 && v->cols8;
     if (v->cols16) v->xbuf = 1; /* x in element order, in the x buffer */
     if (v->xbuf) v->xbuf = (rowfmt && v->sched != TEXLA_SCHED_MERGE && v->sched != TEXLA_SCHED_ATOMIC &&

@@ -555,9 +555,10 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
             if (sym < 0) sym = st->sym != 0;
             /* x by block column from a buffer, or for complex blocks from the texture too (no
              * copy of x first); H100: real FEM blocks 27.2 us with the buffer, 45.2 without;
-             * complex Hermitian blocks 36.6 with it, 32.1 without, 31.4 at 256 invocations */
+             * complex Hermitian blocks 36.6 with it, 32.1 without, 31.4 at 256 invocations,
+             * 29.9 at 512 (31.5 at 256 in that call) */
             for (int xb = 1; sym && xb >= (k == 2 || all ? 0 : 1); xb--)
-                for (int wg = 128; wg <= (xb ? 128 : 256); wg *= 2)
+                for (int wg = 128; wg <= (xb ? 128 : 512); wg *= 2)
                     add(ctx, L, (V){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_ROW,
                                     .block = b, .bell = 3, .xbuf = xb, .wg = wg}, q);
             /* sliced block ELL where block rows vary (on FEM's even rows block ELL won: 38.4
@@ -1021,11 +1022,25 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
          * 89.1 with 32-bit columns; with the 6 s budget A x's deadline had passed when the twins
          * came. 8 bits against 16, in one tuning: SELL-32 rows sorted 65.6 against 72.1 us, by
          * groups 71.3 against 79.8) */
-        int c16 = -1;
+        int c16 = -1, csr16 = -1;
         texla_sparse_variant u;
-        for (int i = 0; i < n0; i++)
-            if (L.c[i].ok && c16_twin(&L.c[i].v, q, &u) && (c16 < 0 || L.c[i].us < L.c[c16].us))
-                c16 = i;
+        for (int i = 0; i < n0; i++) {
+            if (!L.c[i].ok || !c16_twin(&L.c[i].v, q, &u)) continue;
+            int *best16 = L.c[i].v.format == TEXLA_SPARSE_CSR ? &csr16 : &c16;
+            if (*best16 < 0 || L.c[i].us < L.c[*best16].us) *best16 = i;
+        }
+        /* and CSR's, a row's lanes reading neighbouring offsets, with a half and a quarter of
+         * the lanes too on its storage (H100, a band of 1025 columns filled 15%, 2^17 rows of
+         * ~154: 16 lanes with x from a buffer 75.1 us, SELL rows sorted with 16-bit columns
+         * 71.9; with 16-bit columns 32 lanes 71.9, 16 66.4, 8 65.7; cuSPARSE 68.0) */
+        if (csr16 >= 0 && c16_twin(&L.c[csr16].v, q, &u)) {
+            add(ctx, &L, u, q);
+            for (int f = 2; f <= 4 && u.sched == TEXLA_SCHED_LANES && u.lanes / f >= 2; f *= 2) {
+                texla_sparse_variant w = u;
+                w.lanes = u.lanes / f;
+                add(ctx, &L, w, q);
+            }
+        }
         if (c16 >= 0 && c16_twin(&L.c[c16].v, q, &u)) {
             add(ctx, &L, u, q);
             u.sched = u.sched == TEXLA_SCHED_ROW ? TEXLA_SCHED_GROUP : TEXLA_SCHED_ROW;
