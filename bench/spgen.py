@@ -155,12 +155,15 @@ def grid27(n):
 
 
 # ----------------------------------------------------------------------------- the classes
-def g_rand_1m_16(S, rng):
-    n = max(64, int(round(2 ** 20 * S)))
-    k = 16
+def rand_rows(n, k, rng):
+    """n x n, k distinct uniform random columns a row."""
     c = distinct_sorted(n, k, lambda i, kd, g: g.integers(0, n, size=(i.size, kd), dtype=np.int64), rng)
     rp = np.arange(0, n * k + 1, k, dtype=np.int32)
     return n, n, 1, rp, c.astype(np.int32).ravel(), uni(rng, n * k)
+
+
+def g_rand_1m_16(S, rng):
+    return rand_rows(max(64, int(round(2 ** 20 * S))), 16, rng)
 
 
 def g_poisson3d(S, rng):
@@ -303,14 +306,12 @@ def g_circuit(S, rng):
     return N, N, 1, rp, col, val
 
 
-def g_band(S, rng):
-    N = max(1000, int(round(1_000_000 * S)))
-    w = 64
-    p = (0.15 * (2 * w + 1) - 1) / (2 * w)      # 15% of the 129 band positions, the diagonal always
+def band_rows(N, w, p, chunk, rng):
+    """N rows of a band |i-j| <= w, each position filled with probability p, the diagonal always;
+    drawn chunk rows at a time (the same chunk, the same matrix)."""
     offs = np.arange(-w, w + 1)
     lens = np.empty(N, dtype=np.int64)
     cols = []
-    chunk = 1 << 17
     for s in range(0, N, chunk):
         e = min(N, s + chunk)
         i = np.arange(s, e, dtype=np.int64)[:, None]
@@ -324,6 +325,13 @@ def g_band(S, rng):
     np.cumsum(lens, out=rp[1:])
     col = np.concatenate(cols)
     return N, N, 1, rp.astype(np.int32), col, uni(rng, col.size)
+
+
+def g_band(S, rng):
+    N = max(1000, int(round(1_000_000 * S)))
+    w = 64
+    p = (0.15 * (2 * w + 1) - 1) / (2 * w)      # 15% of the 129 band positions, the diagonal always
+    return band_rows(N, w, p, 1 << 17, rng)
 
 
 def g_quat(S, rng):
@@ -442,11 +450,7 @@ def g_rmat_hot(S, rng):
 
 
 def g_small_rand(S, rng):
-    n = max(64, int(round(2 ** 15 * S)))
-    k = 16
-    c = distinct_sorted(n, k, lambda i, kd, g: g.integers(0, n, size=(i.size, kd), dtype=np.int64), rng)
-    rp = np.arange(0, n * k + 1, k, dtype=np.int32)
-    return n, n, 1, rp, c.astype(np.int32).ravel(), uni(rng, n * k)
+    return rand_rows(max(64, int(round(2 ** 15 * S))), 16, rng)
 
 
 def g_rows128(S, rng):
@@ -464,23 +468,7 @@ def g_rows32(S, rng):
 
 
 def g_band_wide(S, rng):
-    N = max(2048, int(round(2 ** 17 * S)))
-    w, p = 512, 0.15
-    lens = np.empty(N, dtype=np.int64)
-    cols = []
-    for s in range(0, N, 1 << 13):
-        e = min(N, s + (1 << 13))
-        i = np.arange(s, e, dtype=np.int64)[:, None]
-        c = i + np.arange(-w, w + 1)
-        m = rng.random((e - s, 2 * w + 1), dtype=F32) < F32(p)
-        m[:, w] = True
-        m &= (c >= 0) & (c < N)
-        lens[s:e] = m.sum(axis=1)
-        cols.append(c[m].astype(np.int32))
-    rp = np.zeros(N + 1, dtype=np.int64)
-    np.cumsum(lens, out=rp[1:])
-    col = np.concatenate(cols)
-    return N, N, 1, rp.astype(np.int32), col, uni(rng, col.size)
+    return band_rows(max(2048, int(round(2 ** 17 * S))), 512, 0.15, 1 << 13, rng)
 
 
 def g_perm1(S, rng):

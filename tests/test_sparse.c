@@ -662,6 +662,28 @@ static void test_short_pad_nan(int bits) {
     hfree(&m);
 }
 
+/* y = A x of square real m by its untuned rule (the default choice) against the reference;
+ * the variant in use into *inf; 1 when it could be read. m is freed */
+static int rule_product(hmat *m, texla_sparse_info *inf) {
+    int n = m->rows, got_inf = 0;
+    float *X = check_rnd((size_t)n), *got = malloc(sizeof *got * (size_t)n);
+    double *ref = malloc(sizeof *ref * (size_t)n), *bnd = malloc(sizeof *bnd * (size_t)n);
+    ref_mul(m, 0, X, ref, bnd);
+    tvec x = mkvec(1, n, X, 0), y = mkvec(1, n, NULL, 0);
+    texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m->nnz, NULL, m->ri, m->ci, m->v, 0, 0};
+    texla_sparse a = {0};
+    if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), m->name)) {
+        if (CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), m->name) && readv(y, got, m->name))
+            expect_ref(got, ref, bnd, n, m->name);
+        got_inf = CHECK_OK(ctx, texla_sparse_info_get(ctx, a, inf), m->name);
+        texla_sparse_destroy(ctx, a);
+    }
+    texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+    free(X), free(got), free(ref), free(bnd);
+    hfree(m);
+    return got_inf;
+}
+
 /* the untuned rule where a row is longer than 65536 entries (compute backend): with more than
  * 256 rows past 256 entries (power-law rows) the merge path, with a few (a circuit's rails)
  * CSR with its long rows in chunks; either product right */
@@ -669,37 +691,23 @@ static void test_rule_long_rows(void) {
     if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
     for (int many = 0; many < 2; many++) {
         int n = 80000, nlong = many ? 300 : 40;
-        hmat m = {many ? "300 rows of 300 entries and one of 70000 (the rule)"
-                       : "40 rows of 300 entries and one of 70000 (the rule)", 1, n, n, 0, NULL,
-                  NULL, NULL};
+        const char *name = many ? "300 rows of 300 entries and one of 70000 (the rule)"
+                                : "40 rows of 300 entries and one of 70000 (the rule)";
+        hmat m = {name, 1, n, n, 0, NULL, NULL, NULL};
         int cap = 0;
         for (int i = 0; i < n; i++) {
             int len = i == 7 ? 70000 : i % 61 == 3 && i / 61 < nlong ? 300 : 1 + (int)(rnd_u() % 6u);
             for (int q = 0; q < len; q++) /* the longest: 70000 distinct columns */
                 push(&m, &cap, i, i == 7 ? q : (int)(rnd_u() % (unsigned)n));
         }
-        float *X = check_rnd((size_t)n), *got = malloc(sizeof *got * (size_t)n);
-        double *ref = malloc(sizeof *ref * (size_t)n), *bnd = malloc(sizeof *bnd * (size_t)n);
-        ref_mul(&m, 0, X, ref, bnd);
-        tvec x = mkvec(1, n, X, 0), y = mkvec(1, n, NULL, 0);
-        texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
-        texla_sparse a = {0};
         texla_sparse_info inf;
-        if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), m.name)) {
-            if (CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), m.name) && readv(y, got, m.name))
-                expect_ref(got, ref, bnd, n, m.name);
-            if (CHECK_OK(ctx, texla_sparse_info_get(ctx, a, &inf), m.name)) {
-                int merge = inf.now[0].sched == TEXLA_SCHED_MERGE;
-                CHECK(inf.how[0] == 1 && merge == many && (many || inf.now[0].long_rows > 0),
-                      "%s: the rule chose %s (how %d, long_rows %d); want %s", m.name,
-                      merge ? "the merge path" : "another schedule", inf.how[0],
-                      inf.now[0].long_rows, many ? "the merge path" : "long rows in chunks");
-            }
-            texla_sparse_destroy(ctx, a);
+        if (rule_product(&m, &inf)) {
+            int merge = inf.now[0].sched == TEXLA_SCHED_MERGE;
+            CHECK(inf.how[0] == 1 && merge == many && (many || inf.now[0].long_rows > 0),
+                  "%s: the rule chose %s (how %d, long_rows %d); want %s", name,
+                  merge ? "the merge path" : "another schedule", inf.how[0], inf.now[0].long_rows,
+                  many ? "the merge path" : "long rows in chunks");
         }
-        texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
-        free(X), free(got), free(ref), free(bnd);
-        hfree(&m);
     }
 }
 
@@ -708,32 +716,18 @@ static void test_rule_long_rows(void) {
 static void test_rule_lanes(void) {
     if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
     int n = 33000;
-    hmat m = {"33000 rows of 50..62 entries (the rule)", 1, n, n, 0, NULL, NULL, NULL};
+    const char *name = "33000 rows of 50..62 entries (the rule)";
+    hmat m = {name, 1, n, n, 0, NULL, NULL, NULL};
     int cap = 0;
     for (int i = 0; i < n; i++)
         for (int q = 0, len = 50 + (int)(rnd_u() % 13u); q < len; q++)
             push(&m, &cap, i, (int)(rnd_u() % (unsigned)n));
-    float *X = check_rnd((size_t)n), *got = malloc(sizeof *got * (size_t)n);
-    double *ref = malloc(sizeof *ref * (size_t)n), *bnd = malloc(sizeof *bnd * (size_t)n);
-    ref_mul(&m, 0, X, ref, bnd);
-    tvec x = mkvec(1, n, X, 0), y = mkvec(1, n, NULL, 0);
-    texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
-    texla_sparse a = {0};
     texla_sparse_info inf;
-    if (CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), m.name)) {
-        if (CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), m.name) && readv(y, got, m.name))
-            expect_ref(got, ref, bnd, n, m.name);
-        if (CHECK_OK(ctx, texla_sparse_info_get(ctx, a, &inf), m.name))
-            CHECK(inf.how[0] == 1 && inf.now[0].format == TEXLA_SPARSE_CSR &&
-                      inf.now[0].sched == TEXLA_SCHED_LANES && inf.now[0].lanes == 8,
-                  "%s: the rule chose format %d, schedule %d, %d lanes (how %d); want CSR, 8 "
-                  "lanes", m.name, (int)inf.now[0].format, (int)inf.now[0].sched,
-                  inf.now[0].lanes, inf.how[0]);
-        texla_sparse_destroy(ctx, a);
-    }
-    texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
-    free(X), free(got), free(ref), free(bnd);
-    hfree(&m);
+    if (rule_product(&m, &inf))
+        CHECK(inf.how[0] == 1 && inf.now[0].format == TEXLA_SPARSE_CSR &&
+                  inf.now[0].sched == TEXLA_SCHED_LANES && inf.now[0].lanes == 8,
+              "%s: the rule chose format %d, schedule %d, %d lanes (how %d); want CSR, 8 lanes",
+              name, (int)inf.now[0].format, (int)inf.now[0].sched, inf.now[0].lanes, inf.how[0]);
 }
 
 static void test_sweep(void) {
