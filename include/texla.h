@@ -592,7 +592,8 @@ typedef struct texla_sparse_variant {
     texla_sparse_sched sched;
     int lanes;          /* LANES: 2, 4, 8, 16, 32, 64 or 128 invocations per row; MERGE: items
                            per invocation, 4, 8 or 16 (0: 8) */
-    int wg;             /* invocations per workgroup: 64, 128, 256 (0: 128) */
+    int wg;             /* invocations per workgroup: 32, 64, 128, 256 or 512, at most
+                           GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS (0: 128) */
     int dist;           /* 0: one workgroup per unit of work; 1: a fixed grid of SMs x bpsm
                            workgroups striding over the units; 2: the fixed grid taking units
                            from an atomic counter */
@@ -621,7 +622,8 @@ typedef struct texla_sparse_variant {
                            its 16-bit offset from the entry's row, two to a word (6 bytes an
                            entry instead of 8); needs every entry within 32767 columns of its
                            row (TEXLA_ERR_UNSUPPORTED otherwise) and no long_rows; x is copied
-                           into a buffer in element order (implies xbuf) */
+                           into a buffer in element order (implies xbuf). Other formats and
+                           schedules keep 32-bit columns (the field is normalised to 0) */
     int rowsort;        /* SELL with ROW: 1 rows sorted by length one by one within each
                            workgroup's wg rows (sigma unused: it sorts texels' groups of rows),
                            so slices pad little where a texel's rows differ in length; the

@@ -563,7 +563,7 @@ static void test_short_cols(int bits) {
         {.format = F(CSR), .sched = S(LANES), .lanes = 2, .cols8 = 1, .wg = 64},
     };
     const V *vs = bits == 8 ? v8 : v16;
-    const int nv = (int)(sizeof v16 / sizeof v16[0]);
+    const int nv = bits == 8 ? (int)(sizeof v8 / sizeof v8[0]) : (int)(sizeof v16 / sizeof v16[0]);
     const int R = bits == 8 ? 127 : 32767, near = bits == 8 ? 100 : 2000;
     const char *nm = bits == 8 ? "cols8" : "cols16";
     for (int wide = 0; wide < 2; wide++) {
@@ -574,8 +574,9 @@ static void test_short_cols(int bits) {
         int cap = 0;
         for (int i = 0; i < m.rows; i++) {
             if (i % 11 == 3) continue;
-            /* cols8: up to 27 entries (every length modulo 4 next to every other) */
-            int len = (int)(rnd_u() % (bits == 8 ? 28u : 9u));
+            /* cols8: up to 27 entries (every length modulo 4 next to every other); every 97th
+             * row 40..139 (CSR's lanes past their tail loop) */
+            int len = i % 97 == 5 ? 40 + (int)(rnd_u() % 100u) : (int)(rnd_u() % (bits == 8 ? 28u : 9u));
             if (i - R >= 0 && i % 3 == 0) push(&m, &cap, i, i - R);
             for (int q = 0; q < len; q++) {
                 int j = i + (int)(rnd_u() % (unsigned)(2 * near + 1)) - near;
@@ -712,22 +713,32 @@ static void test_rule_long_rows(void) {
 }
 
 /* the untuned rule for rows of 50..62 entries, 33000 of them (compute backend): CSR lanes, 8 a
- * row (by groups one invocation would walk a texel's four rows: 2-5x slower on the H100) */
+ * row (by groups one invocation would walk a texel's four rows: 2-5x slower on the H100); with
+ * one row of 5000 (skewed) the merge path, not lanes (one lane would walk 625 of them) */
 static void test_rule_lanes(void) {
     if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
-    int n = 33000;
-    const char *name = "33000 rows of 50..62 entries (the rule)";
-    hmat m = {name, 1, n, n, 0, NULL, NULL, NULL};
-    int cap = 0;
-    for (int i = 0; i < n; i++)
-        for (int q = 0, len = 50 + (int)(rnd_u() % 13u); q < len; q++)
-            push(&m, &cap, i, (int)(rnd_u() % (unsigned)n));
-    texla_sparse_info inf;
-    if (rule_product(&m, &inf))
-        CHECK(inf.how[0] == 1 && inf.now[0].format == TEXLA_SPARSE_CSR &&
-                  inf.now[0].sched == TEXLA_SCHED_LANES && inf.now[0].lanes == 8,
-              "%s: the rule chose format %d, schedule %d, %d lanes (how %d); want CSR, 8 lanes",
-              name, (int)inf.now[0].format, (int)inf.now[0].sched, inf.now[0].lanes, inf.how[0]);
+    for (int skew = 0; skew < 2; skew++) {
+        int n = 33000;
+        const char *name = skew ? "33000 rows of 50..62 entries and one of 5000 (the rule)"
+                                : "33000 rows of 50..62 entries (the rule)";
+        hmat m = {name, 1, n, n, 0, NULL, NULL, NULL};
+        int cap = 0;
+        for (int i = 0; i < n; i++)
+            for (int q = 0, len = skew && i == 9 ? 5000 : 50 + (int)(rnd_u() % 13u); q < len; q++)
+                push(&m, &cap, i, skew && i == 9 ? q : (int)(rnd_u() % (unsigned)n));
+        texla_sparse_info inf;
+        if (!rule_product(&m, &inf)) continue;
+        const texla_sparse_variant *v = &inf.now[0];
+        if (skew)
+            CHECK(inf.how[0] == 1 && v->sched == TEXLA_SCHED_MERGE,
+                  "%s: the rule chose format %d, schedule %d (how %d); want the merge path", name,
+                  (int)v->format, (int)v->sched, inf.how[0]);
+        else
+            CHECK(inf.how[0] == 1 && v->format == TEXLA_SPARSE_CSR &&
+                      v->sched == TEXLA_SCHED_LANES && v->lanes == 8,
+                  "%s: the rule chose format %d, schedule %d, %d lanes (how %d); want CSR, 8 "
+                  "lanes", name, (int)v->format, (int)v->sched, v->lanes, inf.how[0]);
+    }
 }
 
 static void test_sweep(void) {
@@ -826,6 +837,44 @@ static void unmake(texla_ctx *c, made *r) {
     texla_vec_destroy(c, r->x.v);
     texla_vec_destroy(c, r->y.v);
     free(r->X), free(r->ref), free(r->bnd);
+}
+
+/* the tuner twins the fastest CSR candidate with 8-bit columns on a band (every entry within
+ * 100 of its row), and those run right (only correct variants are kept); the trials say when
+ * each was timed and what its storage's build cost */
+static void test_csr_short_tune(void) {
+    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
+    int n = 3000;
+    hmat m = {"band of 201, ~60 a row (CSR's short columns tuned)", 1, n, n, 0, NULL, NULL, NULL};
+    int cap = 0;
+    for (int i = 0; i < n; i++)
+        for (int q = 0; q < 60; q++) {
+            int j = i - 100 + (int)(rnd_u() % 201u);
+            push(&m, &cap, i, j < 0 ? 0 : j >= n ? n - 1 : j);
+        }
+    made r = make_on(ctx, &m, 0);
+    texla_sparse_trial trials[160];
+    texla_sparse_tune_desc td = {0};
+    td.trials = trials;
+    td.max_trials = 160;
+    td.budget = -1;
+    td.force = 1;
+    if (r.a.id && CHECK_OK(ctx, texla_sparse_tune(ctx, r.a, &td), m.name)) {
+        int csr8 = 0, ok = 0, built = 0, bad_time = 0;
+        for (int i = 0; i < td.ntrials && i < 160; i++) {
+            const texla_sparse_trial *t = &trials[i];
+            if (t->v.format == TEXLA_SPARSE_CSR && t->v.cols8) csr8++, ok += t->ok;
+            built += t->build_s > 0;
+            bad_time += !(t->at_s >= 0 && t->build_s >= 0 && t->at_s < 600);
+        }
+        CHECK(csr8 >= 1 && ok == csr8, "%s: %d CSR trials with 8-bit columns (%d correct) of %d",
+              m.name, csr8, ok, td.ntrials);
+        CHECK(built >= 1 && !bad_time, "%s: %d trials with a build time, %d with a bad time",
+              m.name, built, bad_time);
+        check_made(ctx, &r, &m, "y = A x, the tuned choice (a band)");
+    }
+    unmake(ctx, &r);
+    hfree(&m);
 }
 
 static char *slurp(const char *path) {
@@ -1206,9 +1255,14 @@ static void test_cache_cols8(void) {
     char dir[64];
     if (!check_mkdtemp(dir, sizeof dir, "/tmp/texla-sparse-XXXXXX")) return;
     const char *path = check_path(dir, "tune.txt");
-    static const char *c8 = "fmt=ell sched=row L=0 wg=128 dist=0 bpsm=0 C=0 sigma=0 b=0 bell=0 "
-                            "soa=0 long=0 chunk=0 xb=1 c16=1 c8=1 rs=0 us=12.500";
-    for (int far = 0; far < 2; far++) {
+    static const char *const c8s[2] = {
+        "fmt=ell sched=row L=0 wg=128 dist=0 bpsm=0 C=0 sigma=0 b=0 bell=0 soa=0 long=0 chunk=0 "
+        "xb=1 c16=1 c8=1 rs=0 us=12.500",
+        "fmt=csr sched=lanes L=8 wg=128 dist=0 bpsm=0 C=0 sigma=0 b=0 bell=0 soa=0 long=0 chunk=0 "
+        "xb=1 c16=1 c8=1 rs=0 us=12.500"}; /* ELL, and CSR with 8 lanes */
+    for (int vf = 0; vf < 4; vf++) {
+        int far = vf & 1;
+        const char *c8 = c8s[vf >> 1];
         hmat m = {far ? "band of 100, one entry 128 away" : "band of 100 (cached cols8)", 1, 700,
                   700, 0, NULL, NULL, NULL};
         int cap = 0;
@@ -1821,6 +1875,7 @@ void suite_sparse(void) {
     test_short_pad_nan(16);
     test_rule_long_rows();
     test_rule_lanes();
+    test_csr_short_tune();
     test_symmetric();
     test_bad_inputs();
     test_nan();

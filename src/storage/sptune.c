@@ -151,6 +151,7 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
     double m = op ? st->cmean : st->mean, sd = op ? st->csd : st->sd;
     int M = op ? st->cmax : st->lmax, n = op ? st->cols : st->rows;
     int nl = op ? st->cnlong : st->nlong;
+    int skewed = (M > 4096 && M > 64 * m) || M > SERIAL_MAX;
     v.wg = 128;
     int best_b = 0;
     if (k <= 2)
@@ -162,25 +163,25 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
         v.sched = TEXLA_SCHED_ROW;
         v.block = best_b;
         v.bell = sd <= 0.25 * m + 1;
-    } else if (m > 48) {
+    } else if (m > 48 && (n < 32768 || !skewed)) {
         /* long rows: lanes, more of them where rows are few, to keep the GPU busy (H100,
          * 2^17 rows of 128: 16 lanes 121.7 us, 32 131.8, where ELL by groups takes 275;
-         * 2^16 rows of 64..320: 32 lanes 136.6, 16 143.3, SELL-32 by groups 703) */
+         * 2^16 rows of 64..320: 32 lanes 136.6, 16 143.3, SELL-32 by groups 703). Where rows
+         * are many and skewed, the merge path or chunks below */
         v.format = TEXLA_SPARSE_CSR;
         v.sched = TEXLA_SCHED_LANES;
         v.lanes = pow2_at_least(n < 32768 ? m / 4 : m / 8, 2, 32);
         /* the longest row in chunks where its lanes would take it too long */
-        if (M / v.lanes > SERIAL_MAX) v.long_rows = 256;
+        if (M / v.lanes > SERIAL_MAX) v.long_rows = (int)fmax(256, 16 * ceil(m));
     } else if (M <= 1.25 * m + 2 && M <= SERIAL_MAX) {
         v.format = TEXLA_SPARSE_ELL;
         v.sched = TEXLA_SCHED_GROUP;
-    } else if (k == 1 && ((M > 4096 && M > 64 * m) || M > SERIAL_MAX) &&
-               (M <= 65536 || nl > MANY_LONG)) {
+    } else if (k == 1 && skewed && (M <= 65536 || nl > MANY_LONG)) {
         /* rows of every length up to some tens of thousands (power-law graphs): the merge
          * path, whose work per invocation is the same whatever the rows (H100, R-MAT: 0.165
          * ms, where CSR with its long rows in chunks takes 0.42). Past 65536 entries only where
          * long rows are many: where a few very long rows hold many entries and the rest are
-         * short, circuit (a row of 834880 entries, 14 rows past 256) took 0.141 ms by the merge
+         * short, circuit (a row of 834880 entries, 10 rows past 256) took 0.141 ms by the merge
          * path, 0.116 by CSR lanes with its long rows in chunks and x from a buffer, the rule
          * below; rows of Pareto(1.5) lengths (2^21 rows, the longest 193582, 2713 past 256) took
          * 0.189 by the merge path, 0.342 by that rule */
@@ -188,7 +189,7 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
         v.sched = TEXLA_SCHED_MERGE;
         v.lanes = 4;
         v.wg = ctx->gl.caps.wg_invocations >= 512 ? 512 : 128;
-    } else if ((M > 4096 && M > 64 * m) || M > SERIAL_MAX) {
+    } else if (skewed) {
         /* a few very long rows (circuits): CSR, unpadded, with the long rows in workgroup
          * chunks (H100: rmat 0.57 ms; SELL there pads 183%, and plain CSR takes 3-11 ms) */
         v.format = TEXLA_SPARSE_CSR;
@@ -205,11 +206,13 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
      * every row schedule and BSR gained 10-20% on the random band, FEM 3x3 blocks and circuit,
      * 15-20M entries; the copy of x is a pass of its own, not worth it for small products) */
     v.xbuf = k == 1 && st->near >= 0.5 && st->nnz >= (1 << 20);
-    /* and ELL, SELL with 16-bit columns where every column is within their reach, 8-bit where
-     * those reach (H100, the random band's SELL: 82.7 us against 97.3 with 32-bit columns;
-     * 8-bit against 16-bit by groups, 71.3 against 79.8) */
+    /* and ELL, SELL, CSR lanes with 16-bit columns where every column is within their reach,
+     * 8-bit where those reach (H100, the random band's SELL: 82.7 us against 97.3 with 32-bit
+     * columns; 8-bit against 16-bit by groups, 71.3 against 79.8; a band of 1025 columns, CSR
+     * with 16 lanes, 66.4 against 75.1) */
     v.cols16 = v.xbuf && st->far16 == 0 && !v.long_rows &&
-               (v.format == TEXLA_SPARSE_ELL || v.format == TEXLA_SPARSE_SELL);
+               (v.format == TEXLA_SPARSE_ELL || v.format == TEXLA_SPARSE_SELL ||
+                v.format == TEXLA_SPARSE_CSR);
     v.cols8 = v.cols16 && st->far8 == 0;
     sp_variant_norm(&v);
     return v;
@@ -817,9 +820,9 @@ static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, 
             b->spin.per_ms = -1; /* not worth failing the tuning for: no more spins */
         double t0 = texla__now_ms();
         r = make_form(ctx, fn, q, &L->c[i0], &own);
-        texla__gl_finish(&ctx->gl);
-        b->build_ms = texla__now_ms() - t0;
+        b->build_ms = texla__now_ms() - t0; /* the host's part (the next spin's measure) */
         L->c[i0].build_ms = b->build_ms;
+        texla__gl_finish(&ctx->gl);
         if (r == TEXLA_ERR_LIMIT || r == TEXLA_ERR_MEMORY) { /* room for it without the others? */
             int any = 0;
             for (int i = 0; i < KEEP; i++) any |= b->keep[i].used;
@@ -832,7 +835,10 @@ static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, 
          * symmetric form's mirror, should the statistics that offered it ever disagree): skip */
         if (r == TEXLA_ERR_LIMIT || r == TEXLA_ERR_MEMORY || r == TEXLA_ERR_UNSUPPORTED) {
             for (int i = i0; i < L->n; i++)
-                if (!L->c[i].tried && same_storage(&L->c[i], &L->c[i0])) L->c[i].tried = 1;
+                if (!L->c[i].tried && same_storage(&L->c[i], &L->c[i0])) {
+                    L->c[i].tried = 1;
+                    L->c[i].at_ms = texla__now_ms() - b->t0;
+                }
             return TEXLA_OK;
         }
         if (r) return r;
