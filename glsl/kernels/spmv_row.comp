@@ -397,22 +397,7 @@ void unit_rows(uint u, uint lid) {
     if (live) {
         uint e0, n, st;
         row_span(p, e0, n, st);
-#if CPW && FMT == 0
-        // CSR: the lanes take entries j, j + L, .. (their columns' parts side by side in the
-        // words), four an iteration, then the last 1 to 3
-        int row = nat_row(po);
-        uint j = lane, L4 = 4u * uint(L), d = uint(L);
-        float acc2 = 0.0;
-#define HC(e) (col[(e) / uint(CPW)] >> (CBITS * ((e) % uint(CPW))))
-        for (; j + 3u * d < n; j += L4) {
-            uint e = e0 + j;
-            acc += termc(HC(e), row, entry(e)) + termc(HC(e + 2u * d), row, entry(e + 2u * d));
-            acc2 += termc(HC(e + d), row, entry(e + d)) + termc(HC(e + 3u * d), row, entry(e + 3u * d));
-        }
-        for (; j < n; j += d) acc += termc(HC(e0 + j), row, entry(e0 + j));
-#undef HC
-        acc += acc2;
-#elif CPW == 4
+#if CPW == 4 && FMT != 0
         // a word of columns (four steps) an iteration, then the last word's steps
         uint w0, wst, nw = n >> 2u, q = 0u;
         row_words(p, w0, wst);
@@ -428,7 +413,7 @@ void unit_rows(uint u, uint lid) {
             for (uint t = 0u; t < (n & 3u); ++t) acc += termc(h >> (8u * t), row, entry(e + t * st));
         }
         acc += acc2;
-#elif CPW == 2
+#elif CPW == 2 && FMT != 0
         // two step pairs (a word of columns each) an iteration, then the odd step
         uint w0, wst, np = n >> 1u, q = 0u;
         row_words(p, w0, wst);
@@ -447,13 +432,20 @@ void unit_rows(uint u, uint lid) {
         acc += acc2;
 #else
         // four entries an iteration: straight-line code whose loads the compiler issues
-        // together (one entry an iteration waits for the memory each time)
+        // together (one entry an iteration waits for the memory each time). CSR with CPW: entry
+        // e's offset in part e % CPW of word e / CPW, so the lanes read neighbouring parts
+#if CPW
+        int row = nat_row(po);
+#define TERM(e) termc(col[(e) / uint(CPW)] >> (CBITS * ((e) % uint(CPW))), row, entry(e))
+#else
+#define TERM(e) term(col[e], entry(e))
+#endif
         uint j = lane, L4 = 4u * uint(L);
         VT acc2 = VZERO;
         for (; j + 3u * uint(L) < n; j += L4) {
             uint e = e0 + j * st, d = uint(L) * st;
-            acc += term(col[e], entry(e)) + term(col[e + 2u * d], entry(e + 2u * d));
-            acc2 += term(col[e + d], entry(e + d)) + term(col[e + 3u * d], entry(e + 3u * d));
+            acc += TERM(e) + TERM(e + 2u * d);
+            acc2 += TERM(e + d) + TERM(e + 3u * d);
         }
         // the last 1 to 3 entries together too (short rows: most of their entries); a slot
         // past the row's end reads entry j again (the cache has it) and is dropped by a select
@@ -461,11 +453,11 @@ void unit_rows(uint u, uint lid) {
             uint e = e0 + j * st, d = uint(L) * st;
             bool h1 = j + uint(L) < n, h2 = j + 2u * uint(L) < n;
             uint e1 = h1 ? e + d : e, e2 = h2 ? e + 2u * d : e;
-            VT t0 = term(col[e], entry(e)), t1 = term(col[e1], entry(e1));
-            VT t2 = term(col[e2], entry(e2));
+            VT t0 = TERM(e), t1 = TERM(e1), t2 = TERM(e2);
             acc += t0 + (h2 ? t2 : VZERO);
             acc2 += h1 ? t1 : VZERO;
         }
+#undef TERM
         acc += acc2;
 #endif
     }

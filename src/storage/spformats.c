@@ -790,6 +790,18 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
     f->width = pl.width;
     f->ne = ne;
     /* storage row q -> canonical row (SELL: q in sorted order) */
+    /* column of entry e of canonical row i at slot d (cols16 / cols8: word w, its part
+     * j % cpw of 32 / cpw bits) */
+    int cb = 32 / cpw;
+    uint32_t cmask = c16 ? (1u << cb) - 1u : 0;
+#define PUTC(d, w, j, i, e)                                                                       \
+    do {                                                                                          \
+        if (c16)                                                                                  \
+            col[w] = (col[w] & ~(cmask << cb * ((j) % cpw))) |                                    \
+                     ((uint32_t)(m->col[e] - (i)) & cmask) << cb * ((j) % cpw);                   \
+        else                                                                                      \
+            col[d] = cloc[m->col[e]];                                                             \
+    } while (0)
 #define NAT(q) (pl.rsorted ? pl.rows.nat[pl.rsorted[q]] \
                 : pl.sorted ? pl.rows.nat[(size_t)pl.sorted[(q) / G] * G + (q) % G] : pl.rows.nat[q])
     if (fv->format == TEXLA_SPARSE_CSR || fv->format == TEXLA_SPARSE_COO) {
@@ -801,18 +813,12 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
         }
         long long w = 0;
         if (!coo) ptr[0] = 0;
+        if (c16) memset(col, 0, sizeof *col * (size_t)nw);
         for (int q = 0; q < pl.rs; q++) {
             int i = q < n ? NAT(q) : -1;
             if (i >= 0 && pl.len[q] > 0)
                 for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++, w++) {
-                    if (c16) { /* the offset from the row, in part w % cpw of word w / cpw */
-                        int cb = 32 / cpw, part = (int)(w % cpw);
-                        uint32_t mask = (1u << cb) - 1u, *wd = &col[w / cpw];
-                        if (part == 0) *wd = 0;
-                        *wd |= ((uint32_t)(m->col[e] - i) & mask) << (cb * part);
-                    } else {
-                        col[w] = cloc[m->col[e]];
-                    }
+                    PUTC(w, w / cpw, w, i, e); /* cols16: entry w in part w % cpw */
                     put_val(val, soa, k, ne, w, m->val + (size_t)e * k);
                     if (coo) {
                         int g = q / G, c = q % G;
@@ -847,18 +853,6 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
             f->nblocks = nb;
         }
     } else {
-        /* column of entry e of canonical row i at slot d (cols16 / cols8: word w, its part
-         * j % cpw of 32 / cpw bits) */
-        int cb = 32 / cpw;
-        uint32_t cmask = c16 ? (1u << cb) - 1u : 0;
-#define PUTC(d, w, j, i, e)                                                                       \
-    do {                                                                                          \
-        if (c16)                                                                                  \
-            col[w] = (col[w] & ~(cmask << cb * ((j) % cpw))) |                                    \
-                     ((uint32_t)(m->col[e] - (i)) & cmask) << cb * ((j) % cpw);                   \
-        else                                                                                      \
-            col[d] = cloc[m->col[e]];                                                             \
-    } while (0)
         if (c16) /* every part padding */
             for (long long w = 0; w < nw; w++) col[w] = cpw == 4 ? 0x80808080u : 0x80008000u;
         else
@@ -918,7 +912,6 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
             f->perm = pl.rsorted ? 2 : 1;
             f->lens = 0;
         }
-#undef PUTC
     }
     /* long rows: their entries after the main part, in chunks; the tables the kernel reads */
     f->nchunks = pl.nchunks;
@@ -967,6 +960,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
         r = upload(ctx, f, 6, lt, sizeof *lt * ltn);
         if (r) goto done;
     }
+#undef PUTC
 #undef NAT
     if (ptr) r = upload(ctx, f, 0, ptr, sizeof *ptr * (fv->format == TEXLA_SPARSE_SELL
                                                            ? ((size_t)pl.nslices + 1) * (c16 ? 2 : 1)
