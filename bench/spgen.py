@@ -493,6 +493,103 @@ def g_complex_rand(S, rng):
     return n, n, 2, rp, c.astype(np.int32).ravel(), val
 
 
+def g_diag(S, rng):
+    n = max(64, int(round(2 ** 22 * S)))
+    return n, n, 1, np.arange(n + 1, dtype=np.int32), np.arange(n, dtype=np.int32), uni(rng, n, 1.0, 2.0)
+
+
+def g_tridiag(S, rng):
+    n = max(64, int(round(2 ** 22 * S)))
+    i = np.arange(n, dtype=np.int64)
+    r = np.concatenate([i, i[1:], i[:-1]])
+    c = np.concatenate([i, i[1:] - 1, i[:-1] + 1])
+    rp, col, val = coo_to_csr(n, n, r, c, uni(rng, r.size))
+    return n, n, 1, rp, col, val
+
+
+def g_rand5(S, rng):
+    """Short rows of random columns (a road network's lengths, none of its locality)."""
+    n = max(64, int(round(2 ** 22 * S)))
+    ks = rng.integers(2, 7, size=n)              # 2..6, mean 4
+    rp, col = rows_with_k(n, ks, lambda i, kd, g: g.integers(0, n, size=(i.size, kd)), rng)
+    return n, n, 1, rp, col, uni(rng, col.size)
+
+
+def g_dense_rows(S, rng):
+    """2^20 rows of 8 random columns and 64 rows of 2^17 (rows past 65536, more than circuit's)."""
+    n = max(1024, int(round(2 ** 20 * S)))
+    lens = np.full(n, 8, dtype=np.int64)
+    lens[rng.choice(n, 64, replace=False)] = max(16, n // 8)
+    r, c = coo_rows(rng, lens, lambda r: rng.integers(0, n, size=r.size))
+    rp, col, val = coo_to_csr(n, n, r, c, uni(rng, r.size))
+    return n, n, 1, rp, col, val
+
+
+def g_short_wide(S, rng):
+    """4096 x 2^22, 4096 random columns a row: few rows, each long."""
+    R = max(16, int(round(4096 * S)))
+    C = max(4096, int(round(2 ** 22 * S)))
+    r, c = coo_rows(rng, np.full(R, min(4096, C // 2)), lambda r: rng.integers(0, C, size=r.size))
+    rp, col, val = coo_to_csr(R, C, r, c, uni(rng, r.size))
+    return R, C, 1, rp, col, val
+
+
+def g_tall_skinny(S, rng):
+    """2^22 x 256, 8 random columns a row: x of 1 KB."""
+    R = max(256, int(round(2 ** 22 * S)))
+    C = 256
+    c = distinct_sorted(R, 8, lambda i, kd, g: g.integers(0, C, size=(i.size, kd), dtype=np.int64), rng)
+    rp = np.arange(0, R * 8 + 1, 8, dtype=np.int32)
+    return R, C, 1, rp, c.astype(np.int32).ravel(), uni(rng, R * 8)
+
+
+def g_rows1k(S, rng):
+    n = max(64, int(round(2 ** 14 * S)))
+    C = max(4096, int(round(2 ** 20 * S)))
+    r, c = coo_rows(rng, np.full(n, 1024), lambda r: rng.integers(0, C, size=r.size))
+    rp, col, val = coo_to_csr(n, C, r, c, uni(rng, r.size))
+    return n, C, 1, rp, col, val
+
+
+def g_half_empty(S, rng):
+    """Half the rows empty (every other pair of texels), the others 16 random columns."""
+    n = max(64, int(round(2 ** 21 * S)))
+    lens = np.where((np.arange(n) // 8) % 2 == 0, 16, 0)
+    lens[rng.random(n) < 0.05] = 0
+    r, c = coo_rows(rng, lens, lambda r: rng.integers(0, n, size=r.size))
+    rp, col, val = coo_to_csr(n, n, r, c, uni(rng, r.size))
+    return n, n, 1, rp, col, val
+
+
+def g_quat_rand(S, rng):
+    n = max(64, int(round(2 ** 19 * S)))
+    k = 8
+    c = distinct_sorted(n, k, lambda i, kd, g: g.integers(0, n, size=(i.size, kd), dtype=np.int64), rng)
+    rp = np.arange(0, n * k + 1, k, dtype=np.int32)
+    return n, n, 4, rp, c.astype(np.int32).ravel(), uni(rng, n * k * 4)
+
+
+def g_blocks3_2d(S, rng):
+    """Real scalars of 3x3 blocks on a 9-point 2D grid (9 blocks a block row), not symmetric."""
+    n = max(4, int(round(450 * S ** 0.5)))
+    N = n * n
+    i = np.arange(N, dtype=np.int64)
+    x, y = i % n, i // n
+    cols, valid = [], []
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            cols.append(i + dy * n + dx)
+            valid.append((x + dx >= 0) & (x + dx < n) & (y + dy >= 0) & (y + dy < n))
+    cols, valid = np.stack(cols, axis=1), np.stack(valid, axis=1)
+    rp = np.zeros(N + 1, dtype=np.int64)
+    np.cumsum(valid.sum(axis=1), out=rp[1:])
+    srp, scol, blk, a, t = expand_block_pattern(rp.astype(np.int32), cols[valid].astype(np.int32), 3)
+    val = uni(rng, scol.size)
+    srows = np.repeat(np.arange(3 * N, dtype=np.int64), np.diff(srp.astype(np.int64)))
+    val[srows == scol] += F32(28)
+    return 3 * N, 3 * N, 1, srp, scol, val
+
+
 HELD = [
     ("poisson2d", g_poisson2d, "5-point 2D Laplacian (4, -1) on a 2048^2 grid"),
     ("rect_wide", g_rect_wide, "rectangular 2^16 x 2^22, 64..320 (mean 192) random columns per row"),
@@ -509,6 +606,16 @@ HELD = [
     ("perm1", g_perm1, "2^23 x 2^23, one entry a row, in a random permutation's column"),
     ("tiny", g_tiny, "1000 x 1000, 10 random columns per row (whatever the scale)"),
     ("complex_rand", g_complex_rand, "complex entries, 2^20 x 2^20, 8 random columns per row"),
+    ("diag", g_diag, "2^22 x 2^22 diagonal"),
+    ("tridiag", g_tridiag, "2^22 x 2^22 tridiagonal"),
+    ("rand5", g_rand5, "2^22 x 2^22, 2..6 (mean 4) random columns per row"),
+    ("dense_rows", g_dense_rows, "2^20 x 2^20, 8 random columns per row, 64 rows of 2^17"),
+    ("short_wide", g_short_wide, "4096 x 2^22, 4096 random columns per row"),
+    ("tall_skinny", g_tall_skinny, "2^22 x 256, 8 random columns per row"),
+    ("rows1k", g_rows1k, "2^14 x 2^20, 1024 random columns per row"),
+    ("half_empty", g_half_empty, "2^21 x 2^21, half the rows (in runs of 8) empty, the others 16 random"),
+    ("quat_rand", g_quat_rand, "quaternion entries, 2^19 x 2^19, 8 random columns per row"),
+    ("blocks3_2d", g_blocks3_2d, "real scalars of 3x3 blocks, 9-point 2D grid of 450^2 nodes, not symmetric"),
 ]
 
 
