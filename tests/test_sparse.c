@@ -1204,6 +1204,22 @@ static void test_budget(void) {
             found++;
     CHECK(inf.how[0] == 2 && found == 1, "budget 1 ns: how %d, the choice %d times among the "
           "correct final trials", inf.how[0], found);
+    /* past the deadline the first round's best is still timed at its other workgroup sizes,
+     * on its kept storage (compute kernels only) */
+    int fast = -1, sizes = 0;
+    for (int i = 0; i < n; i++)
+        if (trials[i].op == 0 && trials[i].ok && trials[i].v.wg != 64 && trials[i].v.wg != 256 &&
+            (fast < 0 || trials[i].us < trials[fast].us))
+            fast = i;
+    for (int i = 0; fast >= 0 && i < n; i++) {
+        texla_sparse_variant v = trials[i].v;
+        v.wg = trials[fast].v.wg;
+        sizes += trials[i].op == 0 && i != fast && trials[i].ok &&
+                 !memcmp(&v, &trials[fast].v, sizeof v);
+    }
+    if (suite_backend() == TEXLA_BACKEND_COMPUTE)
+        CHECK(fast >= 0 && sizes >= 1, "budget 1 ns: %d other workgroup sizes of the first "
+              "round's best timed (expected 1 or 2)", sizes);
     check_made(c, &r, &m, "y = A x after a tune of 1 ns");
     texla_sparse_tune_desc t2 = {0};
     t2.ops = 3;
