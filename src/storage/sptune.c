@@ -176,15 +176,17 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
     } else if (M <= 1.25 * m + 2 && M <= SERIAL_MAX) {
         v.format = TEXLA_SPARSE_ELL;
         v.sched = TEXLA_SCHED_GROUP;
-    } else if (k == 1 && skewed && (M <= 65536 || nl > MANY_LONG)) {
+    } else if (k == 1 && skewed && (M <= 65536 || nl > MANY_LONG || st->near < 0.5)) {
         /* rows of every length up to some tens of thousands (power-law graphs): the merge
          * path, whose work per invocation is the same whatever the rows (H100, R-MAT: 0.165
-         * ms, where CSR with its long rows in chunks takes 0.42). Past 65536 entries only where
-         * long rows are many: where a few very long rows hold many entries and the rest are
-         * short, circuit (a row of 834880 entries, 10 rows past 256) took 0.141 ms by the merge
-         * path, 0.116 by CSR lanes with its long rows in chunks and x from a buffer, the rule
-         * below; rows of Pareto(1.5) lengths (2^21 rows, the longest 193582, 2713 past 256) took
-         * 0.189 by the merge path, 0.342 by that rule */
+         * ms, where CSR with its long rows in chunks takes 0.42). Past 65536 entries where long
+         * rows are many, or the columns scattered: where a few very long rows hold many entries
+         * and the rest are short rows near the diagonal, circuit (a row of 834880 entries, 10
+         * rows past 256) took 0.141 ms by the merge path, 0.116 by CSR lanes with its long rows
+         * in chunks and x from a buffer, the rule below; rows of Pareto(1.5) lengths (2^21 rows,
+         * the longest 193582, 2713 past 256) took 0.189 by the merge path, 0.342 by that rule;
+         * 2^20 rows of 8 random columns and 64 of 2^17 (dense_rows) 0.143 by the merge path,
+         * 0.183 by that rule (no x buffer for scattered columns) */
         v.format = TEXLA_SPARSE_CSR;
         v.sched = TEXLA_SCHED_MERGE;
         v.lanes = 4;
@@ -997,6 +999,19 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     /* the schedule's grid and workgroup size, around the best two, on their kept storages;
      * the fixed grids only where the rows' lengths vary (uniform rows balance themselves) */
     best = best_of(&L);
+    /* the first round's best at its other workgroup sizes, and its twin with x from a buffer,
+     * compiled by the driver's threads during the twins' builds (timed even past the deadline) */
+    if (!r && best >= 0 && q->compute) {
+        const sp_stats *st = q->pl[0]->st;
+        texla_sparse_variant v[2] = {L.c[best].v, L.c[best].v};
+        int nv = 1 + (twins_wanted(q) && xbuf_twin(&L.c[best].v, &v[1]));
+        for (int i = 0; i < nv; i++)
+            for (int w = 64; w <= 256; w *= 4) {
+                texla_sparse_variant u = v[i];
+                u.wg = w;
+                sp_prefetch(ctx, &u, q->k, q->op ? st->cmax : st->lmax, st->sym == 2);
+            }
+    }
     /* x from a storage buffer: twins of the fastest of each format and schedule (at most
      * TWINS), on their storages, for real entries where most columns lie near the diagonal
      * (H100: the random band 116 -> 90 us, FEM 3x3 45.8 -> 38.4, circuit 134 -> 110; on R-MAT's
