@@ -874,9 +874,18 @@ static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, 
     return r;
 }
 
-/* the final round: the best FINALISTS (at most FINAL_PER_STORAGE per storage, their forms
- * kept) timed again, interleaved, FINAL_ROUNDS times; each keeps its best median, and the
- * choice is made on those */
+/* a and b the same variant but for their workgroup size */
+static int same_but_wg(const texla_sparse_variant *a, const texla_sparse_variant *b) {
+    texla_sparse_variant t = *a;
+    t.wg = b->wg;
+    return !memcmp(&t, b, sizeof t);
+}
+
+/* the final round: the best FINALISTS (at most FINAL_PER_STORAGE per storage, and two sizes
+ * of one variant, their forms kept) timed again, interleaved, FINAL_ROUNDS times; each keeps
+ * its best median, and the choice is made on those. (H100, rect_tall: the first round, slowed
+ * by a 2 s build, ranked ELL per row at three sizes before ELL by groups, 0.300 ms against
+ * 0.343 once both were timed warm) */
 static texla_result final_round(bench *b, clist *L) {
     int fin[FINALISTS], nf = 0;
     while (nf < FINALISTS) {
@@ -884,9 +893,12 @@ static texla_result final_round(bench *b, clist *L) {
         for (int i = 0; i < L->n; i++) {
             cand *c = &L->c[i];
             if (!c->ok || c->final || kept_of(b, c) < 0) continue;
-            int same = 0;
-            for (int j = 0; j < nf; j++) same += same_storage(&L->c[fin[j]], c);
-            if (same >= FINAL_PER_STORAGE) continue;
+            int same = 0, sizes = 0;
+            for (int j = 0; j < nf; j++) {
+                same += same_storage(&L->c[fin[j]], c);
+                sizes += same_but_wg(&L->c[fin[j]].v, &c->v);
+            }
+            if (same >= FINAL_PER_STORAGE || sizes >= 2) continue;
             if (pick < 0 || c->us < L->c[pick].us) pick = i;
         }
         if (pick < 0) break;
