@@ -155,11 +155,18 @@ def grid27(n):
 
 
 # ----------------------------------------------------------------------------- the classes
-def rand_rows(n, k, rng):
-    """n x n, k distinct uniform random columns a row."""
+def rand_rows(n, k, rng, kind=1):
+    """n x n, k distinct uniform random columns a row (entries of kind floats)."""
     c = distinct_sorted(n, k, lambda i, kd, g: g.integers(0, n, size=(i.size, kd), dtype=np.int64), rng)
     rp = np.arange(0, n * k + 1, k, dtype=np.int32)
-    return n, n, 1, rp, c.astype(np.int32).ravel(), uni(rng, n * k)
+    return n, n, kind, rp, c.astype(np.int32).ravel(), uni(rng, n * k * kind)
+
+
+def rand_len_rows(R, C, lo, hi, rng):
+    """R x C, lo..hi distinct uniform random columns a row."""
+    ks = rng.integers(lo, hi + 1, size=R)
+    rp, col = rows_with_k(R, ks, lambda i, kd, g: g.integers(0, C, size=(i.size, kd)), rng)
+    return R, C, 1, rp, col, uni(rng, col.size)
 
 
 def g_rand_1m_16(S, rng):
@@ -350,9 +357,7 @@ def g_quat(S, rng):
 def g_rect_tall(S, rng):
     R = max(256, int(round(2 ** 22 * S)))
     C = max(64, int(round(2 ** 18 * S)))
-    ks = rng.integers(4, 13, size=R)             # 4..12, mean 8
-    rp, col = rows_with_k(R, ks, lambda i, kd, g: g.integers(0, C, size=(i.size, kd)), rng)
-    return R, C, 1, rp, col, uni(rng, col.size)
+    return rand_len_rows(R, C, 4, 12, rng)      # 4..12, mean 8
 
 
 def g_hypersparse(S, rng):
@@ -510,9 +515,7 @@ def g_tridiag(S, rng):
 def g_rand5(S, rng):
     """Short rows of random columns (a road network's lengths, none of its locality)."""
     n = max(64, int(round(2 ** 22 * S)))
-    ks = rng.integers(2, 7, size=n)              # 2..6, mean 4
-    rp, col = rows_with_k(n, ks, lambda i, kd, g: g.integers(0, n, size=(i.size, kd)), rng)
-    return n, n, 1, rp, col, uni(rng, col.size)
+    return rand_len_rows(n, n, 2, 6, rng)       # 2..6, mean 4
 
 
 def g_dense_rows(S, rng):
@@ -562,11 +565,7 @@ def g_half_empty(S, rng):
 
 
 def g_quat_rand(S, rng):
-    n = max(64, int(round(2 ** 19 * S)))
-    k = 8
-    c = distinct_sorted(n, k, lambda i, kd, g: g.integers(0, n, size=(i.size, kd), dtype=np.int64), rng)
-    rp = np.arange(0, n * k + 1, k, dtype=np.int32)
-    return n, n, 4, rp, c.astype(np.int32).ravel(), uni(rng, n * k * 4)
+    return rand_rows(max(64, int(round(2 ** 19 * S))), 8, rng, 4)
 
 
 def g_blocks3_2d(S, rng):
