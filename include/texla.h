@@ -669,7 +669,8 @@ typedef struct texla_sparse_tune_desc {
                            then storages by bytes moved), so the budget cuts the unlikely ones;
                            the first storage and the final round always run, and so do the
                            16- or 8-bit-column storages (cols16, cols8; at most three) where
-                           they apply and the best's other workgroup sizes on its storage */
+                           they apply, and the best's other workgroup sizes (64, 256) where
+                           its storage is still kept (compute) */
     /* filled in by the call */
     int ntrials;        /* candidates tried */
     int cached;         /* ops answered from the cache (bits as ops) */

@@ -1220,7 +1220,8 @@ static void test_budget(void) {
     CHECK(t2.skipped == 0 && t2.ntrials > td.ntrials, "no budget: %d tried, %d skipped (the 1 ns "
           "budget tried %d)", t2.ntrials, t2.skipped, td.ntrials);
     /* the final round takes at most two sizes of one variant (a third would crowd out another
-     * schedule of its storage) */
+     * schedule of its storage; only where the first round ranks three sizes ahead of the
+     * storage's other candidates can this fail, which these times may or may not do) */
     int crowd = 0;
     n = t2.ntrials < 128 ? t2.ntrials : 128;
     for (int i = 0; i < n; i++) {
@@ -1236,10 +1237,12 @@ static void test_budget(void) {
     t2.budget = NAN;
     CHECK_CODE(c, texla_sparse_tune(c, r.a, &t2), TEXLA_ERR_ARGUMENT, "budget NaN");
     unmake(c, &r);
-    /* past the deadline the first round's best is still timed at its other workgroup sizes,
-     * on its kept storage (compute kernels): rows of 8 (the rule's storage ELL, whose
-     * candidates and twins keep their storage at any size; a merge path's or a stream's
-     * storage depends on it), two trials of one variant at two sizes, one of them 64 or 256 */
+    /* past the deadline the best is still timed at its other workgroup sizes, on its kept
+     * storage (compute kernels), and nothing else is: rows of 8, whose candidates are all ELL
+     * at 128 invocations and keep their storage at any size (SELL with rows sorted within each
+     * workgroup would not); the trials at 64 or 256 are one or two, of one variant, which was
+     * also timed at its own size; the second best's sizes and the other candidates of the
+     * storage are left (skipped) */
     if (suite_backend() == TEXLA_BACKEND_COMPUTE) {
         hmat u = {"budget 2000 x 2000, 8 a row", 1, 2000, 2000, 0, NULL, NULL, NULL};
         int cap = 0;
@@ -1251,22 +1254,27 @@ static void test_budget(void) {
         t3.budget = 1e-9;
         t3.trials = trials;
         t3.max_trials = 128;
-        int sizes = 0;
         if (ru.a.id && CHECK_OK(c, texla_sparse_tune(c, ru.a, &t3), u.name)) {
             n = t3.ntrials < 128 ? t3.ntrials : 128;
+            int sized = 0, other = 0, base = 0, first = -1;
             for (int i = 0; i < n; i++) {
                 if (!trials[i].ok || (trials[i].v.wg != 64 && trials[i].v.wg != 256)) continue;
-                for (int j = 0; j < n; j++) {
-                    texla_sparse_variant v = trials[i].v;
-                    v.wg = trials[j].v.wg;
-                    if (j != i && trials[j].v.wg != trials[i].v.wg && !memcmp(&v, &trials[j].v, sizeof v)) {
-                        sizes++;
-                        break;
-                    }
-                }
+                sized++;
+                if (first < 0) first = i;
+                texla_sparse_variant v = trials[i].v;
+                v.wg = trials[first].v.wg;
+                other += memcmp(&v, &trials[first].v, sizeof v) != 0;
             }
-            CHECK(sizes >= 1, "%s, budget 1 ns: %d trials at another workgroup size of a variant "
-                  "(expected 1 or 2: the first round's best)", u.name, sizes);
+            for (int j = 0; first >= 0 && j < n; j++) {
+                texla_sparse_variant v = trials[first].v;
+                v.wg = trials[j].v.wg;
+                base += trials[j].ok && trials[j].v.wg != 64 && trials[j].v.wg != 256 &&
+                        !memcmp(&v, &trials[j].v, sizeof v);
+            }
+            CHECK(sized >= 1 && sized <= 2 && other == 0 && base == 1 && t3.skipped >= 1,
+                  "%s, budget 1 ns: %d trials at 64 or 256 invocations (want 1 or 2), %d of them "
+                  "another variant (want 0), the variant %d times at its own size (want 1), %d "
+                  "skipped (want >= 1)", u.name, sized, other, base, t3.skipped);
             check_made(c, &ru, &u, "y = A x after a tune of 1 ns (rows of 8)");
         }
         unmake(c, &ru);

@@ -28,8 +28,11 @@
  *    waited for): the first round's times then matched the final round's (H100).
  *  - the forms of the best KEEP storages stay alive (freed, and the storage retried, when a new
  *    one does not fit): the workgroup sizes and fixed grids of the best two run on them
- *    without a rebuild (fixed grids only where row lengths vary).
- *  - the final round: the best FINALISTS (at most FINAL_PER_STORAGE per storage) run back to
+ *    without a rebuild (fixed grids only where row lengths vary); past the deadline only the
+ *    best's other workgroup sizes, where its storage is kept (a storage of SELL rows sorted
+ *    within each workgroup depends on the size: those are not built then).
+ *  - the final round: the best FINALISTS (at most FINAL_PER_STORAGE per storage, two sizes of
+ *    one variant) run back to
  *    back for FINAL_WARM_MS (the GPU's clocks follow its load: the short bursts between the
  *    host's builds ran at a fraction of them, so first-round times read 2-4x the warm ones,
  *    unevenly), then timed again, interleaved, FINAL_ROUNDS times, each keeping its best
@@ -630,7 +633,8 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
 /* ---- timing ---- */
 
 #define KEEP 4         /* storages kept alive for the schedule variants and the final round */
-#define FINALISTS 6     /* re-timed in the final round (at most FINAL_PER_STORAGE of one; ten
+#define FINALISTS 6     /* re-timed in the final round (at most FINAL_PER_STORAGE of one
+                           storage, two sizes of one variant; ten
                            took the budget of the other product's candidates: H100, rmat's
                            A' x kept long-row lanes, 0.42 ms, where the merge path runs 0.28) */
 #define FINAL_PER_STORAGE 3
@@ -1012,7 +1016,9 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
      * the fixed grids only where the rows' lengths vary (uniform rows balance themselves) */
     best = best_of(&L);
     /* the first round's best at its other workgroup sizes, and its twin with x from a buffer,
-     * compiled by the driver's threads during the twins' builds (timed even past the deadline) */
+     * handed to the driver's compiler threads during the twins' builds (the sizes of the best
+     * after the twins are timed even past the deadline; a best the twins brought, or a merge
+     * path, which sp_prefetch leaves out, compiles them when they are first run) */
     if (!r && best >= 0 && q->compute) {
         const sp_stats *st = q->pl[0]->st;
         texla_sparse_variant v[2] = {L.c[best].v, L.c[best].v};
@@ -1121,10 +1127,10 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
                 add(ctx, &L, u, q);
             }
         }
-        /* past the deadline, the best's other workgroup sizes still, each alone on the best's
-         * kept storage (no build; a kernel's compile and its timing: H100, circuit's CSR a row
-         * with x from a buffer, 86.6 us at 256 invocations against 89.4 at 128, which the
-         * budget had not reached) */
+        /* past the deadline, the best's (after the twins) other workgroup sizes still, each
+         * alone on the best's kept storage (no build; a kernel's compile and its timing: H100,
+         * circuit's CSR a row with x from a buffer, 86.6 us at 256 invocations against 89.4 at
+         * 128, which the budget had not reached) */
         for (int i = n0; i < L.n && !r; i++) {
             if (L.c[i].tried) continue;
             if (q->deadline_ms > 0 && texla__now_ms() > q->deadline_ms) {
