@@ -1183,6 +1183,12 @@ static void test_symmetric(void) {
     }
 }
 
+/* a and b the same variant but for their workgroup size */
+static int same_but_wg(texla_sparse_variant a, const texla_sparse_variant *b) {
+    a.wg = b->wg;
+    return !memcmp(&a, b, sizeof a);
+}
+
 /* a budget too small for anything: the first storage (the rule's) is still tried, the choice
  * is correct and the rest is reported skipped; with no limit nothing is skipped */
 static void test_budget(void) {
@@ -1226,11 +1232,8 @@ static void test_budget(void) {
     n = t2.ntrials < 128 ? t2.ntrials : 128;
     for (int i = 0; i < n; i++) {
         int k = 0;
-        for (int j = 0; j < n; j++) {
-            texla_sparse_variant v = trials[j].v;
-            v.wg = trials[i].v.wg;
-            k += trials[j].final && trials[j].op == trials[i].op && !memcmp(&v, &trials[i].v, sizeof v);
-        }
+        for (int j = 0; j < n; j++)
+            k += trials[j].final && trials[j].op == trials[i].op && same_but_wg(trials[j].v, &trials[i].v);
         crowd += trials[i].final && k > 2;
     }
     CHECK(crowd == 0, "no budget: %d finalists share their variant with two others", crowd);
@@ -1261,16 +1264,11 @@ static void test_budget(void) {
                 if (!trials[i].ok || (trials[i].v.wg != 64 && trials[i].v.wg != 256)) continue;
                 sized++;
                 if (first < 0) first = i;
-                texla_sparse_variant v = trials[i].v;
-                v.wg = trials[first].v.wg;
-                other += memcmp(&v, &trials[first].v, sizeof v) != 0;
+                other += !same_but_wg(trials[i].v, &trials[first].v);
             }
-            for (int j = 0; first >= 0 && j < n; j++) {
-                texla_sparse_variant v = trials[first].v;
-                v.wg = trials[j].v.wg;
+            for (int j = 0; first >= 0 && j < n; j++)
                 base += trials[j].ok && trials[j].v.wg != 64 && trials[j].v.wg != 256 &&
-                        !memcmp(&v, &trials[j].v, sizeof v);
-            }
+                        same_but_wg(trials[first].v, &trials[j].v);
             CHECK(sized >= 1 && sized <= 2 && other == 0 && base == 1 && t3.skipped >= 1,
                   "%s, budget 1 ns: %d trials at 64 or 256 invocations (want 1 or 2), %d of them "
                   "another variant (want 0), the variant %d times at its own size (want 1), %d "

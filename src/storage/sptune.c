@@ -935,6 +935,13 @@ static texla_result final_round(bench *b, clist *L) {
     return r;
 }
 
+/* v's kernel handed to the driver's compiler threads, for this product's longest row (A
+ * Hermitian: A^H is too) */
+static void prefetch(texla_ctx *ctx, const sp_tune_req *q, const texla_sparse_variant *v) {
+    const sp_stats *st = q->pl[0]->st;
+    sp_prefetch(ctx, v, q->k, q->op ? st->cmax : st->lmax, st->sym == 2);
+}
+
 static int uniform_rows(const sp_tune_req *q) {
     const sp_stats *st = q->pl[0]->st;
     double m = q->op ? st->cmean : st->mean, sd = q->op ? st->csd : st->sd;
@@ -963,14 +970,12 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
      * then, 115 ms a kernel) and the host's setting is put back at the end */
     {
         compile_threads = texla__compile_threads(&ctx->gl, -1);
-        const sp_stats *st = q->pl[0]->st;
-        /* (A Hermitian: A^H is too) */
-        int M = q->op ? st->cmax : st->lmax, twins = twins_wanted(q), herm = st->sym == 2;
+        int twins = twins_wanted(q);
         for (int i = 0; q->compute && i < L.n; i++) {
-            sp_prefetch(ctx, &L.c[i].v, q->k, M, herm);
+            prefetch(ctx, q, &L.c[i].v);
             texla_sparse_variant t;
-            if (twins && xbuf_twin(&L.c[i].v, &t)) sp_prefetch(ctx, &t, q->k, M, herm);
-            if (twins && c16_twin(&L.c[i].v, q, &t)) sp_prefetch(ctx, &t, q->k, M, herm);
+            if (twins && xbuf_twin(&L.c[i].v, &t)) prefetch(ctx, q, &t);
+            if (twins && c16_twin(&L.c[i].v, q, &t)) prefetch(ctx, q, &t);
         }
     }
     bench b;
@@ -1020,14 +1025,13 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
      * after the twins are timed even past the deadline; a best the twins brought, or a merge
      * path, which sp_prefetch leaves out, compiles them when they are first run) */
     if (!r && best >= 0 && q->compute) {
-        const sp_stats *st = q->pl[0]->st;
         texla_sparse_variant v[2] = {L.c[best].v, L.c[best].v};
         int nv = 1 + (twins_wanted(q) && xbuf_twin(&L.c[best].v, &v[1]));
         for (int i = 0; i < nv; i++)
             for (int w = 64; w <= 256; w *= 4) {
                 texla_sparse_variant u = v[i];
                 u.wg = w;
-                sp_prefetch(ctx, &u, q->k, q->op ? st->cmax : st->lmax, st->sym == 2);
+                prefetch(ctx, q, &u);
             }
     }
     /* x from a storage buffer: twins of the fastest of each format and schedule (at most
