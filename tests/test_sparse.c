@@ -882,6 +882,48 @@ static void test_csr_short_tune(void) {
     hfree(&m);
 }
 
+/* the tuner on rows of 1..11 entries near the diagonal, one of them 35000 columns away (beyond
+ * 16-bit columns' reach): SELL pads there, so SELL with the rows sorted one by one in each
+ * workgroup's rows and x from a buffer is among its trials (a storage built even past the
+ * deadline), correct, and the tuned choice is */
+static void test_rowsort_twin(void) {
+    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
+    int n = 70000;
+    hmat m = {"rows of 1..11, one entry 35000 away (SELL rows sorted, x from a buffer, tuned)", 1, n,
+              n, 0, NULL, NULL, NULL};
+    int cap = 0;
+    for (int i = 0; i < n; i++) {
+        int len = (int)(rnd_u() % 11u);
+        for (int q = 0; q < len; q++) {
+            int j = i - 40 + (int)(rnd_u() % 81u);
+            push(&m, &cap, i, j < 0 ? 0 : j >= n ? n - 1 : j);
+        }
+        push(&m, &cap, i, (i + 35000) % n);
+    }
+    made r = make_on(ctx, &m, 0);
+    texla_sparse_trial trials[160];
+    texla_sparse_tune_desc td = {0};
+    td.trials = trials;
+    td.max_trials = 160;
+    td.budget = 1e-9; /* past the deadline at once: the twin is built all the same */
+    td.force = 1;
+    td.ops = 1;
+    if (r.a.id && CHECK_OK(ctx, texla_sparse_tune(ctx, r.a, &td), m.name)) {
+        int sorted = 0, ok = 0;
+        for (int i = 0; i < td.ntrials && i < 160; i++) {
+            const texla_sparse_trial *t = &trials[i];
+            if (t->v.format == TEXLA_SPARSE_SELL && t->v.rowsort && t->v.xbuf && !t->v.cols16)
+                sorted++, ok += t->ok;
+        }
+        CHECK(sorted == 1 && ok == 1,
+              "%s: %d trials of SELL rows sorted with x from a buffer (%d correct; want 1) of %d",
+              m.name, sorted, ok, td.ntrials);
+        check_made(ctx, &r, &m, "y = A x, the tuned choice (rows sorted twin)");
+    }
+    unmake(ctx, &r);
+    hfree(&m);
+}
+
 static char *slurp(const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
@@ -1939,6 +1981,7 @@ void suite_sparse(void) {
     test_rule_long_rows();
     test_rule_lanes();
     test_csr_short_tune();
+    test_rowsort_twin();
     test_symmetric();
     test_bad_inputs();
     test_nan();
