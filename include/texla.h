@@ -669,7 +669,8 @@ typedef struct texla_sparse_tune_desc {
                            then storages by bytes moved), so the budget cuts the unlikely ones;
                            the first storage and the final round always run, and so do the
                            16- or 8-bit-column storages (cols16, cols8; at most three) where
-                           they apply, and the best's other workgroup sizes (64, 256) where
+                           they apply, SELL with rows sorted and x from a buffer where SELL
+                           pads and they do not (compute), and the best's other workgroup sizes (64, 256) where
                            its storage is still kept (compute) */
     /* filled in by the call */
     int ntrials;        /* candidates tried */

@@ -924,6 +924,45 @@ static void test_rowsort_twin(void) {
     hfree(&m);
 }
 
+/* the tuner past its deadline at once, on rows of 7 entries within 50 of the diagonal: CSR
+ * with short columns among its trials, correct, though no CSR storage of 32-bit columns was
+ * timed before the twins (the first storage is the rule's ELL or SELL) */
+static void test_csr16_late(void) {
+    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
+    int n = 20000;
+    hmat m = {"rows of 7 within 50 of the diagonal (CSR's short columns past the deadline)", 1, n,
+              n, 0, NULL, NULL, NULL};
+    int cap = 0;
+    for (int i = 0; i < n; i++)
+        for (int q = 0; q < 7; q++) {
+            int j = i - 50 + (int)(rnd_u() % 101u);
+            push(&m, &cap, i, j < 0 ? 0 : j >= n ? n - 1 : j);
+        }
+    made r = make_on(ctx, &m, 0);
+    texla_sparse_trial trials[160];
+    texla_sparse_tune_desc td = {0};
+    td.trials = trials;
+    td.max_trials = 160;
+    td.budget = 1e-9;
+    td.force = 1;
+    td.ops = 1;
+    if (r.a.id && CHECK_OK(ctx, texla_sparse_tune(ctx, r.a, &td), m.name)) {
+        int csr32 = 0, csr16 = 0, ok = 0;
+        for (int i = 0; i < td.ntrials && i < 160; i++) {
+            const texla_sparse_trial *t = &trials[i];
+            if (t->v.format != TEXLA_SPARSE_CSR) continue;
+            if (t->v.cols16) csr16++, ok += t->ok;
+            else csr32++;
+        }
+        CHECK(csr32 == 0 && csr16 >= 1 && ok == csr16,
+              "%s: %d CSR trials with short columns (%d correct), %d with 32-bit ones (want 0) of %d",
+              m.name, csr16, ok, csr32, td.ntrials);
+        check_made(ctx, &r, &m, "y = A x, the tuned choice (CSR's short columns late)");
+    }
+    unmake(ctx, &r);
+    hfree(&m);
+}
+
 static char *slurp(const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
@@ -1982,6 +2021,7 @@ void suite_sparse(void) {
     test_rule_lanes();
     test_csr_short_tune();
     test_rowsort_twin();
+    test_csr16_late();
     test_symmetric();
     test_bad_inputs();
     test_nan();

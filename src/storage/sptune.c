@@ -1085,6 +1085,18 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
                 add(ctx, &L, w, q);
             }
         }
+        /* where the budget ended before any CSR storage was timed, CSR's short columns all the
+         * same, one invocation and the rule's lanes a row (H100, poisson3d: CSR a row with
+         * 16-bit columns 0.0618 ms when a CSR storage had been timed, SELL-32 0.0639 when not) */
+        if (csr16 < 0 && c16 >= 0) {
+            const sp_stats *st = q->pl[0]->st;
+            int l1 = pow2_at_least((q->op ? st->cmean : st->mean) / 2, 2, 32);
+            texla_sparse_variant w = {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_ROW};
+            if (c16_twin(&w, q, &u)) add(ctx, &L, u, q);
+            w.sched = TEXLA_SCHED_LANES;
+            w.lanes = l1;
+            if (c16_twin(&w, q, &u)) add(ctx, &L, u, q);
+        }
         if (c16 >= 0 && c16_twin(&L.c[c16].v, q, &u)) {
             add(ctx, &L, u, q);
             u.sched = u.sched == TEXLA_SCHED_ROW ? TEXLA_SCHED_GROUP : TEXLA_SCHED_ROW;
