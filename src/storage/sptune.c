@@ -1110,19 +1110,19 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
             if (L.c[c16].padding > 0.05 && c16_twin(&w, q, &u)) add(ctx, &L, u, q);
         }
         /* where no 16-bit columns reach, the same rows sorted with 32-bit columns and x from a
-         * buffer, where the fastest SELL storage pads (its long rows' chunks kept; H100, 2M
+         * buffer, where the fastest SELL storage pads and has no long rows' chunks (H100, 2M
          * rows of 1..11 entries, one of them far from the diagonal: 73.3 us at 256 invocations
-         * against 75.3 for the tuned SELL-32 by groups, padded 35%; cuSPARSE 57.7) */
+         * against 75.3 for the tuned SELL-32 by groups, padded 35%; cuSPARSE 57.7. With
+         * circuit's chunks, 88.6 against CSR a row's 86.7, and chosen through the final round's
+         * spread: 0.0893 ms against 0.0873) */
         int sl = -1;
         for (int i = 0; i < n0; i++)
             if (L.c[i].ok && L.c[i].v.format == TEXLA_SPARSE_SELL && !L.c[i].v.rowsort &&
                 (sl < 0 || L.c[i].us < L.c[sl].us))
                 sl = i;
-        if (c16 < 0 && sl >= 0 && L.c[sl].padding > 0.05) {
+        if (c16 < 0 && sl >= 0 && L.c[sl].padding > 0.05 && !L.c[sl].v.long_rows) {
             texla_sparse_variant w = {.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_ROW,
-                                      .slice = 32, .rowsort = 1, .wg = 256,
-                                      .long_rows = L.c[sl].v.long_rows,
-                                      .long_chunk = L.c[sl].v.long_chunk};
+                                      .slice = 32, .rowsort = 1, .wg = 256};
             if (xbuf_twin(&w, &u)) add(ctx, &L, u, q);
         }
         /* past the deadline, only those whose storage is kept (no new build), the 16-bit
@@ -1140,6 +1140,16 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
         int top[2] = {best, -1};
         for (int i = 0; i < L.n; i++)
             if (L.c[i].ok && i != best && (top[1] < 0 || L.c[i].us < L.c[top[1]].us)) top[1] = i;
+        /* a best of rows sorted (a storage per size, whose other sizes the deadline cuts) goes
+         * second: first the fastest whose other sizes run on its kept storage (H100, circuit: SELL
+         * rows sorted 89.1 us at 256 invocations ahead of CSR a row at 128, 90.9, whose 256,
+         * 87.4, was then never timed) */
+        if (L.c[best].v.rowsort) {
+            int k = -1;
+            for (int i = 0; i < L.n; i++)
+                if (L.c[i].ok && !L.c[i].v.rowsort && (k < 0 || L.c[i].us < L.c[k].us)) k = i;
+            if (k >= 0) top[0] = k, top[1] = best;
+        }
         int n0 = L.n, uni = uniform_rows(q), nwg = n0;
         for (int t = 0; t < 2; t++) {
             if (top[t] < 0 || L.c[top[t]].v.sched == TEXLA_SCHED_ATOMIC) continue;
@@ -1159,10 +1169,11 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
                 add(ctx, &L, u, q);
             }
         }
-        /* past the deadline, the best's (after the twins) other workgroup sizes still, each
-         * alone on the best's kept storage (no build; a kernel's compile and its timing: H100,
-         * circuit's CSR a row with x from a buffer, 86.6 us at 256 invocations against 89.4 at
-         * 128, which the budget had not reached) */
+        /* past the deadline, top[0]'s other workgroup sizes still (the best after the twins,
+         * or the fastest whose storage serves every size), each alone on its kept storage (no
+         * build; a kernel's compile and its timing: H100, circuit's CSR a row with x from a
+         * buffer, 86.6 us at 256 invocations against 89.4 at 128, which the budget had not
+         * reached) */
         for (int i = n0; i < L.n && !r; i++) {
             if (L.c[i].tried) continue;
             if (q->deadline_ms > 0 && texla__now_ms() > q->deadline_ms) {
