@@ -847,6 +847,20 @@ static void unmake(texla_ctx *c, made *r) {
 /* the tuner twins the fastest CSR candidate with 8-bit columns on a band (every entry within
  * 100 of its row), and those run right (only correct variants are kept); the trials say when
  * each was timed and what its storage's build cost */
+/* A x of r tuned anew (force) with this budget, each candidate into trials[NTRIALS]; 1 when the
+ * call succeeded */
+#define NTRIALS 160
+static int tune_with(const made *r, const char *name, double budget, texla_sparse_trial *trials,
+                     texla_sparse_tune_desc *td) {
+    *td = (texla_sparse_tune_desc){0};
+    td->trials = trials;
+    td->max_trials = NTRIALS;
+    td->budget = budget;
+    td->force = 1;
+    td->ops = 1;
+    return r->a.id && CHECK_OK(ctx, texla_sparse_tune(ctx, r->a, td), name);
+}
+
 static void test_csr_short_tune(void) {
     if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
     int n = 3000;
@@ -858,15 +872,11 @@ static void test_csr_short_tune(void) {
             push(&m, &cap, i, j < 0 ? 0 : j >= n ? n - 1 : j);
         }
     made r = make_on(ctx, &m, 0);
-    texla_sparse_trial trials[160];
-    texla_sparse_tune_desc td = {0};
-    td.trials = trials;
-    td.max_trials = 160;
-    td.budget = -1;
-    td.force = 1;
-    if (r.a.id && CHECK_OK(ctx, texla_sparse_tune(ctx, r.a, &td), m.name)) {
+    texla_sparse_trial trials[NTRIALS];
+    texla_sparse_tune_desc td;
+    if (tune_with(&r, m.name, -1, trials, &td)) {
         int csr8 = 0, ok = 0, built = 0, bad_time = 0;
-        for (int i = 0; i < td.ntrials && i < 160; i++) {
+        for (int i = 0; i < td.ntrials && i < NTRIALS; i++) {
             const texla_sparse_trial *t = &trials[i];
             if (t->v.format == TEXLA_SPARSE_CSR && t->v.cols8) csr8++, ok += t->ok;
             built += t->build_s > 0;
@@ -901,16 +911,12 @@ static void test_rowsort_twin(void) {
         push(&m, &cap, i, (i + 35000) % n);
     }
     made r = make_on(ctx, &m, 0);
-    texla_sparse_trial trials[160];
-    texla_sparse_tune_desc td = {0};
-    td.trials = trials;
-    td.max_trials = 160;
-    td.budget = 1e-9; /* past the deadline at once: the twin is built all the same */
-    td.force = 1;
-    td.ops = 1;
-    if (r.a.id && CHECK_OK(ctx, texla_sparse_tune(ctx, r.a, &td), m.name)) {
+    texla_sparse_trial trials[NTRIALS];
+    texla_sparse_tune_desc td;
+    /* past the deadline at once: the twin is built all the same */
+    if (tune_with(&r, m.name, 1e-9, trials, &td)) {
         int sorted = 0, ok = 0;
-        for (int i = 0; i < td.ntrials && i < 160; i++) {
+        for (int i = 0; i < td.ntrials && i < NTRIALS; i++) {
             const texla_sparse_trial *t = &trials[i];
             if (t->v.format == TEXLA_SPARSE_SELL && t->v.rowsort && t->v.xbuf && !t->v.cols16)
                 sorted++, ok += t->ok;
@@ -939,16 +945,11 @@ static void test_csr16_late(void) {
             push(&m, &cap, i, j < 0 ? 0 : j >= n ? n - 1 : j);
         }
     made r = make_on(ctx, &m, 0);
-    texla_sparse_trial trials[160];
-    texla_sparse_tune_desc td = {0};
-    td.trials = trials;
-    td.max_trials = 160;
-    td.budget = 1e-9;
-    td.force = 1;
-    td.ops = 1;
-    if (r.a.id && CHECK_OK(ctx, texla_sparse_tune(ctx, r.a, &td), m.name)) {
+    texla_sparse_trial trials[NTRIALS];
+    texla_sparse_tune_desc td;
+    if (tune_with(&r, m.name, 1e-9, trials, &td)) {
         int csr32 = 0, csr16 = 0, ok = 0;
-        for (int i = 0; i < td.ntrials && i < 160; i++) {
+        for (int i = 0; i < td.ntrials && i < NTRIALS; i++) {
             const texla_sparse_trial *t = &trials[i];
             if (t->v.format != TEXLA_SPARSE_CSR) continue;
             if (t->v.cols16) csr16++, ok += t->ok;
