@@ -670,7 +670,8 @@ typedef struct texla_sparse_tune_desc {
                            the first storage and the final round always run, and so do the
                            16- or 8-bit-column storages (cols16, cols8; at most three) where
                            they apply, SELL with rows sorted and x from a buffer where SELL
-                           pads and they do not (compute), and the best's other workgroup
+                           pads and they do not (compute; with all, these are first-round
+                           candidates, which the budget cuts), and the best's other workgroup
                            sizes (64, 256) where its storage is still kept (compute; a best of
                            rows sorted, whose storage is one per size: the fastest other's) */
     /* filled in by the call */

@@ -844,9 +844,6 @@ static void unmake(texla_ctx *c, made *r) {
     free(r->X), free(r->ref), free(r->bnd);
 }
 
-/* the tuner twins the fastest CSR candidate with 8-bit columns on a band (every entry within
- * 100 of its row), and those run right (only correct variants are kept); the trials say when
- * each was timed and what its storage's build cost */
 /* A x of r tuned anew (force) with this budget, each candidate into trials[NTRIALS]; 1 when the
  * call succeeded */
 #define NTRIALS 160
@@ -861,6 +858,9 @@ static int tune_with(const made *r, const char *name, double budget, texla_spars
     return r->a.id && CHECK_OK(ctx, texla_sparse_tune(ctx, r->a, td), name);
 }
 
+/* the tuner twins the fastest CSR candidate with 8-bit columns on a band (every entry within
+ * 100 of its row), and those run right (only correct variants are kept); the trials say when
+ * each was timed and what its storage's build cost */
 static void test_csr_short_tune(void) {
     if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
     int n = 3000;
@@ -930,17 +930,20 @@ static void test_rowsort_twin(void) {
     hfree(&m);
 }
 
-/* the tuner past its deadline at once, on rows of 7 entries within 50 of the diagonal: CSR
- * with short columns among its trials, correct, though no CSR storage of 32-bit columns was
- * timed before the twins (the first storage is the rule's ELL or SELL) */
+/* the tuner past its deadline at once, on rows of 1..13 entries within 50 of the diagonal
+ * (SELL pads): CSR with short columns among its trials, one invocation and 4 lanes a row (half
+ * the mean row, ~6.5),
+ * correct, though no CSR storage of 32-bit columns was timed before the twins (the first
+ * storage is the rule's ELL or SELL); and no SELL of rows sorted with 32-bit columns (short
+ * columns reach) */
 static void test_csr16_late(void) {
     if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
     int n = 20000;
-    hmat m = {"rows of 7 within 50 of the diagonal (CSR's short columns past the deadline)", 1, n,
-              n, 0, NULL, NULL, NULL};
+    hmat m = {"rows of 1..13 within 50 of the diagonal (CSR's short columns past the deadline)",
+              1, n, n, 0, NULL, NULL, NULL};
     int cap = 0;
     for (int i = 0; i < n; i++)
-        for (int q = 0; q < 7; q++) {
+        for (int q = 0, len = 1 + (int)(rnd_u() % 13u); q < len; q++) {
             int j = i - 50 + (int)(rnd_u() % 101u);
             push(&m, &cap, i, j < 0 ? 0 : j >= n ? n - 1 : j);
         }
@@ -948,16 +951,25 @@ static void test_csr16_late(void) {
     texla_sparse_trial trials[NTRIALS];
     texla_sparse_tune_desc td;
     if (tune_with(&r, m.name, 1e-9, trials, &td)) {
-        int csr32 = 0, csr16 = 0, ok = 0;
+        int csr32 = 0, csr16 = 0, ok = 0, row = 0, lanes4 = 0, sorted32 = 0;
         for (int i = 0; i < td.ntrials && i < NTRIALS; i++) {
             const texla_sparse_trial *t = &trials[i];
+            sorted32 += t->v.rowsort && !t->v.cols16;
             if (t->v.format != TEXLA_SPARSE_CSR) continue;
-            if (t->v.cols16) csr16++, ok += t->ok;
-            else csr32++;
+            if (!t->v.cols16) {
+                csr32++;
+                continue;
+            }
+            csr16++, ok += t->ok;
+            row += t->v.sched == TEXLA_SCHED_ROW;
+            lanes4 += t->v.sched == TEXLA_SCHED_LANES && t->v.lanes == 4;
         }
-        CHECK(csr32 == 0 && csr16 >= 1 && ok == csr16,
-              "%s: %d CSR trials with short columns (%d correct), %d with 32-bit ones (want 0) of %d",
-              m.name, csr16, ok, csr32, td.ntrials);
+        CHECK(csr32 == 0 && row == 1 && lanes4 == 1 && ok == csr16,
+              "%s: CSR trials with short columns: %d (%d correct), a row %d, 4 lanes %d (want 1, "
+              "1); with 32-bit ones %d (want 0) of %d",
+              m.name, csr16, ok, row, lanes4, csr32, td.ntrials);
+        CHECK(sorted32 == 0, "%s: %d trials of SELL rows sorted with 32-bit columns (want 0)",
+              m.name, sorted32);
         check_made(ctx, &r, &m, "y = A x, the tuned choice (CSR's short columns late)");
     }
     unmake(ctx, &r);

@@ -30,7 +30,8 @@
  *    one does not fit): the workgroup sizes and fixed grids of the best two run on them
  *    without a rebuild (fixed grids only where row lengths vary); past the deadline only the
  *    best's other workgroup sizes, where its storage is kept (a storage of SELL rows sorted
- *    within each workgroup depends on the size: those are not built then).
+ *    within each workgroup depends on the size: those are not built then, and where such a
+ *    storage is the best, the fastest other candidate on a kept storage takes its place).
  *  - the final round: the best FINALISTS (at most FINAL_PER_STORAGE per storage, two sizes of
  *    one variant) run back to
  *    back for FINAL_WARM_MS (the GPU's clocks follow its load: the short bursts between the
@@ -141,6 +142,11 @@ static int pow2_at_least(double v, int lo, int hi) {
     int p = lo;
     while (p < hi && p < v) p *= 2;
     return p;
+}
+
+/* the lanes a row the candidates start from: half the mean row, a power of two in 2..32 */
+static int lanes_of_mean(const sp_stats *st, int op) {
+    return pow2_at_least((op ? st->cmean : st->mean) / 2, 2, 32);
 }
 
 texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, int entry, int op,
@@ -492,7 +498,7 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_STREAM, .wg = wgs,
                             .long_rows = 16384}, q);
     }
-    int l1 = pow2_at_least(m / 2, 2, 32);
+    int l1 = lanes_of_mean(st, op);
     for (int L2 = 2; L2 <= (all ? 128 : 32); L2 *= 2)
         if (all || L2 == l1 || L2 == l1 * 2 || L2 == l1 / 2)
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES, .lanes = L2,
@@ -1017,13 +1023,15 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
             break;
         r = run_storage(&b, fn, q, &L, i, 0);
     }
-    /* the schedule's grid and workgroup size, around the best two, on their kept storages;
-     * the fixed grids only where the rows' lengths vary (uniform rows balance themselves) */
+    /* the schedule's grid and workgroup size, around the best two (after the twins), on their
+     * kept storages (SELL rows sorted in each workgroup: a storage per size, built before the
+     * deadline only); the fixed grids only where the rows' lengths vary (uniform rows balance
+     * themselves) */
     best = best_of(&L);
     /* the first round's best at its other workgroup sizes, and its twin with x from a buffer,
-     * handed to the driver's compiler threads during the twins' builds (the sizes of the best
-     * after the twins are timed even past the deadline; a best the twins brought, or a merge
-     * path, which sp_prefetch leaves out, compiles them when they are first run) */
+     * handed to the driver's compiler threads during the twins' builds (top[0]'s sizes, below,
+     * are timed even past the deadline; a top[0] the twins brought, the late twins, or a merge
+     * path, which sp_prefetch leaves out, compile when they are first run) */
     if (!r && best >= 0 && q->compute) {
         texla_sparse_variant v[2] = {L.c[best].v, L.c[best].v};
         int nv = 1 + (twins_wanted(q) && xbuf_twin(&L.c[best].v, &v[1]));
@@ -1086,15 +1094,14 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
             }
         }
         /* where the budget ended before any CSR storage was timed, CSR's short columns all the
-         * same, one invocation and the rule's lanes a row (H100, poisson3d: CSR a row with
-         * 16-bit columns 0.0618 ms when a CSR storage had been timed, SELL-32 0.0639 when not) */
+         * same, one invocation and the candidates' first lanes a row (H100, poisson3d: CSR a row
+         * with 16-bit columns 0.0618 ms when a CSR storage had been timed, SELL-32 0.0639 when
+         * not) */
         if (csr16 < 0 && c16 >= 0) {
-            const sp_stats *st = q->pl[0]->st;
-            int l1 = pow2_at_least((q->op ? st->cmean : st->mean) / 2, 2, 32);
             texla_sparse_variant w = {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_ROW};
             if (c16_twin(&w, q, &u)) add(ctx, &L, u, q);
             w.sched = TEXLA_SCHED_LANES;
-            w.lanes = l1;
+            w.lanes = lanes_of_mean(q->pl[0]->st, q->op);
             if (c16_twin(&w, q, &u)) add(ctx, &L, u, q);
         }
         if (c16 >= 0 && c16_twin(&L.c[c16].v, q, &u)) {
@@ -1125,8 +1132,8 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
                                       .slice = 32, .rowsort = 1, .wg = 256};
             if (xbuf_twin(&w, &u)) add(ctx, &L, u, q);
         }
-        /* past the deadline, only those whose storage is kept (no new build), the 16-bit
-         * columns' storage and the rows sorted (each one storage at most) */
+        /* past the deadline, only those whose storage is kept (no new build), and the twins
+         * of short columns (at most three storages) and of rows sorted with x from a buffer */
         for (int i = n0; i < L.n && !r; i++) {
             if (L.c[i].tried) continue;
             if (q->deadline_ms > 0 && texla__now_ms() > q->deadline_ms &&
@@ -1145,10 +1152,12 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
          * rows sorted 89.1 us at 256 invocations ahead of CSR a row at 128, 90.9, whose 256,
          * 87.4, was then never timed) */
         if (L.c[best].v.rowsort) {
-            int k = -1;
+            int other = -1;
             for (int i = 0; i < L.n; i++)
-                if (L.c[i].ok && !L.c[i].v.rowsort && (k < 0 || L.c[i].us < L.c[k].us)) k = i;
-            if (k >= 0) top[0] = k, top[1] = best;
+                if (L.c[i].ok && !L.c[i].v.rowsort && L.c[i].v.sched != TEXLA_SCHED_ATOMIC &&
+                    kept_of(&b, &L.c[i]) >= 0 && (other < 0 || L.c[i].us < L.c[other].us))
+                    other = i;
+            if (other >= 0) top[0] = other, top[1] = best;
         }
         int n0 = L.n, uni = uniform_rows(q), nwg = n0;
         for (int t = 0; t < 2; t++) {
