@@ -964,9 +964,9 @@ static void test_csr16_late(void) {
             row += t->v.sched == TEXLA_SCHED_ROW;
             lanes4 += t->v.sched == TEXLA_SCHED_LANES && t->v.lanes == 4;
         }
-        CHECK(csr32 == 0 && row == 1 && lanes4 == 1 && ok == csr16,
-              "%s: CSR trials with short columns: %d (%d correct), a row %d, 4 lanes %d (want 1, "
-              "1); with 32-bit ones %d (want 0) of %d",
+        CHECK(csr32 == 0 && row >= 1 && lanes4 >= 1 && ok == csr16,
+              "%s: CSR trials with short columns: %d (%d correct), a row %d, 4 lanes %d (want at "
+              "least 1 each, other sizes of the best too); with 32-bit ones %d (want 0) of %d",
               m.name, csr16, ok, row, lanes4, csr32, td.ntrials);
         CHECK(sorted32 == 0, "%s: %d trials of SELL rows sorted with 32-bit columns (want 0)",
               m.name, sorted32);
