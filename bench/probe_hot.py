@@ -8,6 +8,7 @@ times them beside cuSPARSE."""
 import sys, os, numpy as np
 sys.path.insert(0, "bench")
 import tsp
+from spgen import coo_to_csr
 src, out = sys.argv[1], sys.argv[2]
 m = tsp.read_tsp(src)
 rp = m.row_ptr.astype(np.int64); col = m.col.astype(np.int64); val = m.val
@@ -33,14 +34,6 @@ for name, ec in extra.items():
     else:
         rr = np.concatenate([r, i]); cc = np.concatenate([col, ec])
         vv = np.concatenate([val, rng.uniform(-1, 1, R).astype(val.dtype)])
-    o = np.lexsort((cc, rr))
-    rr, cc, vv = rr[o], cc[o], vv[o]
-    d = np.ones(rr.size, dtype=bool)             # a duplicate summed into the first
-    d[1:] = (rr[1:] != rr[:-1]) | (cc[1:] != cc[:-1])
-    g = np.cumsum(d) - 1
-    vs = np.zeros(int(d.sum()), dtype=np.float64); np.add.at(vs, g, vv)
-    rr, cc = rr[d], cc[d]
-    nrp = np.zeros(R + 1, dtype=np.int64); np.add.at(nrp, rr + 1, 1); nrp = np.cumsum(nrp)
-    tsp.write_tsp(os.path.join(out, name + ".tsp"), R, C, m.kind, nrp.astype(np.int32),
-                  cc.astype(np.int32), vs.astype(val.dtype))
-    print(name, rr.size)
+    nrp, cc, vs = coo_to_csr(R, C, rr, cc, vv)     # duplicates summed
+    tsp.write_tsp(os.path.join(out, name + ".tsp"), R, C, m.kind, nrp, cc, vs)
+    print(name, cc.size)

@@ -114,6 +114,12 @@ static void push(hmat *m, int *cap, int i, int j) {
     m->nnz++;
 }
 
+/* an entry of row i at a random column within w of i, clamped to the matrix's columns */
+static void push_near(hmat *m, int *cap, int i, int w) {
+    int j = i - w + (int)(rnd_u() % (unsigned)(2 * w + 1));
+    push(m, cap, i, j < 0 ? 0 : j >= m->cols ? m->cols - 1 : j);
+}
+
 /* rows of 0..200 entries (every 13th empty), a few duplicates per row */
 static hmat gen_mixed(const char *name, int entry, int rows, int cols, int maxlen) {
     hmat m = {name, entry, rows, cols, 0, NULL, NULL, NULL};
@@ -867,10 +873,7 @@ static void test_csr_short_tune(void) {
     hmat m = {"band of 201, ~60 a row (CSR's short columns tuned)", 1, n, n, 0, NULL, NULL, NULL};
     int cap = 0;
     for (int i = 0; i < n; i++)
-        for (int q = 0; q < 60; q++) {
-            int j = i - 100 + (int)(rnd_u() % 201u);
-            push(&m, &cap, i, j < 0 ? 0 : j >= n ? n - 1 : j);
-        }
+        for (int q = 0; q < 60; q++) push_near(&m, &cap, i, 100);
     made r = make_on(ctx, &m, 0);
     texla_sparse_trial trials[NTRIALS];
     texla_sparse_tune_desc td;
@@ -904,10 +907,7 @@ static void test_rowsort_twin(void) {
     int cap = 0;
     for (int i = 0; i < n; i++) {
         int len = (int)(rnd_u() % 11u);
-        for (int q = 0; q < len; q++) {
-            int j = i - 40 + (int)(rnd_u() % 81u);
-            push(&m, &cap, i, j < 0 ? 0 : j >= n ? n - 1 : j);
-        }
+        for (int q = 0; q < len; q++) push_near(&m, &cap, i, 40);
         push(&m, &cap, i, (i + 35000) % n);
     }
     made r = make_on(ctx, &m, 0);
@@ -932,10 +932,9 @@ static void test_rowsort_twin(void) {
 
 /* the tuner past its deadline at once, on rows of 1..13 entries within 50 of the diagonal
  * (SELL pads): CSR with short columns among its trials, one invocation and 4 lanes a row (half
- * the mean row, ~6.5),
- * correct, though no CSR storage of 32-bit columns was timed before the twins (the first
- * storage is the rule's ELL or SELL); and no SELL of rows sorted with 32-bit columns (short
- * columns reach) */
+ * the mean row, ~6.5), correct, though no CSR storage of 32-bit columns was timed before the
+ * twins (the first storage is the rule's ELL or SELL); and no SELL of rows sorted with 32-bit
+ * columns (short columns reach) */
 static void test_csr16_late(void) {
     if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
     int n = 20000;
@@ -943,10 +942,7 @@ static void test_csr16_late(void) {
               1, n, n, 0, NULL, NULL, NULL};
     int cap = 0;
     for (int i = 0; i < n; i++)
-        for (int q = 0, len = 1 + (int)(rnd_u() % 13u); q < len; q++) {
-            int j = i - 50 + (int)(rnd_u() % 101u);
-            push(&m, &cap, i, j < 0 ? 0 : j >= n ? n - 1 : j);
-        }
+        for (int q = 0, len = 1 + (int)(rnd_u() % 13u); q < len; q++) push_near(&m, &cap, i, 50);
     made r = make_on(ctx, &m, 0);
     texla_sparse_trial trials[NTRIALS];
     texla_sparse_tune_desc td;
@@ -1425,10 +1421,7 @@ static void test_cache_cols8(void) {
         int cap = 0;
         for (int i = 0; i < m.rows; i++) {
             int len = i % 11 == 3 ? 0 : 1 + (int)(rnd_u() % 9u);
-            for (int q = 0; q < len; q++) {
-                int j = i - 100 + (int)(rnd_u() % 201u);
-                push(&m, &cap, i, j < 0 ? 0 : j >= m.cols ? m.cols - 1 : j);
-            }
+            for (int q = 0; q < len; q++) push_near(&m, &cap, i, 100);
         }
         if (far) push(&m, &cap, 500, 628);
         unlink(path);
