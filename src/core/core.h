@@ -86,6 +86,7 @@ struct texla__obj {
 /* the tuning cache (tune.c) */
 typedef struct texla__tune_entry {
     char *dev, *key, *val;
+    int mine; /* put by this context since its last save (the save writes it over the file's) */
 } texla__tune_entry;
 typedef struct texla__tune {
     int loaded, readonly;

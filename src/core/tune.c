@@ -4,7 +4,9 @@
  *   <device> TAB <key> TAB <value>
  * one entry per line, the device being "renderer | GL version" (the driver's version is in
  * it). Entries of other devices are kept in the file and never used here. The file is read
- * once, on first use; every change rewrites it atomically (a temporary file, then rename).
+ * once, on first use; every change is merged into the file as it is then (other processes'
+ * entries kept; under a lock on tune.txt.lock beside it) and rewrites it atomically (a
+ * temporary file, then rename).
  * A file that cannot be read as a cache, a line that is not an entry, or a value its user can
  * no longer parse is ignored with a warning (texla_ctx_desc.warning_cb), never trusted. */
 #include "core/core.h"
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -68,6 +71,7 @@ static int add(texla__tune *t, const char *dev, const char *key, const char *val
     }
     texla__tune_entry *e = &t->e[t->n];
     e->dev = dup_str(dev), e->key = dup_str(key), e->val = dup_str(val);
+    e->mine = 0;
     if (!e->dev || !e->key || !e->val) {
         free(e->dev), free(e->key), free(e->val);
         return 0;
@@ -76,32 +80,29 @@ static int add(texla__tune *t, const char *dev, const char *key, const char *val
     return 1;
 }
 
-static void load(texla_ctx *ctx) {
-    texla__tune *t = &ctx->tune;
-    if (t->loaded) return;
-    t->loaded = 1;
-    default_path(ctx);
-    device_of(ctx, t->device, sizeof t->device);
-    if (!t->path[0]) return;
+/* the file at t->path into t's entries (t->readonly where it is no cache of ours); warn: say
+ * what was ignored */
+static void parse_file(texla_ctx *ctx, texla__tune *t, int warn) {
     /* opened without blocking and checked on the open file, so that a FIFO (or a device) put
      * there, even after a stat, is never waited on or read */
     int fd = open(t->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        if (errno != ENOENT) /* ENOENT: no cache yet */
+        if (errno != ENOENT && warn) /* ENOENT: no cache yet */
             texla__warn(ctx, "tuning cache %s: %s; ignored", t->path, strerror(errno));
         return;
     }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE) {
         close(fd);
-        texla__warn(ctx, "tuning cache %s: not a regular file of at most %ld bytes; ignored",
-                    t->path, MAX_FILE);
+        if (warn)
+            texla__warn(ctx, "tuning cache %s: not a regular file of at most %ld bytes; ignored",
+                        t->path, MAX_FILE);
         t->readonly = 1;
         return;
     }
     FILE *f = fdopen(fd, "rb");
     if (!f) {
-        texla__warn(ctx, "tuning cache %s: %s; ignored", t->path, strerror(errno));
+        if (warn) texla__warn(ctx, "tuning cache %s: %s; ignored", t->path, strerror(errno));
         close(fd);
         return;
     }
@@ -110,20 +111,23 @@ static void load(texla_ctx *ctx) {
     while (fgets(line, sizeof line, f)) {
         lineno++;
         size_t len = strlen(line);
-        if (len && line[len - 1] == '\n') line[--len] = '\0';
-        else if (!feof(f)) { /* longer than any entry we write */
-            bad++;
-            int c;
-            while ((c = fgetc(f)) != EOF && c != '\n') {}
-            continue;
-        }
-        if (lineno == 1) {
-            if (strncmp(line, "# texla tuning cache 1", 22) != 0) {
-                texla__warn(ctx, "tuning cache %s: not a texla tuning cache (line 1 is not its "
-                            "header); ignored and left as it is", t->path);
+        int whole = len && line[len - 1] == '\n';
+        if (whole) line[--len] = '\0';
+        if (lineno == 1) { /* the header, or a file that is no cache of ours: left alone */
+            if (!whole && !feof(f)) len = 0;
+            if (!len || strncmp(line, "# texla tuning cache 1", 22) != 0) {
+                if (warn)
+                    texla__warn(ctx, "tuning cache %s: not a texla tuning cache (line 1 is not "
+                                "its header); ignored and left as it is", t->path);
                 t->readonly = 1;
                 break;
             }
+            continue;
+        }
+        if (!whole && !feof(f)) { /* longer than any entry we write */
+            bad++;
+            int c;
+            while ((c = fgetc(f)) != EOF && c != '\n') {}
             continue;
         }
         if (!len || line[0] == '#') continue;
@@ -138,11 +142,36 @@ static void load(texla_ctx *ctx) {
         if (!add(t, line, k + 1, v + 1)) break;
     }
     fclose(f);
-    if (bad)
+    if (bad && warn)
         texla__warn(ctx, "tuning cache %s: %d malformed line%s ignored", t->path, bad,
                     bad > 1 ? "s" : "");
 }
 
+static void load(texla_ctx *ctx) {
+    texla__tune *t = &ctx->tune;
+    if (t->loaded) return;
+    t->loaded = 1;
+    default_path(ctx);
+    device_of(ctx, t->device, sizeof t->device);
+    if (t->path[0]) parse_file(ctx, t, 1);
+}
+
+static void free_entries(texla__tune *t) {
+    for (int i = 0; i < t->n; i++) free(t->e[i].dev), free(t->e[i].key), free(t->e[i].val);
+    free(t->e);
+    t->e = NULL;
+    t->n = t->cap = 0;
+}
+
+static int find_in(const texla__tune *t, const char *dev, const char *key) {
+    for (int i = 0; i < t->n; i++)
+        if (!strcmp(t->e[i].dev, dev) && !strcmp(t->e[i].key, key)) return i;
+    return -1;
+}
+
+/* this context's entries written into the file as it is now (other processes' entries, made
+ * since it was read, are kept), under a lock on a file beside it; the context then holds what
+ * was written */
 static void save(texla_ctx *ctx) {
     texla__tune *t = &ctx->tune;
     if (!t->path[0] || t->readonly) return;
@@ -155,24 +184,57 @@ static void save(texla_ctx *ctx) {
             if (mkdir(dir, 0777) != 0 && errno != EEXIST) break;
             *p = '/';
         }
-    texla__err quiet = {0};
-    texla__afile af;
-    if (texla__afile_open(&quiet, "tuning cache", t->path, &af)) {
-        texla__warn(ctx, "%s; the tuning result is kept for this context only", quiet.msg);
-        return;
+    char lpath[sizeof t->path + 8];
+    snprintf(lpath, sizeof lpath, "%s.lock", t->path);
+    int lk = open(lpath, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666);
+    if (lk >= 0) {
+        struct stat ls;
+        if (fstat(lk, &ls) != 0 || !S_ISREG(ls.st_mode) || flock(lk, LOCK_EX) != 0) {
+            close(lk); /* no lock: written all the same (the rename keeps the file whole) */
+            lk = -1;
+        }
     }
-    int err = fprintf(af.f, "%s\n", HEADER) < 0;
-    for (int i = 0; i < t->n && !err; i++)
-        err = fprintf(af.f, "%s\t%s\t%s\n", t->e[i].dev, t->e[i].key, t->e[i].val) < 0;
-    if (texla__afile_commit(&quiet, "tuning cache", &af, err ? errno : 0, err ? "write" : NULL))
-        texla__warn(ctx, "%s; the tuning result is kept for this context only", quiet.msg);
+    texla__tune disk = {0};
+    memcpy(disk.path, t->path, sizeof disk.path);
+    parse_file(ctx, &disk, 0);
+    int ok = !disk.readonly;
+    if (!ok) /* made into something else since: left as it is */
+        texla__warn(ctx, "tuning cache %s: no longer a texla tuning cache; the tuning result is "
+                    "kept for this context only", t->path);
+    for (int i = 0; i < t->n && ok; i++) {
+        if (!t->e[i].mine) continue;
+        int j = find_in(&disk, t->e[i].dev, t->e[i].key);
+        if (j < 0) {
+            ok = add(&disk, t->e[i].dev, t->e[i].key, t->e[i].val);
+        } else {
+            char *v = dup_str(t->e[i].val);
+            if (!v) ok = 0;
+            else free(disk.e[j].val), disk.e[j].val = v;
+        }
+    }
+    if (ok) {
+        texla__err quiet = {0};
+        texla__afile af;
+        if (texla__afile_open(&quiet, "tuning cache", t->path, &af)) {
+            texla__warn(ctx, "%s; the tuning result is kept for this context only", quiet.msg);
+        } else {
+            int err = fprintf(af.f, "%s\n", HEADER) < 0;
+            for (int i = 0; i < disk.n && !err; i++)
+                err = fprintf(af.f, "%s\t%s\t%s\n", disk.e[i].dev, disk.e[i].key, disk.e[i].val) < 0;
+            if (texla__afile_commit(&quiet, "tuning cache", &af, err ? errno : 0, err ? "write" : NULL))
+                texla__warn(ctx, "%s; the tuning result is kept for this context only", quiet.msg);
+            else { /* the context holds the file as written */
+                free_entries(t);
+                t->e = disk.e, t->n = disk.n, t->cap = disk.cap;
+                disk.e = NULL, disk.n = disk.cap = 0;
+            }
+        }
+    }
+    free_entries(&disk);
+    if (lk >= 0) close(lk); /* and its lock with it */
 }
 
-static int find(texla__tune *t, const char *key) {
-    for (int i = 0; i < t->n; i++)
-        if (!strcmp(t->e[i].dev, t->device) && !strcmp(t->e[i].key, key)) return i;
-    return -1;
-}
+static int find(texla__tune *t, const char *key) { return find_in(t, t->device, key); }
 
 int texla__tune_get(texla_ctx *ctx, const char *key, char *value, size_t n) {
     load(ctx);
@@ -193,7 +255,10 @@ void texla__tune_put(texla_ctx *ctx, const char *key, const char *value) {
         t->e[i].val = v;
     } else if (!add(t, t->device, key, value)) {
         return;
+    } else {
+        i = t->n - 1;
     }
+    t->e[i].mine = 1;
     save(ctx);
 }
 
@@ -210,8 +275,7 @@ void texla__tune_invalid(texla_ctx *ctx, const char *key, const char *why) {
 
 void texla__tune_free(texla_ctx *ctx) {
     texla__tune *t = &ctx->tune;
-    for (int i = 0; i < t->n; i++) free(t->e[i].dev), free(t->e[i].key), free(t->e[i].val);
-    free(t->e);
+    free_entries(t);
     memset(t, 0, sizeof *t);
 }
 

@@ -160,7 +160,7 @@ static texla_ctx *tune_ctx(const char *path) {
 }
 
 static int file_has(const char *path, const char *text) {
-    char buf[4096];
+    static char buf[16384];
     FILE *f = fopen(path, "rb");
     if (!f) return 0;
     size_t n = fread(buf, 1, sizeof buf - 1, f);
@@ -215,7 +215,53 @@ static void test_tune_writer(void) {
         free_ctx(ctx);
     }
     unlink(fifo), rmdir(sub);
-    for (int i = 0; i < 4; i++) unlink(p[i]);
+    for (int i = 0; i < 4; i++) {
+        char lk[1300];
+        snprintf(lk, sizeof lk, "%s.lock", p[i]);
+        unlink(p[i]), unlink(lk);
+    }
+    rmdir(dir);
+}
+
+/* two contexts sharing a cache file: each one's entries survive the other's writes (merged
+ * into the file as it is when written), a key one context changed later is not written back
+ * by the other, and a file whose first line is too long for a header is no cache of ours */
+static void test_tune_merge(void) {
+    char dir[] = "/tmp/texla-units-XXXXXX", p[300], lock[310], other[300];
+    if (!mkdtemp(dir)) {
+        EXPECT(0, "mkdtemp: %s", strerror(errno));
+        return;
+    }
+    snprintf(p, sizeof p, "%s/tune.txt", dir);
+    snprintf(lock, sizeof lock, "%s.lock", p);
+    snprintf(other, sizeof other, "%s/other.txt", dir);
+    texla_ctx *a = tune_ctx(p), *b = tune_ctx(p);
+    EXPECT(texla_tune_count(a) == 0 && texla_tune_count(b) == 0, "entries in a new cache");
+    texla__tune_put(b, "k1", "b1");
+    texla__tune_put(a, "k2", "a2");
+    EXPECT(file_has(p, "k1\tb1") && file_has(p, "k2\ta2"),
+           "an entry of one context was lost by the other's write");
+    EXPECT(texla_tune_count(a) == 2, "a holds %d entries after its write (want 2)", texla_tune_count(a));
+    texla__tune_put(b, "k2", "b2");
+    texla__tune_put(a, "k3", "a3");
+    EXPECT(file_has(p, "k2\tb2") && !file_has(p, "k2\ta2") && file_has(p, "k3\ta3") &&
+           file_has(p, "k1\tb1"), "a wrote back its old k2, or lost an entry");
+    free_ctx(a), free_ctx(b);
+
+    FILE *f = fopen(other, "w");
+    if (f) {
+        for (int i = 0; i < 5000; i++) fputc('x', f);
+        fputs("\nmy data\n", f);
+        fclose(f);
+    }
+    warned[0] = '\0';
+    a = tune_ctx(other);
+    texla__tune_put(a, "k", "v");
+    EXPECT(file_has(other, "my data") && !file_has(other, "k\tv"),
+           "a file with a 5000-byte first line was taken for a cache");
+    EXPECT(strstr(warned, "not a texla tuning cache") != NULL, "the warning: \"%s\"", warned);
+    free_ctx(a);
+    unlink(p), unlink(lock), unlink(other);
     rmdir(dir);
 }
 
@@ -225,6 +271,7 @@ int main(void) {
     test_slot_life();
     test_other_tag();
     test_tune_writer();
+    test_tune_merge();
     printf("%d passed, %d failed, 0 skipped\n", passed, failed);
     return failed != 0;
 }
