@@ -612,7 +612,7 @@ typedef struct texla_sparse_variant {
                            entries (AoS) */
     int long_rows;      /* CSR, ELL, SELL: rows longer than this go to chunks of long_chunk
                            entries, each summed by one workgroup (0: none) */
-    int long_chunk;     /* 0: 4096 */
+    int long_chunk;     /* 0: 4096; at least wg, at most 2^20 (TEXLA_ERR_ARGUMENT otherwise) */
     int xbuf;           /* CSR, ELL, SELL (not MERGE) and BSR: 1 x first copied into a storage
                            buffer and gathered from there (cheaper than texture fetches where a
                            row's columns lie near each other: the texture units' rate, not the
@@ -673,7 +673,9 @@ typedef struct texla_sparse_tune_desc {
                            pads and they do not (compute; with all, these are first-round
                            candidates, which the budget cuts), and the best's other workgroup
                            sizes (64, 256) where its storage is still kept (compute; a best of
-                           rows sorted, whose storage is one per size: the fastest other's) */
+                           rows sorted, whose storage is one per size: the fastest other's);
+                           past twice a product's part (and 5 s past its deadline) only the
+                           first round's best is left */
     /* filled in by the call */
     int ntrials;        /* candidates tried */
     int cached;         /* ops answered from the cache (bits as ops) */
@@ -723,7 +725,9 @@ TEXLA_API texla_result texla_sparse_matvec_add(texla_ctx *ctx, texla_sparse a, t
 TEXLA_API texla_result texla_sparse_matvec_t(texla_ctx *ctx, texla_sparse a, texla_vec x,
                                              texla_vec y);
 /* Times the candidates for this matrix on this device and keeps the fastest correct one for
- * each asked product; the result goes to the tuning cache. desc may be NULL (A x).
+ * each asked product; the result goes to the tuning cache. desc may be NULL (A x). A pinned
+ * product keeps its pin: the tuner's choice goes to the cache (and the trials), and is used
+ * once the product is unpinned.
  * Measuring: each candidate's y is first checked against a float64 reference; then it runs in
  * batches until two consecutive batches agree within 3% (capped at 60 ms; a few batches on
  * software renderers), so clocks and the memory work left by building and freeing storages do

@@ -1068,6 +1068,32 @@ rc=$?
 rc=$?
 [ "$rc" -eq 2 ] && grep -q 'usage: texla tune' err && pass "texla tune --block 5: exit 2 (usage)" || fail "texla tune --block 5: exit $rc" "$(cat err)"
 rm -rf "$TMP/cache"
+# a folder where the cache file should be: the tuning still ends well, the warning is shown and
+# the summary says so
+mkdir -p "$TMP/cache/texla/tune.txt"
+XDG_CACHE_HOME="$TMP/cache" "$T" tune tune.mtx > out 2> err
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q 'texla: warning: tuning cache .*tune.txt: not a regular file' err &&
+   grep -q 'see the warnings above' out && [ -d "$TMP/cache/texla/tune.txt" ]; then
+    pass "texla tune with a folder as its cache: the warning shown, the folder left"
+else
+    fail "texla tune with a folder as its cache: exit $rc" "$(cat out err)"
+fi
+rm -rf "$TMP/cache"
+# a 40000000 x 1 matrix of one entry on the compute backend: the rule's ELL would pad 160 MB,
+# past llvmpipe's 128 MiB storage buffers; a compact storage is taken instead (A x and A' x)
+printf '%%%%MatrixMarket matrix coordinate real general\n40000000 1 1\n7 1 2.5\n' > tall.mtx
+printf 'A = load "tall.mtx"\ny = A * ones(1,1)\nprint(sum(y))\nz = A'"'"' * ones(40000000,1)\nprint(sum(z))\n' > tall.tx
+"$T" --backend compute run tall.tx > out 2> err
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(grep -c '= 2.5$' out)" -eq 2 ]; then
+    pass "A * x and A' * x of a 40000000 x 1 matrix of one entry (compute)"
+elif grep -q 'compute backend needs OpenGL 4.3\|cannot run on the compute' err; then
+    skip "40000000 x 1 on the compute backend: no compute shaders here"
+else
+    fail "A * x of a 40000000 x 1 matrix (compute): exit $rc" "$(cat out err)"
+fi
+rm -f tall.mtx tall.tx
 
 no_tmp_files "at the end"
 

@@ -1527,6 +1527,32 @@ static void test_tuner(void) {
     CHECK(t2.cached == 3 && t2.ntrials == 0, "second tune: cached %d, %d trials", t2.cached,
           t2.ntrials);
     CHECK(texla_tune_count(c) >= 2, "the cache has %d entries for this device", texla_tune_count(c));
+    /* a pinned product keeps its pin through a forced tune, which still times and caches;
+     * unpinned, the cache's choice runs */
+    {
+        int frag = inf.now[0].format == TEXLA_SPARSE_POINTS || inf.now[0].format == TEXLA_SPARSE_GATHER;
+        texla_sparse_variant pin = {0};
+        pin.format = frag ? (inf.now[0].format == TEXLA_SPARSE_POINTS ? TEXLA_SPARSE_GATHER
+                                                                       : TEXLA_SPARSE_POINTS)
+                          : inf.now[0].format == TEXLA_SPARSE_ELL ? TEXLA_SPARSE_CSR : TEXLA_SPARSE_ELL;
+        pin.sched = frag ? TEXLA_SCHED_DRAW : TEXLA_SCHED_ROW;
+        texla_sparse_tune_desc t3 = {0};
+        t3.force = 1;
+        texla_sparse_info pi;
+        if (CHECK_OK(c, texla_sparse_pin(c, r.a, TEXLA_SPARSE_N, &pin), "pin before a tune") &&
+            CHECK_OK(c, texla_sparse_tune(c, r.a, &t3), "forced tune of a pinned product") &&
+            CHECK_OK(c, texla_sparse_info_get(c, r.a, &pi), "info of a pinned, tuned product")) {
+            CHECK(t3.ntrials >= 2, "the forced tune of a pinned product timed %d", t3.ntrials);
+            CHECK(pi.how[0] == 4 && pi.now[0].format == pin.format,
+                  "after a tune the pinned product reports how %d, format %d (want 4, %d)",
+                  pi.how[0], (int)pi.now[0].format, (int)pin.format);
+            check_made(c, &r, &m, "y = A x, pinned through a tune");
+            CHECK_OK(c, texla_sparse_pin(c, r.a, TEXLA_SPARSE_N, NULL), "unpin");
+            check_made(c, &r, &m, "y = A x, unpinned after a tune");
+            CHECK_OK(c, texla_sparse_info_get(c, r.a, &pi), "info, unpinned");
+            CHECK(pi.how[0] == 3, "unpinned after a tune: how %d (want 3, the cache)", pi.how[0]);
+        }
+    }
     unmake(c, &r);
     texla_ctx_destroy(c);
     char *file = slurp(path);
@@ -1717,6 +1743,17 @@ static void test_bad_inputs(void) {
                                .long_rows = 100};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_OK,
                "merge with long_rows (normalised away: merge splits long rows itself)");
+    /* a chunk's size past 2^20: refused (INT_MAX overflowed the chunks' count, and the table
+     * written past its end) */
+    v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR, .long_rows = 1, .long_chunk = 0x7fffffff};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT,
+               "long_chunk 2^31 - 1");
+    v.long_chunk = (1 << 20) + 1;
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT,
+               "long_chunk 2^20 + 1");
+    v.long_chunk = 1 << 20;
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_OK, "long_chunk 2^20");
+    CHECK_OK(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, NULL), "unpin");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, (texla_sparse_op)2, &v), TEXLA_ERR_ARGUMENT, "op 2");
     texla_sparse_tune_desc td = {0};
@@ -1841,6 +1878,20 @@ static void test_complex(void) {
     texla_mm mm;
     CHECK_CODE(ctx, texla_mm_read(ctx, path, &mm), TEXLA_ERR_FORMAT,
                "texla_mm_read of a complex file");
+    { /* a Hermitian file's diagonal is real: an imaginary part there is refused by line */
+        const char *bp = check_path(dir, "herm_bad.mtx");
+        FILE *bf = fopen(bp, "wb");
+        if (bf) {
+            fputs("%%MatrixMarket matrix coordinate complex hermitian\n2 2 2\n2 1 1 1\n1 1 1 5\n", bf);
+            fclose(bf);
+        }
+        texla_mm bm;
+        CHECK_CODE(ctx, texla_mm_read_complex(ctx, bp, &bm), TEXLA_ERR_FORMAT,
+                   "a Hermitian file with a complex diagonal entry");
+        CHECK(strstr(texla_error_message(ctx), "herm_bad.mtx:4: diagonal entry (1, 1)") != NULL,
+              "its message: %s", texla_error_message(ctx));
+        remove(bp);
+    }
     if (CHECK_OK(ctx, texla_mm_read_complex(ctx, path, &mm), "texla_mm_read_complex")) {
         CHECK(mm.imag && mm.nnz == h.nnz && mm.rows == n, "%d entries (expected %d), imag %p",
               mm.nnz, h.nnz, (void *)mm.imag);

@@ -89,6 +89,7 @@ static texla_backend backend = TEXLA_BACKEND_AUTO; /* --backend */
 static int make_ctx(texla_ctx **ctx) {
     texla_ctx_desc d = {0};
     d.backend = backend;
+    d.warning_cb = cli_warning;
     if (texla_ctx_make(&d, ctx)) {
         fprintf(stderr, "texla: no GL context: %s\n", texla_error_message(NULL));
         return 1;

@@ -23,6 +23,14 @@ void cli_tune_list(texla_ctx *ctx, FILE *out) {
     }
 }
 
+int cli_warnings;
+
+void cli_warning(texla_result code, const char *message, void *user) {
+    (void)code, (void)user;
+    fprintf(stderr, "texla: warning: %s\n", message);
+    cli_warnings++;
+}
+
 static int tune_usage(const char *msg) {
     fprintf(stderr, "texla tune: %s\nusage: texla tune FILE.mtx [--block B] [--transposed] "
             "[--backend fragment|compute]\n", msg);
@@ -72,7 +80,9 @@ int cli_tune(int argc, char **argv) {
     }
     if (!path) return tune_usage("which file? (texla tune FILE.mtx)");
     texla_ctx *ctx;
-    if (texla_ctx_make(NULL, &ctx)) {
+    texla_ctx_desc cd = {0};
+    cd.warning_cb = cli_warning;
+    if (texla_ctx_make(&cd, &ctx)) {
         fprintf(stderr, "texla: no GL context: %s\n", texla_error_message(NULL));
         return 1;
     }
@@ -178,8 +188,9 @@ int cli_tune(int argc, char **argv) {
     int finals = 0;
     for (int i = 0; i < n; i++) finals += trials[i].final;
     printf("tuned in %.2f s (%d candidates, %d skipped by the budget; the best %d re-timed "
-           "together, the choice made on those times); cache %s\n", td.seconds, td.ntrials,
-           td.skipped, finals, *texla_tune_path(ctx) ? texla_tune_path(ctx) : "none");
+           "together, the choice made on those times); cache %s%s\n", td.seconds, td.ntrials,
+           td.skipped, finals, *texla_tune_path(ctx) ? texla_tune_path(ctx) : "none",
+           cli_warnings ? " (see the warnings above)" : "");
     printf("best %s %s %.1f us\n", f, s, inf.us[op]);
     rc = 0;
 done:

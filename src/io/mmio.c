@@ -448,6 +448,10 @@ static texla_result read_coordinate(reader *r, mm_field field, mm_sym sym, long 
             return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: diagonal entry (%d, %d) in a "
                         "skew-symmetric file (its diagonal is zero and not stored)", r->path,
                         r->line, i + 1, j + 1);
+        if (sym == S_HERMITIAN && i == j && im != 0.0f)
+            return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: diagonal entry (%d, %d) of a "
+                        "hermitian file has imaginary part %g; a Hermitian matrix's diagonal is "
+                        "real", r->path, r->line, i + 1, j + 1, (double)im);
         e = coo_push(r, m, &cap, announced, i, j, v, im);
         /* the mirrored entry: the same (symmetric), negated (skew), conjugated (hermitian) */
         if (!e && sym != S_GENERAL && i != j)

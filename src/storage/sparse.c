@@ -151,9 +151,13 @@ static texla_result set_variant(texla_ctx *ctx, const char *fn, sparse_part *P, 
     return TEXLA_OK;
 }
 
-/* installs a form the tuner made */
+/* installs a form the tuner made (a pinned product keeps its pin: the form is let go) */
 static texla_result adopt(texla_ctx *ctx, sparse_part *P, int op, const texla_sparse_variant *v,
                           sp_form *made, double us, int compute) {
+    if (P->prod[op].pinned) {
+        sp_form_free(ctx, made);
+        return TEXLA_OK;
+    }
     int plane;
     texla_sparse_variant fv = sp_format_of(v, op, &plane);
     sp_form *f = NULL;
@@ -225,7 +229,25 @@ static texla_result ensure_prod(texla_ctx *ctx, const char *fn, sparse_part *P, 
         texla__tune_invalid(ctx, key, why ? why : "cannot be used for this matrix");
     }
     v = sp_rule(ctx, stats_for(ctx, P, op), P->k, P->entry, op, compute);
-    return set_variant(ctx, fn, P, op, &v, 1, 0, compute);
+    texla_result r = set_variant(ctx, fn, P, op, &v, 1, 0, compute);
+    if ((r == TEXLA_ERR_LIMIT || r == TEXLA_ERR_MEMORY) && compute) {
+        /* the rule's storage does not fit this GL (ELL of 40M rows and one entry: 160 MB of
+         * padding past a 128 MiB buffer): the compact storages in turn (SELL by slices pads
+         * within 32 rows, COO stores the entries alone, CSR unpadded) */
+        static const texla_sparse_variant fb[] = {
+            {.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_GROUP, .slice = 32, .sigma = 1024},
+            {.format = TEXLA_SPARSE_COO, .sched = TEXLA_SCHED_SEGMENT},
+            {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_ROW},
+        };
+        for (size_t i = 0; i < sizeof fb / sizeof fb[0] && (r == TEXLA_ERR_LIMIT || r == TEXLA_ERR_MEMORY); i++) {
+            texla_sparse_variant w = fb[i];
+            const char *why;
+            sp_variant_norm(&w);
+            if (w.format == v.format || sp_variant_check(ctx, &w, P->k, op, &why)) continue;
+            r = set_variant(ctx, fn, P, op, &w, 1, 0, compute);
+        }
+    }
+    return r;
 }
 
 /* ---- making ---- */
@@ -493,7 +515,7 @@ texla_result texla_sparse_tune(texla_ctx *ctx, texla_sparse a, texla_sparse_tune
         if (!d->force && sp_tune_cached(ctx, keys[op], P->k, op, &v, &us)) {
             const char *why;
             if (sp_variant_check(ctx, &v, P->k, op, &why) == TEXLA_OK &&
-                set_variant(ctx, fn, P, op, &v, 3, us, compute) == TEXLA_OK) {
+                (P->prod[op].pinned || set_variant(ctx, fn, P, op, &v, 3, us, compute) == TEXLA_OK)) {
                 d->cached |= 1 << op;
                 continue;
             }

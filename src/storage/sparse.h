@@ -16,6 +16,7 @@
 
 #define SP_PAD 0xFFFFFFFFu   /* the column of a padding entry */
 #define SP_CHUNK 4096        /* default entries per chunk of a long row */
+#define SP_CHUNK_MAX (1 << 20) /* the most entries a chunk may have (long_chunk) */
 #define SP_LONG_ROW 256      /* a row longer than this counts as long (sp_stats.nlong) */
 #define SP_NBUF 7
 #define SP_NEAR 32768        /* sp_stats.near's window */

@@ -510,7 +510,7 @@ static texla_result plan_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
         int len = i < 0 ? 0 : m->ptr[i + 1] - m->ptr[i];
         if (len > T) {
             pl->nlong++;
-            pl->nchunks += (len + CH - 1) / CH;
+            pl->nchunks += (int)(((long long)len + CH - 1) / CH);
             pl->nlong_entries += len;
             if (q / G != last_g) pl->nag++, last_g = q / G;
             len = 0;
@@ -940,7 +940,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
                 ag++;
                 last_g = g;
             }
-            int nch = (len + CH - 1) / CH;
+            int nch = (int)(((long long)len + CH - 1) / CH);
             lt[f->lt_lr + 3 * lr] = (uint32_t)(q % G);
             lt[f->lt_lr + 3 * lr + 1] = (uint32_t)chunk;
             lt[f->lt_lr + 3 * lr + 2] = (uint32_t)nch;

@@ -162,8 +162,10 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
                       "GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS)", TEXLA_ERR_ARGUMENT;
     if (v->dist < 0 || v->dist > 2 || v->bpsm < 0 || v->bpsm > 64)
         return *why = "dist is 0, 1 or 2 and bpsm 0..64", TEXLA_ERR_ARGUMENT;
-    if (v->long_rows < 0 || v->long_chunk < 0 || (v->long_rows && v->long_chunk < v->wg))
-        return *why = "long_rows >= 0, and long_chunk at least the workgroup", TEXLA_ERR_ARGUMENT;
+    if (v->long_rows < 0 || v->long_chunk < 0 || (v->long_rows && v->long_chunk < v->wg) ||
+        v->long_chunk > SP_CHUNK_MAX)
+        return *why = "long_rows >= 0, and long_chunk at least the workgroup and at most 2^20",
+               TEXLA_ERR_ARGUMENT;
     if (v->cols16 && k != 1)
         return *why = v->cols8 ? "cols8 holds real entries' columns"
                                : "cols16 holds real entries' columns", TEXLA_ERR_UNSUPPORTED;

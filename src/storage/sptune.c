@@ -896,6 +896,15 @@ static int same_but_wg(const texla_sparse_variant *a, const texla_sparse_variant
  * its best median, and the choice is made on those. (H100, rect_tall: the first round, slowed
  * by a 2 s build, ranked ELL per row at three sizes before ELL by groups, 0.300 ms against
  * 0.343 once both were timed warm) */
+/* twice the product's part of the budget spent, and at least OVERDUE_MS past its deadline (a
+ * product of seconds on a software renderer: a 10^7 x 1 matrix took 60 s of a 6 s budget):
+ * the late candidates and the final round are left out, the first round's best is the choice */
+#define OVERDUE_MS 5000.0
+static int overdue(const bench *b, const sp_tune_req *q) {
+    return q->deadline_ms > 0 &&
+           texla__now_ms() > q->deadline_ms + fmax(q->deadline_ms - b->t0, OVERDUE_MS);
+}
+
 static texla_result final_round(bench *b, clist *L) {
     int fin[FINALISTS], nf = 0;
     while (nf < FINALISTS) {
@@ -1134,7 +1143,7 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
         }
         /* past the deadline, only those whose storage is kept (no new build), and the twins
          * of short columns (at most three storages) and of rows sorted with x from a buffer */
-        for (int i = n0; i < L.n && !r; i++) {
+        for (int i = n0; i < L.n && !r && !overdue(&b, q); i++) {
             if (L.c[i].tried) continue;
             if (q->deadline_ms > 0 && texla__now_ms() > q->deadline_ms &&
                 kept_of(&b, &L.c[i]) < 0 && !L.c[i].v.cols16 && !L.c[i].v.rowsort)
@@ -1183,7 +1192,7 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
          * build; a kernel's compile and its timing: H100, circuit's CSR a row with x from a
          * buffer, 86.6 us at 256 invocations against 89.4 at 128, which the budget had not
          * reached) */
-        for (int i = n0; i < L.n && !r; i++) {
+        for (int i = n0; i < L.n && !r && !overdue(&b, q); i++) {
             if (L.c[i].tried) continue;
             if (q->deadline_ms > 0 && texla__now_ms() > q->deadline_ms) {
                 if (i < nwg && kept_of(&b, &L.c[i]) >= 0) r = run_storage(&b, fn, q, &L, i, 1);
@@ -1192,7 +1201,7 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
             r = run_storage(&b, fn, q, &L, i, 0);
         }
     }
-    if (!r && best_of(&L) >= 0) r = final_round(&b, &L);
+    if (!r && best_of(&L) >= 0 && !overdue(&b, q)) r = final_round(&b, &L);
     best = -1;
     for (int i = 0; i < L.n; i++) /* the choice: the fastest finalist, on its final time */
         if (L.c[i].final && (best < 0 || L.c[i].us < L.c[best].us)) best = i;
