@@ -667,15 +667,16 @@ typedef struct texla_sparse_tune_desc {
     double budget;      /* seconds the call may spend trying candidates (0: 6; < 0: no limit);
                            candidates come in order of their prior (the rule's variant first,
                            then storages by bytes moved), so the budget cuts the unlikely ones;
-                           the first storage and the final round always run, and so do the
+                           the first storage always runs, the final round too, and so do the
                            16- or 8-bit-column storages (cols16, cols8; at most three) where
                            they apply, SELL with rows sorted and x from a buffer where SELL
                            pads and they do not (compute; with all, these are first-round
                            candidates, which the budget cuts), and the best's other workgroup
                            sizes (64, 256) where its storage is still kept (compute; a best of
                            rows sorted, whose storage is one per size: the fastest other's);
-                           past twice a product's part (and 5 s past its deadline) only the
-                           first round's best is left */
+                           once twice a product's part is spent (and 5 s past its deadline),
+                           those late ones and the final round are left out, and the choice
+                           is the first round's best */
     /* filled in by the call */
     int ntrials;        /* candidates tried */
     int cached;         /* ops answered from the cache (bits as ops) */

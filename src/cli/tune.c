@@ -187,9 +187,15 @@ int cli_tune(int argc, char **argv) {
     texla_sparse_variant_names(&inf.now[op], f, s, NULL);
     int finals = 0;
     for (int i = 0; i < n; i++) finals += trials[i].final;
-    printf("tuned in %.2f s (%d candidates, %d skipped by the budget; the best %d re-timed "
-           "together, the choice made on those times); cache %s%s\n", td.seconds, td.ntrials,
-           td.skipped, finals, *texla_tune_path(ctx) ? texla_tune_path(ctx) : "none",
+    char fin[96];
+    if (finals)
+        snprintf(fin, sizeof fin, "the best %d re-timed together, the choice made on those times",
+                 finals);
+    else
+        snprintf(fin, sizeof fin, "no final round: the budget was spent twice over");
+    printf("tuned in %.2f s (%d candidates, %d skipped by the budget; %s); cache %s%s\n",
+           td.seconds, td.ntrials, td.skipped, fin,
+           *texla_tune_path(ctx) ? texla_tune_path(ctx) : "none",
            cli_warnings ? " (see the warnings above)" : "");
     printf("best %s %s %.1f us\n", f, s, inf.us[op]);
     rc = 0;

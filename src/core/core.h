@@ -87,6 +87,7 @@ struct texla__obj {
 typedef struct texla__tune_entry {
     char *dev, *key, *val;
     int mine; /* put by this context since its last save (the save writes it over the file's) */
+    int dead; /* found invalid here: not used, and dropped from the file at the next save */
 } texla__tune_entry;
 typedef struct texla__tune {
     int loaded, readonly;

@@ -5,8 +5,8 @@
  * one entry per line, the device being "renderer | GL version" (the driver's version is in
  * it). Entries of other devices are kept in the file and never used here. The file is read
  * once, on first use; every change is merged into the file as it is then (other processes'
- * entries kept; under a lock on tune.txt.lock beside it) and rewrites it atomically (a
- * temporary file, then rename).
+ * entries kept, entries found invalid dropped; under a lock on tune.txt.lock beside the file
+ * its links lead to) and rewrites it atomically (a temporary file, then rename).
  * A file that cannot be read as a cache, a line that is not an entry, or a value its user can
  * no longer parse is ignored with a warning (texla_ctx_desc.warning_cb), never trusted. */
 #include "core/core.h"
@@ -71,7 +71,7 @@ static int add(texla__tune *t, const char *dev, const char *key, const char *val
     }
     texla__tune_entry *e = &t->e[t->n];
     e->dev = dup_str(dev), e->key = dup_str(key), e->val = dup_str(val);
-    e->mine = 0;
+    e->mine = e->dead = 0;
     if (!e->dev || !e->key || !e->val) {
         free(e->dev), free(e->key), free(e->val);
         return 0;
@@ -81,15 +81,17 @@ static int add(texla__tune *t, const char *dev, const char *key, const char *val
 }
 
 /* the file at t->path into t's entries (t->readonly where it is no cache of ours); warn: say
- * what was ignored */
-static void parse_file(texla_ctx *ctx, texla__tune *t, int warn) {
+ * what was ignored. 1: read whole (or no file yet), 0: not (unreadable, out of memory: the
+ * entries may be a part of the file's) */
+static int parse_file(texla_ctx *ctx, texla__tune *t, int warn) {
     /* opened without blocking and checked on the open file, so that a FIFO (or a device) put
      * there, even after a stat, is never waited on or read */
     int fd = open(t->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        if (errno != ENOENT && warn) /* ENOENT: no cache yet */
-            texla__warn(ctx, "tuning cache %s: %s; ignored", t->path, strerror(errno));
-        return;
+        int err = errno;
+        if (err != ENOENT && warn) /* ENOENT: no cache yet */
+            texla__warn(ctx, "tuning cache %s: %s; ignored", t->path, strerror(err));
+        return err == ENOENT;
     }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE) {
@@ -98,16 +100,16 @@ static void parse_file(texla_ctx *ctx, texla__tune *t, int warn) {
             texla__warn(ctx, "tuning cache %s: not a regular file of at most %ld bytes; ignored",
                         t->path, MAX_FILE);
         t->readonly = 1;
-        return;
+        return 1;
     }
     FILE *f = fdopen(fd, "rb");
     if (!f) {
         if (warn) texla__warn(ctx, "tuning cache %s: %s; ignored", t->path, strerror(errno));
         close(fd);
-        return;
+        return 0;
     }
     char line[MAX_LINE + 2];
-    int lineno = 0, bad = 0;
+    int lineno = 0, bad = 0, whole_file = 1;
     while (fgets(line, sizeof line, f)) {
         lineno++;
         size_t len = strlen(line);
@@ -139,12 +141,17 @@ static void parse_file(texla_ctx *ctx, texla__tune *t, int warn) {
             continue;
         }
         *k = '\0', *v = '\0';
-        if (!add(t, line, k + 1, v + 1)) break;
+        if (!add(t, line, k + 1, v + 1)) {
+            whole_file = 0;
+            break;
+        }
     }
+    if (ferror(f)) whole_file = 0;
     fclose(f);
     if (bad && warn)
         texla__warn(ctx, "tuning cache %s: %d malformed line%s ignored", t->path, bad,
                     bad > 1 ? "s" : "");
+    return whole_file;
 }
 
 static void load(texla_ctx *ctx) {
@@ -153,7 +160,7 @@ static void load(texla_ctx *ctx) {
     t->loaded = 1;
     default_path(ctx);
     device_of(ctx, t->device, sizeof t->device);
-    if (t->path[0]) parse_file(ctx, t, 1);
+    if (t->path[0]) (void)parse_file(ctx, t, 1);
 }
 
 static void free_entries(texla__tune *t) {
@@ -165,13 +172,38 @@ static void free_entries(texla__tune *t) {
 
 static int find_in(const texla__tune *t, const char *dev, const char *key) {
     for (int i = 0; i < t->n; i++)
-        if (!strcmp(t->e[i].dev, dev) && !strcmp(t->e[i].key, key)) return i;
+        if (!t->e[i].dead && !strcmp(t->e[i].dev, dev) && !strcmp(t->e[i].key, key)) return i;
     return -1;
 }
 
+/* the lock beside the file its writes replace (target: the cache's path with its links
+ * followed, so every name of one file takes one lock): opened read-only, never through a link
+ * or into a FIFO; -1 where there is none to take (written all the same: the rename keeps the
+ * file whole) */
+static int lock_for(const char *target) {
+    size_t n = strlen(target);
+    char *lp = malloc(n + 6);
+    if (!lp) return -1;
+    memcpy(lp, target, n);
+    memcpy(lp + n, ".lock", 6);
+    int lk = open(lp, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+    free(lp);
+    if (lk < 0) return -1;
+    struct stat ls;
+    int r = fstat(lk, &ls) == 0 && S_ISREG(ls.st_mode) ? 0 : -1;
+    while (r == 0 && (r = flock(lk, LOCK_EX)) != 0 && errno == EINTR) r = 0;
+    if (r != 0) {
+        close(lk);
+        return -1;
+    }
+    return lk;
+}
+
 /* this context's entries written into the file as it is now (other processes' entries, made
- * since it was read, are kept), under a lock on a file beside it; the context then holds what
- * was written */
+ * since it was read, are kept; the entries it found invalid are dropped where the file still
+ * holds them as they were), under a lock on a file beside it; the context then holds what
+ * was written. Where the file cannot be read whole now, nothing is written (its entries would
+ * be lost) and this context's stay to be written the next time */
 static void save(texla_ctx *ctx) {
     texla__tune *t = &ctx->tune;
     if (!t->path[0] || t->readonly) return;
@@ -184,27 +216,34 @@ static void save(texla_ctx *ctx) {
             if (mkdir(dir, 0777) != 0 && errno != EEXIST) break;
             *p = '/';
         }
-    char lpath[sizeof t->path + 8];
-    snprintf(lpath, sizeof lpath, "%s.lock", t->path);
-    int lk = open(lpath, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666);
-    if (lk >= 0) {
-        struct stat ls;
-        if (fstat(lk, &ls) != 0 || !S_ISREG(ls.st_mode) || flock(lk, LOCK_EX) != 0) {
-            close(lk); /* no lock: written all the same (the rename keeps the file whole) */
-            lk = -1;
-        }
+    texla__err quiet = {0};
+    texla__afile af;
+    if (texla__afile_open(&quiet, "tuning cache", t->path, &af)) {
+        texla__warn(ctx, "%s; the tuning result is kept for this context only", quiet.msg);
+        return;
     }
+    int lk = lock_for(af.target);
     texla__tune disk = {0};
     memcpy(disk.path, t->path, sizeof disk.path);
-    parse_file(ctx, &disk, 0);
-    int ok = !disk.readonly;
-    if (!ok) /* made into something else since: left as it is */
+    int ok = parse_file(ctx, &disk, 0);
+    if (!ok)
+        texla__warn(ctx, "tuning cache %s: cannot be read whole now; not written (its entries "
+                    "would be lost), the tuning result is kept for this context", t->path);
+    else if (disk.readonly) /* made into something else since: left as it is */
         texla__warn(ctx, "tuning cache %s: no longer a texla tuning cache; the tuning result is "
                     "kept for this context only", t->path);
+    ok = ok && !disk.readonly;
     for (int i = 0; i < t->n && ok; i++) {
-        if (!t->e[i].mine) continue;
         int j = find_in(&disk, t->e[i].dev, t->e[i].key);
-        if (j < 0) {
+        if (t->e[i].dead) { /* found invalid: gone, unless the file has another value now */
+            if (j >= 0 && !strcmp(disk.e[j].val, t->e[i].val)) {
+                free(disk.e[j].dev), free(disk.e[j].key), free(disk.e[j].val);
+                memmove(&disk.e[j], &disk.e[j + 1], sizeof *disk.e * (size_t)(disk.n - j - 1));
+                disk.n--;
+            }
+        } else if (!t->e[i].mine) {
+            continue;
+        } else if (j < 0) {
             ok = add(&disk, t->e[i].dev, t->e[i].key, t->e[i].val);
         } else {
             char *v = dup_str(t->e[i].val);
@@ -212,23 +251,20 @@ static void save(texla_ctx *ctx) {
             else free(disk.e[j].val), disk.e[j].val = v;
         }
     }
+    int err = !ok;
     if (ok) {
-        texla__err quiet = {0};
-        texla__afile af;
-        if (texla__afile_open(&quiet, "tuning cache", t->path, &af)) {
-            texla__warn(ctx, "%s; the tuning result is kept for this context only", quiet.msg);
-        } else {
-            int err = fprintf(af.f, "%s\n", HEADER) < 0;
-            for (int i = 0; i < disk.n && !err; i++)
-                err = fprintf(af.f, "%s\t%s\t%s\n", disk.e[i].dev, disk.e[i].key, disk.e[i].val) < 0;
-            if (texla__afile_commit(&quiet, "tuning cache", &af, err ? errno : 0, err ? "write" : NULL))
-                texla__warn(ctx, "%s; the tuning result is kept for this context only", quiet.msg);
-            else { /* the context holds the file as written */
-                free_entries(t);
-                t->e = disk.e, t->n = disk.n, t->cap = disk.cap;
-                disk.e = NULL, disk.n = disk.cap = 0;
-            }
-        }
+        err = fprintf(af.f, "%s\n", HEADER) < 0;
+        for (int i = 0; i < disk.n && !err; i++)
+            err = fprintf(af.f, "%s\t%s\t%s\n", disk.e[i].dev, disk.e[i].key, disk.e[i].val) < 0;
+    }
+    /* not ok: the temporary file is removed, the cache left as it is */
+    if (texla__afile_commit(&quiet, "tuning cache", &af, err ? (ok ? errno : 0) : 0,
+                            err ? (ok ? "write" : "not merged") : NULL)) {
+        if (ok) texla__warn(ctx, "%s; the tuning result is kept for this context only", quiet.msg);
+    } else { /* the context holds the file as written */
+        free_entries(t);
+        t->e = disk.e, t->n = disk.n, t->cap = disk.cap;
+        disk.e = NULL, disk.n = disk.cap = 0;
     }
     free_entries(&disk);
     if (lk >= 0) close(lk); /* and its lock with it */
@@ -269,8 +305,8 @@ void texla__tune_invalid(texla_ctx *ctx, const char *key, const char *why) {
     if (i < 0) return;
     texla__warn(ctx, "tuning cache %s: entry %s (\"%s\") %s; ignored and tuned again", t->path,
                 key, t->e[i].val, why);
-    free(t->e[i].dev), free(t->e[i].key), free(t->e[i].val);
-    t->e[i] = t->e[--t->n];
+    t->e[i].dead = 1; /* dropped from the file at its next write, if unchanged there */
+    t->e[i].mine = 0;
 }
 
 void texla__tune_free(texla_ctx *ctx) {
@@ -285,7 +321,8 @@ int texla_tune_count(texla_ctx *ctx) {
     if (!ctx) return 0;
     load(ctx);
     int c = 0;
-    for (int i = 0; i < ctx->tune.n; i++) c += !strcmp(ctx->tune.e[i].dev, ctx->tune.device);
+    for (int i = 0; i < ctx->tune.n; i++)
+        c += !ctx->tune.e[i].dead && !strcmp(ctx->tune.e[i].dev, ctx->tune.device);
     return c;
 }
 
@@ -295,7 +332,7 @@ texla_result texla_tune_entry(texla_ctx *ctx, int i, const char **key, const cha
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "texla_tune_entry: key or value is NULL");
     load(ctx);
     for (int j = 0, c = 0; j < ctx->tune.n; j++)
-        if (!strcmp(ctx->tune.e[j].dev, ctx->tune.device) && c++ == i) {
+        if (!ctx->tune.e[j].dead && !strcmp(ctx->tune.e[j].dev, ctx->tune.device) && c++ == i) {
             *key = ctx->tune.e[j].key;
             *value = ctx->tune.e[j].val;
             return TEXLA_OK;

@@ -229,7 +229,15 @@ static texla_result ensure_prod(texla_ctx *ctx, const char *fn, sparse_part *P, 
         texla__tune_invalid(ctx, key, why ? why : "cannot be used for this matrix");
     }
     v = sp_rule(ctx, stats_for(ctx, P, op), P->k, P->entry, op, compute);
-    texla_result r = set_variant(ctx, fn, P, op, &v, 1, 0, compute);
+    /* the error callback held back while a storage that does not fit gives way to another:
+     * it hears the rule's error once if none fits, nothing if one does (and the last error's
+     * message stays the caller's) */
+    texla_error_fn cb = ctx->err.cb;
+    static _Thread_local char before[TEXLA__MSG_LEN], rule_msg[TEXLA__MSG_LEN];
+    memcpy(before, ctx->err.msg, sizeof before);
+    ctx->err.cb = NULL;
+    texla_result r = set_variant(ctx, fn, P, op, &v, 1, 0, compute), r0 = r;
+    memcpy(rule_msg, ctx->err.msg, sizeof rule_msg);
     if ((r == TEXLA_ERR_LIMIT || r == TEXLA_ERR_MEMORY) && compute) {
         /* the rule's storage does not fit this GL (ELL of 40M rows and one entry: 160 MB of
          * padding past a 128 MiB buffer): the compact storages in turn (SELL by slices pads
@@ -247,7 +255,12 @@ static texla_result ensure_prod(texla_ctx *ctx, const char *fn, sparse_part *P, 
             r = set_variant(ctx, fn, P, op, &w, 1, 0, compute);
         }
     }
-    return r;
+    ctx->err.cb = cb;
+    if (r == TEXLA_OK) {
+        memcpy(ctx->err.msg, before, sizeof before);
+        return TEXLA_OK;
+    }
+    return texla__fail(ctx, r0, "%s", rule_msg);
 }
 
 /* ---- making ---- */

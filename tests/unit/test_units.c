@@ -190,6 +190,13 @@ static void test_tune_writer(void) {
     texla__tune_put(ctx, "unit key", "through a link");
     EXPECT(is_kind(p[1], S_IFLNK), "the cache's link was replaced");
     EXPECT(file_has(p[0], "unit key\tthrough a link"), "the file behind the link lacks the entry");
+    { /* the lock is the file's, whatever name the cache was given */
+        char lk0[1300], lk1[1300];
+        snprintf(lk0, sizeof lk0, "%s.lock", p[0]);
+        snprintf(lk1, sizeof lk1, "%s.lock", p[1]);
+        EXPECT(is_kind(lk0, S_IFREG) && access(lk1, F_OK) != 0,
+               "the lock of a cache named through a link is not beside the file it leads to");
+    }
     free_ctx(ctx);
 
     ctx = tune_ctx(p[2]);
@@ -242,6 +249,23 @@ static void test_tune_merge(void) {
     EXPECT(file_has(p, "k1\tb1") && file_has(p, "k2\ta2"),
            "an entry of one context was lost by the other's write");
     EXPECT(texla_tune_count(a) == 2, "a holds %d entries after its write (want 2)", texla_tune_count(a));
+    /* an entry a found invalid is dropped at a's next write (it came back from the file),
+     * unless b has written another value for it since */
+    texla__tune_put(b, "bad", "v1");
+    texla__tune_put(b, "bad2", "w1");
+    free_ctx(a);
+    a = tune_ctx(p);
+    char got[64];
+    EXPECT(texla__tune_get(a, "bad", got, sizeof got) && texla__tune_get(a, "bad2", got, sizeof got),
+           "the entries to invalidate are not read");
+    texla__tune_invalid(a, "bad", "is a test");
+    texla__tune_invalid(a, "bad2", "is a test");
+    texla__tune_put(b, "bad2", "w2");
+    texla__tune_put(a, "k9", "a9");
+    EXPECT(!file_has(p, "bad\tv1") && file_has(p, "bad2\tw2") && file_has(p, "k9\ta9"),
+           "after a's write: an invalid entry kept, or another context's newer value lost");
+    EXPECT(!texla__tune_get(a, "bad", got, sizeof got),
+           "an invalidated entry is found again after a write");
     texla__tune_put(b, "k2", "b2");
     texla__tune_put(a, "k3", "a3");
     EXPECT(file_has(p, "k2\tb2") && !file_has(p, "k2\ta2") && file_has(p, "k3\ta3") &&
