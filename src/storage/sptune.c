@@ -891,11 +891,6 @@ static int same_but_wg(const texla_sparse_variant *a, const texla_sparse_variant
     return !memcmp(&t, b, sizeof t);
 }
 
-/* the final round: the best FINALISTS (at most FINAL_PER_STORAGE per storage, and two sizes
- * of one variant, their forms kept) timed again, interleaved, FINAL_ROUNDS times; each keeps
- * its best median, and the choice is made on those. (H100, rect_tall: the first round, slowed
- * by a 2 s build, ranked ELL per row at three sizes before ELL by groups, 0.300 ms against
- * 0.343 once both were timed warm) */
 /* twice the product's part of the budget spent, and at least OVERDUE_MS past its deadline (a
  * product of seconds on a software renderer: a 10^7 x 1 matrix took 60 s of a 6 s budget):
  * the late candidates and the final round are left out, the first round's best is the choice */
@@ -905,6 +900,11 @@ static int overdue(const bench *b, const sp_tune_req *q) {
            texla__now_ms() > q->deadline_ms + fmax(q->deadline_ms - b->t0, OVERDUE_MS);
 }
 
+/* the final round: the best FINALISTS (at most FINAL_PER_STORAGE per storage, and two sizes
+ * of one variant, their forms kept) timed again, interleaved, FINAL_ROUNDS times; each keeps
+ * its best median, and the choice is made on those. (H100, rect_tall: the first round, slowed
+ * by a 2 s build, ranked ELL per row at three sizes before ELL by groups, 0.300 ms against
+ * 0.343 once both were timed warm) */
 static texla_result final_round(bench *b, clist *L) {
     int fin[FINALISTS], nf = 0;
     while (nf < FINALISTS) {
