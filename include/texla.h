@@ -297,8 +297,10 @@ TEXLA_API texla_result texla_ctx_set_matmul_k(texla_ctx *ctx, int k);
 /* ---- the tuning cache ----
  * Choices found by timing on the device (sparse formats and schedules, product tiles) are kept
  * in a plain text file, one entry per line (device = renderer | GL version, key, value), so a
- * later run reuses them. Written atomically; a file or line that cannot be read as a cache is
- * ignored with a warning (warning_cb), never trusted. */
+ * later run reuses them. Written atomically, each write merged into the file as it is then
+ * (other processes' entries kept; a lock file, the cache's name + ".lock", beside it); a file
+ * or line that cannot be read as a cache is ignored with a warning (warning_cb), never
+ * trusted. */
 TEXLA_API int texla_tune_count(texla_ctx *ctx); /* entries for this device */
 /* entry i (0 .. count-1) of this device; the strings live until the cache changes */
 TEXLA_API texla_result texla_tune_entry(texla_ctx *ctx, int i, const char **key,
