@@ -133,8 +133,7 @@ float mrg_uniform_pm1(mrg *g);     /* uniform in [-1, 1), multiples of 2^-23 */
 /* tune.c: `texla tune FILE.mtx ...` (argv as main's), and the tuning cache for `texla info` */
 int cli_tune(int argc, char **argv);
 void cli_tune_list(texla_ctx *ctx, FILE *out);
-
-/* main.c: the CLI's contexts' warning_cb, "texla: warning: MESSAGE" on stderr, counted */
+/* the CLI's contexts' warning_cb: "texla: warning: MESSAGE" on stderr, counted */
 void cli_warning(texla_result code, const char *message, void *user);
 extern int cli_warnings;
 

@@ -86,14 +86,6 @@ static int usage(const char *msg) {
 
 static texla_backend backend = TEXLA_BACKEND_AUTO; /* --backend */
 
-int cli_warnings;
-
-void cli_warning(texla_result code, const char *message, void *user) {
-    (void)code, (void)user;
-    fprintf(stderr, "texla: warning: %s\n", message);
-    cli_warnings++;
-}
-
 static int make_ctx(texla_ctx **ctx) {
     texla_ctx_desc d = {0};
     d.backend = backend;

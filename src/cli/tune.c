@@ -23,6 +23,14 @@ void cli_tune_list(texla_ctx *ctx, FILE *out) {
     }
 }
 
+int cli_warnings;
+
+void cli_warning(texla_result code, const char *message, void *user) {
+    (void)code, (void)user;
+    fprintf(stderr, "texla: warning: %s\n", message);
+    cli_warnings++;
+}
+
 static int tune_usage(const char *msg) {
     fprintf(stderr, "texla tune: %s\nusage: texla tune FILE.mtx [--block B] [--transposed] "
             "[--backend fragment|compute]\n", msg);
