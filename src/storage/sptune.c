@@ -33,7 +33,7 @@
  *    within each workgroup depends on the size: those are not built then, and where such a
  *    storage is the best, the fastest other candidate on a kept storage takes its place).
  *  - the final round: the best FINALISTS (at most FINAL_PER_STORAGE per storage, two sizes of
- *    one variant) run back to
+ *    one variant) and the first's other workgroup sizes run back to
  *    back for FINAL_WARM_MS (the GPU's clocks follow its load: the short bursts between the
  *    host's builds ran at a fraction of them, so first-round times read 2-4x the warm ones,
  *    unevenly), then timed again, interleaved, FINAL_ROUNDS times, each keeping its best
@@ -901,12 +901,12 @@ static int overdue(const bench *b, const sp_tune_req *q) {
 }
 
 /* the final round: the best FINALISTS (at most FINAL_PER_STORAGE per storage, and two sizes
- * of one variant, their forms kept) timed again, interleaved, FINAL_ROUNDS times; each keeps
- * its best median, and the choice is made on those. (H100, rect_tall: the first round, slowed
+ * of one variant, their forms kept), and the first's other sizes, timed again, interleaved,
+ * FINAL_ROUNDS times; each keeps its best median, and the choice is made on those. (H100, rect_tall: the first round, slowed
  * by a 2 s build, ranked ELL per row at three sizes before ELL by groups, 0.300 ms against
  * 0.343 once both were timed warm) */
 static texla_result final_round(bench *b, clist *L) {
-    int fin[FINALISTS], nf = 0;
+    int fin[FINALISTS + 2], nf = 0;
     while (nf < FINALISTS) {
         int pick = -1;
         for (int i = 0; i < L->n; i++) {
@@ -924,7 +924,18 @@ static texla_result final_round(bench *b, clist *L) {
         L->c[pick].final = 1;
         fin[nf++] = pick;
     }
-    double best[FINALISTS];
+    /* and the first finalist's other workgroup sizes, whatever their first times: one timed
+     * late, alone, right after the twins' builds read 1.7x its warm time (H100, circuit's CSR a
+     * row with x from a buffer at 256 invocations: 146.4 us once, 86.5-87 pinned; its size 128,
+     * 90.6, was chosen) */
+    for (int i = 0; nf > 0 && i < L->n && nf < FINALISTS + 2; i++) {
+        cand *c = &L->c[i];
+        if (!c->ok || c->final || kept_of(b, c) < 0 || !same_but_wg(&L->c[fin[0]].v, &c->v))
+            continue;
+        c->final = 1;
+        fin[nf++] = i;
+    }
+    double best[FINALISTS + 2];
     for (int j = 0; j < nf; j++) best[j] = -1;
     texla_result r = TEXLA_OK;
     /* The GPU's clocks follow its load: the tuner's short bursts between long builds on the
