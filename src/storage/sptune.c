@@ -25,7 +25,9 @@
  *    warm product's within 1-2% and the choices right (fem3x3: BSR b = 3 at 0.046 ms, where
  *    the first tuner picked CSR at 0.079). Since then the GPU is also kept busy while the host
  *    builds a storage (sp_spin, for 0.6 of the last build's time, at most 150 ms; its rest
- *    waited for): the first round's times then matched the final round's (H100).
+ *    waited for): the first round's times then matched the final round's (H100). A GPU idle
+ *    before the tuning still ran the first storage slow: after the first build it is kept
+ *    busy for WARM_MS, waited for (warm_up).
  *  - the forms of the best KEEP storages stay alive (freed, and the storage retried, when a new
  *    one does not fit): the workgroup sizes and fixed grids of the best two run on them
  *    without a rebuild (fixed grids only where row lengths vary); past the deadline only the
