@@ -15,10 +15,23 @@ texla_result texla_op_matvec_dot(texla_ctx *ctx, texla_op a, texla_vec p, texla_
                                  texla_scalar pq) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
     const char *fn = "texla_op_matvec_dot";
+    if (a.kind == TEXLA_OP_PRODUCT) { /* no fused kernel: the product, then the dot product */
+        int rows = 0, cols = 0;
+        texla_result r = texla_op_shape(ctx, a, &rows, &cols);
+        if (r) return r;
+        if (rows != cols)
+            return texla__fail(ctx, TEXLA_ERR_SHAPE, "%s: a must be square; the product "
+                               "operator is %d x %d", fn, rows, cols);
+        texla_ctx_begin(ctx);
+        r = texla_op_matvec(ctx, a, p, q);
+        if (!r) r = texla_vec_dot(ctx, p, q, pq);
+        texla_ctx_end(ctx);
+        return r;
+    }
     if (a.kind < TEXLA_OP_DENSE || a.kind > TEXLA_OP_SPARSE)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
-                           "%s: operator kind %d is none of TEXLA_OP_DENSE, _BANDED, _SPARSE", fn,
-                           (int)a.kind);
+                           "%s: operator kind %d is none of TEXLA_OP_DENSE, _BANDED, _SPARSE, "
+                           "_PRODUCT", fn, (int)a.kind);
     texla__operand ops[4] = {{"a", a.id, op_kinds[a.kind], NULL},
                              {"p", p.id, TEXLA__KIND_VEC, NULL},
                              {"pq", pq.id, TEXLA__KIND_SCALAR, NULL},
