@@ -37,6 +37,7 @@
 #include "suites.h"
 #include "testutil.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -454,6 +455,12 @@ static void test_errors(void) {
                "texla_banded_poisson 0 x 5");
     CHECK_CODE(ctx, texla_banded_poisson(ctx, 4, -2, 0, 1, &(texla_banded){0}), TEXLA_ERR_ARGUMENT,
                "texla_banded_poisson 4 x -2");
+    /* a side of INT_MAX: the texture limit, before the even sizes overflow and before the
+     * diagonals' host memory (it had asked for 24 GB) */
+    CHECK_CODE(ctx, texla_banded_poisson(ctx, 1, INT_MAX, 0, 1, &(texla_banded){0}),
+               TEXLA_ERR_LIMIT, "texla_banded_poisson 1 x INT_MAX");
+    CHECK_CODE(ctx, texla_banded_poisson(ctx, INT_MAX, 1, 0, 1, &(texla_banded){0}),
+               TEXLA_ERR_LIMIT, "texla_banded_poisson INT_MAX x 1");
     CHECK_CODE(ctx, texla_banded_poisson(ctx, 4, 4, NAN, 1, &(texla_banded){0}), TEXLA_ERR_ARGUMENT,
                "texla_banded_poisson alpha NaN");
     CHECK_CODE(ctx, texla_banded_make(ctx, l, -1, offs, diags, &(texla_banded){0}),

@@ -43,6 +43,7 @@
 #include "suites.h"
 #include "testutil.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -794,6 +795,15 @@ static void test_errors(void) {
     CHECK_CODE(ctx, texla_vec_make(ctx, -1, NULL, &tmp), TEXLA_ERR_ARGUMENT, "texla_vec_make n=-1");
     CHECK_CODE(ctx, texla_vec_make_grid(ctx, 4, -3, NULL, &tmp), TEXLA_ERR_ARGUMENT,
                "texla_vec_make_grid 4 x -3");
+    /* a side of INT_MAX: the texture limit, before the even sizes overflow and a negative width
+     * reaches GL (whose error then failed the next, valid call in a debug context) */
+    CHECK_CODE(ctx, texla_vec_make_grid(ctx, INT_MAX, 1, NULL, &tmp), TEXLA_ERR_LIMIT,
+               "texla_vec_make_grid INT_MAX x 1");
+    CHECK_CODE(ctx, texla_vec_make_grid(ctx, 1, INT_MAX, NULL, &tmp), TEXLA_ERR_LIMIT,
+               "texla_vec_make_grid 1 x INT_MAX");
+    CHECK(tmp.id == 0, "texla_vec_make_grid 1 x INT_MAX: out not zeroed");
+    if (CHECK_OK(ctx, texla_vec_make(ctx, 8, NULL, &tmp), "texla_vec_make after the refused grids"))
+        texla_vec_destroy(ctx, tmp);
     CHECK_CODE(ctx, texla_vec_make(ctx, 5, NULL, NULL), TEXLA_ERR_ARGUMENT,
                "texla_vec_make with out NULL");
     CHECK_CODE(ctx, texla_vec_read(ctx, a, NULL), TEXLA_ERR_ARGUMENT, "texla_vec_read to NULL");

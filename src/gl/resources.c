@@ -10,6 +10,10 @@
 
 texla_result texla__check_size(texla__gl *g, const char *what, int w, int h) {
     int max = g->info.max_texture_size;
+    if (w < 1 || h < 1) /* an overflowed size: never handed to GL */
+        return texla__glfail(g, TEXLA_ERR_LIMIT, "%s needs a %d x %d texture: past any GL's "
+                             "limit (at most %d x %d here, GL_MAX_TEXTURE_SIZE)", what, w, h, max,
+                             max);
     if (w > max || h > max)
         return texla__glfail(g, TEXLA_ERR_LIMIT,
                            "%s needs a %d x %d texture; this GL allows at most %d x %d "
@@ -20,6 +24,14 @@ texla_result texla__check_size(texla__gl *g, const char *what, int w, int h) {
                            "(GL_MAX_VIEWPORT_DIMS)", what, w, h, g->info.max_viewport[0],
                            g->info.max_viewport[1]);
     return TEXLA_OK;
+}
+
+/* the errors a failed allocation raised, cleared in texla's own context (a host's pending
+ * errors are the host's: left), so that a later pass checked with glGetError (debug) does not
+ * report them */
+static void clear_own_errors(texla__gl *g) {
+    for (int i = 0; !g->host && i < 16 && glGetError() != GL_NO_ERROR; i++) {
+    }
 }
 
 texla_result texla__tex_make(texla__gl *g, int w, int h, texla__tex *out) {
@@ -44,6 +56,7 @@ texla_result texla__tex_make(texla__gl *g, int w, int h, texla__tex *out) {
     if (gw != w || gh != h) {
         glDeleteTextures(1, &out->tex);
         out->tex = 0;
+        clear_own_errors(g);
         return texla__glfail(g, TEXLA_ERR_MEMORY,
                            "allocating a %d x %d RGBA32F texture (%.1f MB) failed: out of GPU "
                            "memory?", w, h, (double)w * h * 16 / 1e6);
@@ -262,6 +275,7 @@ texla_result texla__buf_make(texla__gl *g, size_t size, const void *data, texla_
     if (got != (GLint64)alloc) {
         glDeleteBuffers(1, &out->buf);
         out->buf = 0;
+        clear_own_errors(g);
         return texla__glfail(g, TEXLA_ERR_MEMORY,
                              "allocating a storage buffer of %.1f MB failed: out of GPU memory?",
                              (double)alloc / 1e6);
@@ -341,6 +355,7 @@ texla_result texla__points_make(texla__gl *g, const void *v, int count, size_t s
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     if (size != want) {
         texla__points_free(vao, vbo);
+        clear_own_errors(g);
         return texla__glfail(g, TEXLA_ERR_MEMORY,
                              "allocating a vertex buffer of %d points (%.1f MB) failed: out of GPU "
                              "memory?", count, (double)want / 1e6);

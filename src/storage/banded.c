@@ -182,11 +182,14 @@ texla_result texla_banded_poisson(texla_ctx *ctx, int nx, int ny, float alpha, f
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: grid %d x %d", fn, nx, ny);
     if (texla__finite(ctx, fn, "alpha", alpha) || texla__finite(ctx, fn, "beta", beta))
         return TEXLA_ERR_ARGUMENT;
-    texla__layout lay = {nx * ny, nx, nx + (nx & 1), ny + (ny & 1)};
+    /* the texture's size checked before the layout's even sizes are formed (nx + 1 of INT_MAX
+     * would overflow) and before the diagonals' host memory is taken */
+    int w = (int)(((long long)nx + 1) / 2), h = (int)(((long long)ny + 1) / 2);
     char what[96];
     snprintf(what, sizeof what, "%s: a %d x %d grid", fn, nx, ny);
-    texla_result r = texla__check_size(&ctx->gl, what, lay.gx / 2, lay.gy / 2);
+    texla_result r = texla__check_size(&ctx->gl, what, w, h);
     if (r) return r;
+    texla__layout lay = {nx * ny, nx, 2 * w, 2 * h};
     int n = nx * ny;
     /* diagonals 0, -1, +1, -nx, +nx (the last two only when there is more than one row) */
     int offsets[5] = {0, -1, 1, -nx, nx};

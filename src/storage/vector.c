@@ -93,7 +93,17 @@ texla_result texla_vec_make_grid(texla_ctx *ctx, int nx, int ny, const float *da
                            "texla_vec_make_grid: grid %d x %d; both must be >= 1 and nx*ny must "
                            "fit an int", nx, ny);
     }
-    texla__layout lay = {nx * ny, nx, nx + (nx & 1), ny + (ny & 1)};
+    /* the texture's size checked before the layout's even sizes are formed (nx + 1 of INT_MAX
+     * would overflow) */
+    int w = (int)(((long long)nx + 1) / 2), h = (int)(((long long)ny + 1) / 2);
+    char what[96];
+    snprintf(what, sizeof what, "texla_vec_make_grid: a %d x %d grid", nx, ny);
+    texla_result r = texla__check_size(&ctx->gl, what, w, h);
+    if (r) {
+        if (out) out->id = 0;
+        return r;
+    }
+    texla__layout lay = {nx * ny, nx, 2 * w, 2 * h};
     return make_vec(ctx, "texla_vec_make_grid", lay, data, out);
 }
 
