@@ -700,6 +700,27 @@ static void jacobi_case(int n, int k, int dense, float omega, int iters) {
           (unsigned long long)(readbacks() - rb0));
     CHECK_OK(ctx, texla_vec_read(ctx, x, xw), "read x");
     CHECK(memcmp(xw, xg, sizeof *xg * (size_t)n) == 0, "%s: a workspace changes the result", what);
+    /* a workspace holding b or x, or one vector twice: refused, b and x unchanged (one holding
+     * b overwrote it, and the verdict said solved) */
+    {
+        texla_vec keep[3] = {ws.v[0], ws.v[1], ws.v[2]}, in[2] = {b, x};
+        float *bb = check_alloc((size_t)n, sizeof *bb), *b1 = check_alloc((size_t)n, sizeof *b1);
+        CHECK_OK(ctx, texla_vec_read(ctx, b, bb), "read b");
+        for (int e = 0; e < 3; e++)
+            for (int i = 0; i < 3; i++) {
+                ws.v[e] = i < 2 ? in[i] : keep[(e + 1) % 3];
+                CHECK_CODE(ctx, texla_lcp_jacobi_op(ctx, a, b, &desc, x, NULL), TEXLA_ERR_ALIAS,
+                           i == 0 ? "workspace entry is b" : i == 1 ? "workspace entry is x"
+                                                                    : "workspace entry twice");
+                ws.v[e] = keep[e];
+            }
+        CHECK_OK(ctx, texla_vec_read(ctx, b, b1), "read b");
+        CHECK_OK(ctx, texla_vec_read(ctx, x, xw), "read x");
+        CHECK(memcmp(bb, b1, sizeof *bb * (size_t)n) == 0 &&
+                  memcmp(xw, xg, sizeof *xg * (size_t)n) == 0,
+              "%s: b or x changed by the refused workspaces", what);
+        free(bb), free(b1);
+    }
     double mx = INFINITY;
     for (int i = 0; i < n; i++) mx = fmin(mx, xw[i]);
     CHECK((double)out.min_x == mx && out.min_x >= 0, "%s: out.min_x %g, min of x %g", what,

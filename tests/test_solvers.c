@@ -797,6 +797,31 @@ static void test_lcp(void) {
     size_t bad = 0;
     for (int i = 0; i < n; i++) bad += X[i] != fmaxf(0.0f, -B[i] / 2.0f);
     CHECK(bad == 0, "texla_lcp_jacobi A = 2I: %zu of 16 elements differ from max(0, -b/2)", bad);
+    /* a workspace holding one of the call's matrices, or one matrix twice: refused before
+     * anything is written (one holding b overwrote b and reported the LCP solved) */
+    {
+        texla_lcp_workspace lw = {0};
+        CHECK_OK(ctx, texla_lcp_workspace_make(ctx, n, &lw), "lcp: workspace");
+        texla_mat keep[4] = {lw.m[0], lw.m[1], lw.m[2], lw.m[3]};
+        texla_lcp_desc dw = {.iterations = 20, .workspace = &lw};
+        texla_mat in[2] = {b, x}; /* (a, n x n, is a shape error) */
+        static const char *const nm[2] = {"b", "x"};
+        for (int k = 0; k < 4; k++)
+            for (int i = 0; i < 3; i++) {
+                lw.m[k] = i < 2 ? in[i] : keep[(k + 1) % 4];
+                char what[96];
+                snprintf(what, sizeof what, "texla_lcp_jacobi: workspace entry %d is %s", k,
+                         i < 2 ? nm[i] : "another entry");
+                CHECK_CODE(ctx, texla_lcp_jacobi(ctx, a, b, &dw, x, NULL), TEXLA_ERR_ALIAS, what);
+                lw.m[k] = keep[k];
+            }
+        float Bn[16], Xn[16];
+        CHECK_OK(ctx, texla_mat_read(ctx, b, Bn), "lcp: read b");
+        CHECK_OK(ctx, texla_mat_read(ctx, x, Xn), "lcp: read x");
+        CHECK(memcmp(Bn, B, sizeof Bn) == 0 && memcmp(Xn, X, sizeof Xn) == 0,
+              "texla_lcp_jacobi: b or x changed by the refused workspaces");
+        texla_lcp_workspace_destroy(ctx, &lw);
+    }
     /* error codes */
     CHECK_OK(ctx, texla_mat_make(ctx, n, n + 1, NULL, &w), "lcp errors: 16x17");
     CHECK_OK(ctx, texla_mat_make(ctx, n + 1, 1, NULL, &b2), "lcp errors: 17x1");

@@ -140,6 +140,27 @@ static texla_result natural_residual(texla_ctx *ctx, texla_mat a, texla_mat b, c
     return r;
 }
 
+/* the workspace's objects (ws[k], nws of them) neither the call's own (ins[i], named names[i];
+ * 0: none) nor each other: the iteration writes them (a workspace holding b overwrote it, and
+ * the verdict, measured against the overwritten b, said solved) */
+static texla_result ws_alias(texla_ctx *ctx, const char *fn, const uint64_t *ws, int nws,
+                             const uint64_t *ins, const char *const *names, int nin) {
+    for (int k = 0; k < nws; k++) {
+        for (int i = 0; i < nin; i++)
+            if (ins[i] && ws[k] == ins[i])
+                return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS,
+                                      "%s: the workspace's entry %d is also %s; the iteration "
+                                      "writes the workspace, so its entries must be of their own",
+                                      fn, k, names[i]);
+        for (int j = 0; j < k; j++)
+            if (ws[j] == ws[k])
+                return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS,
+                                      "%s: the workspace's entries %d and %d are one object", fn,
+                                      j, k);
+    }
+    return TEXLA_OK;
+}
+
 texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const texla_lcp_desc *desc_in,
                               texla_mat x, texla_lcp_result *out) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
@@ -201,6 +222,13 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
             return texla_ctx_fail(ctx, TEXLA_ERR_SHAPE,
                                   "texla_lcp_jacobi: workspace matrix %d is %d x %d; it must be "
                                   "%d x 1", k, wi.rows, wi.cols, n);
+    }
+    if (ws) {
+        uint64_t wids[4] = {ws->m[0].id, ws->m[1].id, ws->m[2].id, ws->m[3].id};
+        uint64_t all[5] = {a.id, b.id, x.id, desc.friction_index.id, desc.friction_mu.id};
+        static const char *const all_names[5] = {"a", "b", "x", "friction_index", "friction_mu"};
+        r = ws_alias(ctx, "texla_lcp_jacobi", wids, 4, all, all_names, 5);
+        if (r) return r;
     }
     texla_ctx_begin(ctx);
     if (!ws) {
@@ -399,6 +427,12 @@ texla_result texla_lcp_jacobi_op(texla_ctx *ctx, texla_op a, texla_vec b,
                                    " x has %d (grid %d x %d)", fn, wi.n, wi.gx, wi.gy, xi.n, xi.gx,
                                    xi.gy);
         }
+        uint64_t wids[3] = {ws->v[0].id, ws->v[1].id, ws->v[2].id};
+        uint64_t all[5] = {b.id, x.id, desc.diag.id, desc.friction_index.id,
+                           desc.friction_mu.id};
+        static const char *const all_names[5] = {"b", "x", "diag", "friction_index",
+                                                 "friction_mu"};
+        if (!r) r = ws_alias(ctx, fn, wids, 3, all, all_names, 5);
         if (r) return r;
     }
     texla_ctx_begin(ctx);
