@@ -817,6 +817,50 @@ static void test_errors(void) {
     free(A), free(D);
 }
 
+/* texla_vec_splat on a 5 x 4 grid (odd width: a padding column) against
+ * amplitude exp(-d^2 / r^2) in float64: an ordinary bump, radii and positions whose bounding
+ * rectangle is past INT_MAX texels (converted to int out of range it came out empty and the
+ * splat did nothing), a bump far outside (nothing), and the padding lanes zero throughout */
+static void test_splat(void) {
+    const int nx = 5, ny = 4, n = nx * ny;
+    texla_vec v = {0};
+    if (!CHECK_OK(ctx, texla_vec_make_grid(ctx, nx, ny, NULL, &v), "splat: grid 5 x 4")) return;
+    static const struct { float x, y, r, a; } cases[] = {
+        {2.3f, 1.6f, 1.5f, 0.7f}, {1, 1, 2e9f, 1}, {1, 1, 1e30f, -2}, {-3e9f, 2, 4e9f, 1},
+        {1e12f, 1, 1, 1}, {2, -1e20f, 5, 1}};
+    float got[20], raw[6 * 4];
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char what[128];
+        snprintf(what, sizeof what, "splat at (%g, %g), radius %g, amplitude %g",
+                 (double)cases[c].x, (double)cases[c].y, (double)cases[c].r, (double)cases[c].a);
+        if (!CHECK_OK(ctx, texla_vec_fill(ctx, texla_host(0.0f), v), "splat: zero") ||
+            !CHECK_OK(ctx, texla_vec_splat(ctx, cases[c].x, cases[c].y, cases[c].r, cases[c].a, v),
+                      what) ||
+            !CHECK_OK(ctx, texla_vec_read(ctx, v, got), what) ||
+            !CHECK_OK(ctx, texla_vec_read_raw(ctx, v, raw), what))
+            continue;
+        int bad = 0;
+        double worst = 0;
+        for (int k = 0; k < n; k++) {
+            /* the shader's float32 differences: the cell minus the point, rounded */
+            double dx = (double)((float)(k % nx) - cases[c].x);
+            double dy = (double)((float)(k / nx) - cases[c].y);
+            double r = cases[c].r, want = cases[c].a * exp(-(dx * dx + dy * dy) / (r * r));
+            double err = fabs(got[k] - want);
+            worst = fmax(worst, err);
+            bad += !(err <= 1e-5 * fabs((double)cases[c].a));
+        }
+        int pad = 0; /* texel column 2's right-hand cells, x = 5: padding */
+        for (int ty = 0; ty < 2; ty++) { /* raw: 3 x 2 texels, RGBA = cells (0,0) (1,0) (0,1) (1,1) */
+            const float *tx = raw + (ty * 3 + 2) * 4;
+            pad += tx[1] != 0.0f || tx[3] != 0.0f;
+        }
+        CHECK(bad == 0 && pad == 0, "%s: %d of %d elements off amplitude exp(-d^2/r^2) (worst "
+              "%.3g), %d padding texels not zero", what, bad, n, worst, pad);
+    }
+    texla_vec_destroy(ctx, v);
+}
+
 void suite_vec(void) {
     double t0 = check_now();
     ctx = suite_ctx(NULL);
@@ -837,7 +881,8 @@ void suite_vec(void) {
     test_async();
     printf("  (scalars: %.1f s)\n", check_now() - t), t = check_now();
     test_conversions();
-    printf("  (conversions: %.1f s)\n", check_now() - t), t = check_now();
+    test_splat();
+    printf("  (conversions, splats: %.1f s)\n", check_now() - t), t = check_now();
     test_errors();
     tu_end();
     texla_ctx_destroy(ctx);

@@ -179,14 +179,14 @@ texla_result texla_vec_splat(texla_ctx *ctx, float x, float y, float radius, flo
                            "%s: x %g, y %g, amplitude %g must be finite and radius %g > 0", fn, x,
                            y, amplitude, radius);
     const texla__obj *o = ops[0].o;
-    /* the bounding rectangle in texels, clipped to the texture */
-    float reach = 3.0f * radius;
-    int x0 = (int)floorf((x - reach) / 2), x1 = (int)ceilf((x + reach) / 2) + 1;
-    int y0 = (int)floorf((y - reach) / 2), y1 = (int)ceilf((y + reach) / 2) + 1;
-    if (x0 < 0) x0 = 0;
-    if (y0 < 0) y0 = 0;
-    if (x1 > o->t.w) x1 = o->t.w;
-    if (y1 > o->t.h) y1 = o->t.h;
+    /* the bounding rectangle in texels, clipped to the texture in double before it becomes
+     * int (a radius or a position past INT_MAX texels converted out of range: the rectangle
+     * came out empty and the splat did nothing) */
+    double reach = 3.0 * radius;
+    double fx0 = fmax(floor((x - reach) / 2), 0), fx1 = fmin(ceil((x + reach) / 2) + 1, o->t.w);
+    double fy0 = fmax(floor((y - reach) / 2), 0), fy1 = fmin(ceil((y + reach) / 2) + 1, o->t.h);
+    if (fx0 >= fx1 || fy0 >= fy1) return TEXLA_OK; /* entirely outside the grid */
+    int x0 = (int)fx0, x1 = (int)fx1, y0 = (int)fy0, y1 = (int)fy1;
     if (x0 >= x1 || y0 >= y1) return TEXLA_OK; /* entirely outside the grid */
     texla__rect rect = {x0, y0, x1 - x0, y1 - y0, {0, 0, 0, 0}};
     texla__pass p = {.prog = TEXLA__P_SPLAT, .dst = &ops[0].o->t, .blend = TEXLA__BLEND_ADD,
