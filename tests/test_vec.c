@@ -861,6 +861,74 @@ static void test_splat(void) {
     texla_vec_destroy(ctx, v);
 }
 
+/* a GPU scalar of +Inf or NaN as the coefficient of scale, axpy and acc, on a vector of a 5 x 4
+ * grid and a 5 x 1 matrix (both with padding lanes): the live lanes are what IEEE says, the
+ * padding lanes stay 0 (Inf times a padding lane's 0 was NaN there) */
+static void test_nonfinite_coef(void) {
+    static const float vals[2] = {INFINITY, NAN};
+    float A[20], B[20], raw[6 * 4 * 4];
+    for (int k = 0; k < 20; k++) A[k] = (float)(k % 3) - 1.0f, B[k] = 0.5f * (float)(k % 5);
+    texla_vec a = {0}, b = {0}, o = {0};
+    texla_mat ma = {0}, mb = {0}, mo = {0};
+    texla_scalar sc = {0};
+    if (!CHECK_OK(ctx, texla_vec_make_grid(ctx, 5, 4, A, &a), "coef: a") ||
+        !CHECK_OK(ctx, texla_vec_make_grid(ctx, 5, 4, B, &b), "coef: b") ||
+        !CHECK_OK(ctx, texla_vec_make_grid(ctx, 5, 4, NULL, &o), "coef: o") ||
+        !CHECK_OK(ctx, texla_mat_make(ctx, 5, 1, A, &ma), "coef: ma") ||
+        !CHECK_OK(ctx, texla_mat_make(ctx, 5, 1, B, &mb), "coef: mb") ||
+        !CHECK_OK(ctx, texla_mat_make(ctx, 5, 1, NULL, &mo), "coef: mo") ||
+        !CHECK_OK(ctx, texla_scalar_make(ctx, 0, &sc), "coef: scalar"))
+        goto out;
+    for (int vi = 0; vi < 2; vi++) {
+        float c = vals[vi];
+        CHECK_OK(ctx, texla_scalar_write(ctx, c, sc), "coef: write the scalar");
+        for (int op = 0; op < 6; op++) {
+            static const char *const names[6] = {"texla_vec_scale", "texla_vec_axpy",
+                                                  "texla_vec_acc", "texla_mat_scale",
+                                                  "texla_mat_axpy", "texla_mat_acc"};
+            int mat = op >= 3, n = mat ? 5 : 20;
+            texla_result r;
+            if (mat) {
+                CHECK_OK(ctx, texla_mat_copy(ctx, mb, mo), "coef: mo = mb");
+                r = op == 3 ? texla_mat_scale(ctx, ma, texla_gpu(1, sc), mo)
+                    : op == 4 ? texla_mat_axpy(ctx, mb, texla_gpu(1, sc), ma, mo)
+                              : texla_mat_acc(ctx, texla_gpu(1, sc), ma, mo);
+            } else {
+                CHECK_OK(ctx, texla_vec_copy(ctx, b, o), "coef: o = b");
+                r = op == 0 ? texla_vec_scale(ctx, a, texla_gpu(1, sc), o)
+                    : op == 1 ? texla_vec_axpy(ctx, b, texla_gpu(1, sc), a, o)
+                              : texla_vec_acc(ctx, texla_gpu(1, sc), a, o);
+            }
+            char what[96];
+            snprintf(what, sizeof what, "%s with a GPU scalar of %g", names[op], (double)c);
+            float got[20];
+            if (!CHECK_OK(ctx, r, what) ||
+                !CHECK_OK(ctx, mat ? texla_mat_read(ctx, mo, got) : texla_vec_read(ctx, o, got), what) ||
+                !CHECK_OK(ctx, mat ? texla_mat_read_raw(ctx, mo, raw) : texla_vec_read_raw(ctx, o, raw), what))
+                continue;
+            int bad = 0, pad = 0;
+            for (int k = 0; k < n; k++) {
+                float want = op % 3 == 0 ? c * A[k] : B[k] + c * A[k];
+                bad += isnan(want) ? !isnan(got[k]) : got[k] != want;
+            }
+            if (mat) { /* 5 x 1: texels of rows 0-3 and 4-7; rows 5..7 are padding */
+                for (int q = 5; q < 8; q++) pad += raw[q] != 0.0f;
+            } else { /* 3 x 2 texels; texel column 2's x = 5 cells are padding */
+                for (int ty = 0; ty < 2; ty++) {
+                    const float *tx = raw + (ty * 3 + 2) * 4;
+                    pad += tx[1] != 0.0f || tx[3] != 0.0f;
+                }
+            }
+            CHECK(bad == 0 && pad == 0, "%s: %d of %d elements not IEEE's, %d padding lanes not 0",
+                  what, bad, n, pad);
+        }
+    }
+out:
+    texla_vec_destroy(ctx, a), texla_vec_destroy(ctx, b), texla_vec_destroy(ctx, o);
+    texla_mat_destroy(ctx, ma), texla_mat_destroy(ctx, mb), texla_mat_destroy(ctx, mo);
+    texla_scalar_destroy(ctx, sc);
+}
+
 void suite_vec(void) {
     double t0 = check_now();
     ctx = suite_ctx(NULL);
@@ -882,6 +950,7 @@ void suite_vec(void) {
     printf("  (scalars: %.1f s)\n", check_now() - t), t = check_now();
     test_conversions();
     test_splat();
+    test_nonfinite_coef();
     printf("  (conversions, splats: %.1f s)\n", check_now() - t), t = check_now();
     test_errors();
     tu_end();
