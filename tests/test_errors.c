@@ -907,6 +907,10 @@ static void test_ctx_make(void) {
     desc.gl_version_max = -1;
     expect_make_fail_at(&desc, TEXLA_ERR_ARGUMENT, __FILE__, __LINE__,
                         "texla_ctx_make(gl_version_max = -1)", NEEDLES("gl_version_max"));
+    /* a cap below 3.3: nothing could be tried (it said "no core context 4.6..3.3") */
+    desc.gl_version_max = 32;
+    expect_make_fail_at(&desc, TEXLA_ERR_ARGUMENT, __FILE__, __LINE__,
+                        "texla_ctx_make(gl_version_max = 32)", NEEDLES("gl_version_max", "3.3"));
     desc.gl_version_max = 0;
     /* an EGL device that does not exist */
     desc.egl_device = 1000;

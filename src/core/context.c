@@ -104,6 +104,11 @@ texla_result texla_ctx_make(const texla_ctx_desc *desc_in, texla_ctx **out) {
         return make_fail(&desc, TEXLA_ERR_ARGUMENT,
                          "texla_ctx_make: egl_device (%d) and gl_version_max (%d) must be >= 0",
                          desc.egl_device, desc.gl_version_max);
+    if (desc.gl_version_max > 0 && desc.gl_version_max < 33)
+        return make_fail(&desc, TEXLA_ERR_ARGUMENT,
+                         "texla_ctx_make: gl_version_max is %d; texla needs OpenGL 3.3 at least, "
+                         "so the cap must be 33 or more (major * 10 + minor, e.g. 33, 43, 46; 0: "
+                         "the highest)", desc.gl_version_max);
     if (desc.png_max_pixels < 0)
         return make_fail(&desc, TEXLA_ERR_ARGUMENT,
                          "texla_ctx_make: png_max_pixels is %lld; it must be >= 0 (0: default)",

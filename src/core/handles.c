@@ -57,6 +57,7 @@ texla__obj *texla__obj_get(texla_ctx *ctx, uint64_t id, texla__kind kind) {
 
 const char *texla__handle_problem(const texla_ctx *ctx, uint64_t id, texla__kind kind) {
     if (id == 0) return "the null handle";
+    if (TAG(id) == 0) return "no texla handle (no context's tag is 0)"; /* e.g. a small integer */
     if (TAG(id) != ctx->tag) return "a handle of another texla context";
     int slot = SLOT(id);
     if (slot <= 0 || slot >= ctx->nobjs) return "never made by this context";

@@ -135,6 +135,10 @@ static void test_other_tag(void) {
     EXPECT(!strcmp(texla__handle_problem(b, ha, TEXLA__KIND_MAT),
                    "a handle of another texla context"),
            "the problem: \"%s\"", texla__handle_problem(b, ha, TEXLA__KIND_MAT));
+    /* a value whose tag is 0 (a small integer) was never any context's handle */
+    EXPECT(!strcmp(texla__handle_problem(b, 12345, TEXLA__KIND_MAT),
+                   "no texla handle (no context's tag is 0)"),
+           "the problem of 12345: \"%s\"", texla__handle_problem(b, 12345, TEXLA__KIND_MAT));
     texla__destroy(b, ha, TEXLA__KIND_MAT);
     EXPECT(texla__obj_get(a, ha, TEXLA__KIND_MAT) != NULL && texla__obj_get(b, hb, TEXLA__KIND_MAT),
            "destroying a's handle through b destroyed something");
