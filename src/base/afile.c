@@ -137,6 +137,8 @@ static texla_result resolve(texla__err *e, const char *fn, const char *path, cha
     return TEXLA_OK;
 }
 
+#define TMP_BASE 200 /* bytes of the target's name kept in the temporary's */
+
 texla_result texla__afile_open(texla__err *e, const char *fn, const char *path, texla__afile *a) {
     static _Thread_local unsigned long counter; /* only varies the names; EEXIST retries */
     static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -148,7 +150,22 @@ texla_result texla__afile_open(texla__err *e, const char *fn, const char *path, 
     int exists = 0;
     texla_result r = resolve(e, fn, path, &a->target, &st, &exists);
     if (r) return r;
+    /* a file the user may not write is not replaced (a rename needs only the folder's
+     * permission: a read-only file was replaced where the shell's > refused) */
+    if (exists && faccessat(AT_FDCWD, a->target, W_OK, AT_EACCESS) != 0) {
+        int err = errno;
+        r = afail(e, TEXLA_ERR_IO, fn, path, a->target, "cannot write it: %s (texla replaces "
+                  "only files that may be written)", strerror(err));
+        free(a->target);
+        a->target = NULL;
+        return r;
+    }
+    /* the temporary name: the target's, its last component cut to TMP_BASE bytes, and
+     * ".tmpXXXXXX" (names of 246..255 bytes went past NAME_MAX with the suffix) */
     size_t n = strlen(a->target);
+    const char *slash = strrchr(a->target, '/');
+    size_t dir = slash ? (size_t)(slash - a->target) + 1 : 0;
+    if (n - dir > TMP_BASE) n = dir + TMP_BASE;
     a->tmp = malloc(n + 11);
     if (!a->tmp) {
         free(a->target);
