@@ -210,16 +210,25 @@ static void save(texla_ctx *ctx) {
     /* the folder: $XDG_CACHE_HOME/texla or ~/.cache/texla (made as needed) */
     char dir[sizeof t->path];
     snprintf(dir, sizeof dir, "%s", t->path);
+    int mk_err = 0; /* why a folder could not be made: the reason to name (the temporary file's
+                       ENOENT that follows says nothing) */
     for (char *p = dir + 1; *p; p++)
         if (*p == '/') {
             *p = '\0';
-            if (mkdir(dir, 0777) != 0 && errno != EEXIST) break;
+            if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+                mk_err = errno;
+                break;
+            }
             *p = '/';
         }
     texla__err quiet = {0};
     texla__afile af;
     if (texla__afile_open(&quiet, "tuning cache", t->path, &af)) {
-        texla__warn(ctx, "%s; the tuning result is kept for this context only", quiet.msg);
+        if (mk_err)
+            texla__warn(ctx, "tuning cache %s: cannot make the folder %s: %s; the tuning result "
+                        "is kept for this context only", t->path, dir, strerror(mk_err));
+        else
+            texla__warn(ctx, "%s; the tuning result is kept for this context only", quiet.msg);
         return;
     }
     int lk = lock_for(af.target);
