@@ -1095,6 +1095,109 @@ else
 fi
 rm -f tall.mtx tall.tx
 
+# ---- the second CLI review's findings ----
+# a script from a device is refused before it is read (/dev/zero ran the memory out); a pipe
+# past 64 MiB stops there
+"$T" run /dev/zero > out 2> err
+rc=$?
+[ "$rc" -eq 1 ] && grep -q '/dev/zero is a character device' err && pass "texla run /dev/zero: refused" ||
+    fail "texla run /dev/zero: exit $rc" "$(cat err)"
+head -c 70000000 /dev/zero | tr '\0' ' ' | "$T" run - > out 2> err
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'standard input is longer than 64 MiB' err && pass "texla run - of 70 MB: refused" ||
+    fail "texla run - of 70 MB: exit $rc" "$(cat err)"
+# output lost to a full device: exit 1, said (it was exit 0)
+if [ -w /dev/full ]; then
+    printf 'x = ones(3, 3)\nprint x\n' > full.tx
+    "$T" run full.tx > /dev/full 2> err; r1=$?
+    "$T" --version > /dev/full 2>> err; r2=$?
+    [ "$r1" -eq 1 ] && [ "$r2" -eq 1 ] && grep -q 'cannot write to standard output' err &&
+        pass "output to /dev/full: exit 1 with the reason" || fail "output to /dev/full: exit $r1, $r2" "$(cat err)"
+    rm -f full.tx
+else
+    skip "output to /dev/full: no /dev/full here"
+fi
+# S = S + S keeps one entry a cell (the triplets were kept apart: 2^k entries of a 7 x 5 matrix)
+printf '%%%%MatrixMarket matrix coordinate real general\n7 5 3\n1 1 1\n3 2 -2\n7 5 0.5\n' > s75.mtx
+{ echo 'S = load "s75.mtx"'; for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do echo 'S = S + S'; done
+  echo 'T = S - S + S'; echo 'print T'; echo 'save T "t75.mtx"'; } > dbl.tx
+"$T" run dbl.tx > out 2> err
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '7 x 5 sparse matrix (3 entries)' out &&
+   awk 'NR == 2 && $3 != 3 { exit 1 } NR > 2 && $1 == 1 && $2 == 1 && $3 != 1048576 { exit 1 }
+        NR > 2 && $1 == 3 && $2 == 2 && $3 != -2097152 { exit 1 }
+        NR > 2 && $1 == 7 && $2 == 5 && $3 != 524288 { exit 1 }' t75.mtx; then
+    pass "sparse S = S + S twenty times: 3 entries, each 2^20 times its value"
+else
+    fail "sparse S = S + S: exit $rc" "$(cat out err t75.mtx 2>/dev/null | head -20)"
+fi
+rm -f s75.mtx t75.mtx dbl.tx
+# the global --backend reaches tune (it was ignored: tuned and cached for the other backend)
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n2 2 2\n3 3 3\n' > d3.mtx
+XDG_CACHE_HOME="$TMP/cache" "$T" --backend fragment tune d3.mtx > out 2> err
+rc=$?
+[ "$rc" -eq 0 ] && head -n 1 out | grep -q 'fragment backend' && pass "texla --backend fragment tune: the fragment backend" ||
+    fail "texla --backend fragment tune: exit $rc" "$(cat out err)"
+rm -rf "$TMP/cache"
+# names of 250 bytes save (the temporary file's suffix went past NAME_MAX)
+long=$(printf '%0250d' 0 | tr 0 a)
+printf 'x = ones(2, 2)\nsave x "%s.mtx"\n' "$(printf '%0246d' 0 | tr 0 b)" > ln.tx
+"$T" run ln.tx > out 2> err
+rc=$?
+[ "$rc" -eq 0 ] && [ -f "$(printf '%0246d' 0 | tr 0 b).mtx" ] && pass "save to a name of 250 bytes" ||
+    fail "save to a name of 250 bytes: exit $rc" "$(cat err)"
+rm -f ln.tx "$(printf '%0246d' 0 | tr 0 b).mtx"
+# a read-only file is not replaced (the rename needed only the folder's permission); as root
+# every file is writable, as for the shell's >
+if [ "$(id -u)" -ne 0 ]; then
+    echo keep > ro.mtx; chmod 444 ro.mtx
+    printf 'x = ones(2, 2)\nsave x "ro.mtx"\n' > ro.tx
+    "$T" run ro.tx > out 2> err
+    rc=$?
+    [ "$rc" -eq 1 ] && [ "$(cat ro.mtx)" = keep ] && grep -q 'cannot write it' err &&
+        pass "save over a read-only file: refused, the file kept" || fail "save over a read-only file: exit $rc" "$(cat err)"
+    chmod 644 ro.mtx; rm -f ro.mtx ro.tx
+elif command -v su > /dev/null && su nobody -s /bin/sh -c true 2> /dev/null; then
+    mkdir rodir; echo keep > rodir/ro.mtx; chmod 444 rodir/ro.mtx
+    printf 'x = ones(2, 2)\nsave x "ro.mtx"\n' > rodir/ro.tx
+    chown -R nobody rodir; chmod 755 rodir; chmod 755 "$TMP"
+    su nobody -s /bin/sh -c "cd '$TMP/rodir' && '$T' run ro.tx" > out 2> err
+    rc=$?
+    [ "$rc" -eq 1 ] && [ "$(cat rodir/ro.mtx)" = keep ] && grep -q 'cannot write it' err &&
+        pass "save over a read-only file (as nobody): refused, the file kept" ||
+        fail "save over a read-only file (as nobody): exit $rc" "$(cat err)"
+    rm -rf rodir
+else
+    skip "save over a read-only file: running as root without su nobody"
+fi
+# numbers: a subnormal literal is itself (it was 0), a literal of 200 characters is read
+run 'print 1e-310 * 1e300
+print 0.'"$(printf '%0200d' 0)"'1e201'
+if [ "$rc" -eq 0 ] && grep -q '^1e-310 \* 1e300 = 1e-10$' out && grep -q '= 1$' out; then
+    pass "a subnormal literal and a literal of 200 characters"
+else
+    fail "subnormal and long literals: exit $rc" "$(cat out err)"
+fi
+# a 1 x 1 vector times a 1 x n sparse matrix (refused as not supported)
+printf '%%%%MatrixMarket matrix coordinate real general\n1 4 2\n1 2 3\n1 4 -1\n' > r14.mtx
+run 'R = load "r14.mtx"
+x = 2 * ones(1, 1)
+print x * R'
+[ "$rc" -eq 0 ] && grep -q '^   0   6   0  -2$' out && pass "a 1 x 1 vector times a 1 x 4 sparse matrix" ||
+    fail "a 1 x 1 vector times a 1 x 4 sparse matrix: exit $rc" "$(cat out err)"
+rm -f r14.mtx
+# 80000 variables in a second (the lookup was a scan: 39 s)
+awk 'BEGIN { for (i = 0; i < 80000; i++) print "v" i " = " i; print "print v0 + v79999" }' > vars.tx
+bounded "80000 variables" 0 '' vars.tx
+grep -q '= 79999$' out || fail "80000 variables: the sum" "$(cat out)"
+rm -f vars.tx
+# messages: the index as written, a complex file, a .Png image
+expect_error "an index of 1e30" 1 's.tx:2:7: error: A(1e+30, 1): the row index is out of range 1..3' 'A = ones(3, 3)
+x = A(1e30, 1)'
+printf '%%%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 1 1 2\n' > cx.mtx
+expect_error "a complex file" 1 's.tx:1:5: error: load "cx.mtx": a complex Matrix Market file; scripts hold real values only' 'A = load "cx.mtx"'
+rm -f cx.mtx
+
 no_tmp_files "at the end"
 
 summary

@@ -883,8 +883,10 @@ static val *element(interp *in, const node *n, val *x, val **args) {
         return NULL;
     }
     long long idx[2];
+    double raw[2] = {0, 0}; /* as written, for the messages (idx is clamped) */
     for (int k = 0; k < n->nargs; k++) {
         double v = args[k]->kind == V_SCALAR ? args[k]->s : NAN;
+        raw[k] = v;
         if (args[k]->kind != V_SCALAR || v != floor(v)) {
             fail_at(in, start_of(in, n->args[k]), "%s(...): an index must be a whole number, not "
                     "%s", n->name, args[k]->kind == V_SCALAR ? "a fraction"
@@ -903,8 +905,8 @@ static val *element(interp *in, const node *n, val *x, val **args) {
         i = x->cols == 1 ? idx[0] : 1, j = x->cols == 1 ? 1 : idx[0];
         long long len = x->cols == 1 ? x->rows : x->cols;
         if (idx[0] < 1 || idx[0] > len) {
-            fail_at(in, start_of(in, n->args[0]), "%s(%lld): the index is out of range 1..%lld "
-                    "(a %s)", n->name, idx[0], len, describe_val(x, b, sizeof b));
+            fail_at(in, start_of(in, n->args[0]), "%s(%.15g): the index is out of range 1..%lld "
+                    "(a %s)", n->name, raw[0], len, describe_val(x, b, sizeof b));
             return NULL;
         }
     } else {
@@ -912,9 +914,9 @@ static val *element(interp *in, const node *n, val *x, val **args) {
         for (int k = 0; k < 2; k++) {
             long long lim = k ? x->cols : x->rows;
             if (idx[k] < 1 || idx[k] > lim) {
-                fail_at(in, start_of(in, n->args[k]), "%s(%lld, %lld): the %s index is out of "
-                        "range 1..%lld (a %s)", n->name, idx[0], idx[1], k ? "column" : "row", lim,
-                        describe_val(x, b, sizeof b));
+                fail_at(in, start_of(in, n->args[k]), "%s(%.15g, %.15g): the %s index is out "
+                        "of range 1..%lld (a %s)", n->name, raw[0], raw[1], k ? "column" : "row",
+                        lim, describe_val(x, b, sizeof b));
                 return NULL;
             }
         }

@@ -130,8 +130,9 @@ void mrg_seed(mrg *g, unsigned long seed);
 double mrg_next(mrg *g);           /* uniform in (0, 1) */
 float mrg_uniform_pm1(mrg *g);     /* uniform in [-1, 1), multiples of 2^-23 */
 
-/* tune.c: `texla tune FILE.mtx ...` (argv as main's), and the tuning cache for `texla info` */
-int cli_tune(int argc, char **argv);
+/* tune.c: `texla tune FILE.mtx ...` (argv as main's; backend: the global --backend, which the
+ * command's own overrides), and the tuning cache for `texla info` */
+int cli_tune(int argc, char **argv, texla_backend backend);
 void cli_tune_list(texla_ctx *ctx, FILE *out);
 /* the CLI's contexts' warning_cb: "texla: warning: MESSAGE" on stderr, counted */
 void cli_warning(texla_result code, const char *message, void *user);

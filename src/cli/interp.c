@@ -33,6 +33,7 @@ static int set_var(interp *in, pos at, const char *name, val *v) {
         in->capvars = cap;
     }
     in->vars[in->nvars++] = (var){name, v};
+    (void)index_vars(in); /* out of memory: find_var scans */
     return 0;
 }
 
@@ -196,7 +197,8 @@ static val *mul(interp *in, pos at, val *a, val *b) {
     }
     if (is_plain(a) && is_plain(b)) return matmul(in, at, a, b, P_NN);
     if (b->kind == V_VEC) return apply(in, at, a, b);
-    if (a->kind == V_DENSE && a->rows == 1) { /* x' B = (B' x)' */
+    if ((a->kind == V_DENSE || a->kind == V_VEC) && a->rows == 1) { /* x' B = (B' x)' (a 1 x 1
+                                                                      value is a vector) */
         val *bt = transpose(in, at, b), *xt = bt ? transpose(in, at, a) : NULL;
         val *y = xt ? apply(in, at, bt, xt) : NULL, *r = y ? transpose(in, at, y) : NULL;
         val_unref(in, bt), val_unref(in, xt), val_unref(in, y);
@@ -242,7 +244,44 @@ static val *banded_sum(interp *in, pos at, val *a, val *b, double sign) {
     return banded_new(in, at, a->rows, a->nx, a->ny, nd, offs, d);
 }
 
-/* a + b or a - b of sparse matrices: the triplets of both (duplicates add) */
+/* triplet order: by row, column, then place (stable, so duplicates add in their order) */
+static const int *sum_ri, *sum_ci;
+static int by_cell(const void *pa, const void *pb) {
+    int x = *(const int *)pa, y = *(const int *)pb;
+    if (sum_ri[x] != sum_ri[y]) return sum_ri[x] < sum_ri[y] ? -1 : 1;
+    if (sum_ci[x] != sum_ci[y]) return sum_ci[x] < sum_ci[y] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* the triplets ri, ci, vv (n of them) with each cell once, its values summed in float64 in
+ * their order; the new count (0 with the arrays untouched when out of memory: -1) */
+static long long merge_cells(int *ri, int *ci, float *vv, long long n) {
+    int *ord = malloc(sizeof *ord * (size_t)(n ? n : 1));
+    int *r2 = malloc(sizeof *r2 * (size_t)(n ? n : 1)), *c2 = malloc(sizeof *c2 * (size_t)(n ? n : 1));
+    float *v2 = malloc(sizeof *v2 * (size_t)(n ? n : 1));
+    if (!ord || !r2 || !c2 || !v2) {
+        free(ord), free(r2), free(c2), free(v2);
+        return -1;
+    }
+    for (long long e = 0; e < n; e++) ord[e] = (int)e;
+    sum_ri = ri, sum_ci = ci;
+    qsort(ord, (size_t)n, sizeof *ord, by_cell);
+    long long m = 0;
+    for (long long e = 0; e < n;) {
+        int r = ri[ord[e]], c = ci[ord[e]];
+        double t = 0;
+        for (; e < n && ri[ord[e]] == r && ci[ord[e]] == c; e++) t += vv[ord[e]];
+        r2[m] = r, c2[m] = c, v2[m++] = (float)t;
+    }
+    memcpy(ri, r2, sizeof *ri * (size_t)m);
+    memcpy(ci, c2, sizeof *ci * (size_t)m);
+    memcpy(vv, v2, sizeof *vv * (size_t)m);
+    free(ord), free(r2), free(c2), free(v2);
+    return m;
+}
+
+/* a + b or a - b of sparse matrices: the triplets of both, each cell once (its values added:
+ * kept apart, S = S + S doubled the entries each time, 12582912 of them for a 7 x 5 matrix) */
 static val *sparse_sum(interp *in, pos at, val *a, val *b, double sign) {
     long long nnz = (long long)a->nnz + b->nnz;
     if (nnz > 0x7fffffff) {
@@ -263,6 +302,12 @@ static val *sparse_sum(interp *in, pos at, val *a, val *b, double sign) {
     memcpy(ri + a->nnz, b->ri, sizeof *ri * (size_t)b->nnz);
     memcpy(ci + a->nnz, b->ci, sizeof *ci * (size_t)b->nnz);
     for (int e = 0; e < b->nnz; e++) vv[a->nnz + e] = (float)sign * b->vv[e];
+    nnz = merge_cells(ri, ci, vv, nnz);
+    if (nnz < 0) {
+        free(ri), free(ci), free(vv);
+        fail_at(in, at, "out of host memory");
+        return NULL;
+    }
     return sparse_new(in, at, a->rows, a->cols, (int)nnz, ri, ci, vv);
 }
 
@@ -600,6 +645,7 @@ int script_run(texla_ctx *ctx, const script *sc, const run_opts *opt, FILE *out,
     for (int i = 0; i < sc->nstmts && !rc; i++) rc = exec(&in, sc->stmts[i]);
     for (int i = 0; i < in.nvars; i++) val_unref(&in, in.vars[i].v);
     free(in.vars);
+    free(in.vhash);
     free(in.hist), free(in.hist_it), free(in.hist_true);
     fflush(out);
     return rc;

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char usage_text[] =
     "usage: texla [--backend B] run [--strict] [--progress|--no-progress] FILE\n"
@@ -140,12 +142,20 @@ static int cmd_info(void) {
     return 0;
 }
 
-/* Reads all of f (NUL-terminated); NULL on failure with errno set. */
+/* the longest script read (a device or an endless pipe ran the memory out) */
+#define SCRIPT_MAX ((size_t)64 << 20)
+
+/* Reads all of f (NUL-terminated); NULL on failure with errno set (EFBIG: past SCRIPT_MAX). */
 static char *slurp(FILE *f, size_t *len) {
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     if (!buf) return NULL;
     for (;;) {
+        if (n > SCRIPT_MAX) {
+            free(buf);
+            errno = EFBIG;
+            return NULL;
+        }
         if (n + 1 >= cap) {
             char *nb = realloc(buf, cap *= 2);
             if (!nb) {
@@ -170,11 +180,32 @@ static char *slurp(FILE *f, size_t *len) {
     return buf;
 }
 
+/* what a script can be read from: a regular file or a pipe (NULL), else what it is (a device
+ * such as /dev/zero never ends; opening some has effects of their own) */
+static const char *unreadable_kind(mode_t m) {
+    if (S_ISREG(m) || S_ISFIFO(m)) return NULL;
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
 static int cmd_run(const char *path, const run_opts *opt) {
     int from_stdin = !strcmp(path, "-");
-    FILE *f = from_stdin ? stdin : fopen(path, "rb");
-    if (!f) {
+    struct stat st;
+    const char *kind = !from_stdin && stat(path, &st) == 0 ? unreadable_kind(st.st_mode) : NULL;
+    FILE *f = kind ? NULL : from_stdin ? stdin : fopen(path, "rb");
+    if (!f && !kind) {
         fprintf(stderr, "texla: cannot open %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    if (f && fstat(fileno(f), &st) == 0) kind = unreadable_kind(st.st_mode);
+    if (kind && from_stdin && isatty(fileno(f))) kind = NULL; /* typed: ends at end-of-file */
+    if (kind) { /* checked again on the open stream: PATH may have changed in between */
+        if (f && !from_stdin) fclose(f);
+        fprintf(stderr, "texla: %s is %s; scripts are read from regular files or pipes\n",
+                from_stdin ? "standard input" : path, kind);
         return 1;
     }
     size_t len = 0;
@@ -183,8 +214,12 @@ static int cmd_run(const char *path, const run_opts *opt) {
     int err = errno;
     if (!from_stdin) fclose(f);
     if (!text) {
-        fprintf(stderr, "texla: cannot read %s: %s\n", from_stdin ? "standard input" : path,
-                strerror(err ? err : EIO));
+        if (err == EFBIG)
+            fprintf(stderr, "texla: %s is longer than %zu MiB; not a script\n",
+                    from_stdin ? "standard input" : path, SCRIPT_MAX >> 20);
+        else
+            fprintf(stderr, "texla: cannot read %s: %s\n", from_stdin ? "standard input" : path,
+                    strerror(err ? err : EIO));
         return 1;
     }
     /* relative loads start in the script's folder */
@@ -221,10 +256,6 @@ static int cmd_run(const char *path, const run_opts *opt) {
     }
     script_free(&sc);
     free(text), free(dir);
-    if (fflush(stdout) != 0 && !rc) {
-        fprintf(stderr, "texla: cannot write to standard output: %s\n", strerror(errno));
-        rc = 1;
-    }
     return rc;
 }
 
@@ -252,7 +283,7 @@ static int backend_option(int argc, char **argv, int *i) {
     return 1;
 }
 
-int main(int argc, char **argv) {
+static int cli_main(int argc, char **argv) {
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && strncmp(argv[i], "--h", 3) && strcmp(argv[i], "-h") &&
            strcmp(argv[i], "--version") && strcmp(argv[i], "-V");
@@ -283,7 +314,7 @@ int main(int argc, char **argv) {
         if (argc > 2) return usage("info takes no arguments");
         return cmd_info();
     }
-    if (!strcmp(cmd, "tune")) return cli_tune(argc, argv);
+    if (!strcmp(cmd, "tune")) return cli_tune(argc, argv, backend);
     if (!strcmp(cmd, "run")) {
         run_opts opt = {0, -1};
         const char *file = NULL;
@@ -311,4 +342,18 @@ int main(int argc, char **argv) {
     char m[128];
     snprintf(m, sizeof m, "unknown command '%.60s'", cmd);
     return usage(m);
+}
+
+/* every command's output checked once it is all written: a write that failed on the way (a full
+ * disk, /dev/full) is an error whatever the command said, not exit 0 with the output lost */
+int main(int argc, char **argv) {
+    int rc = cli_main(argc, argv);
+    errno = 0;
+    int flushed = fflush(stdout) == 0, err = errno;
+    if ((!flushed || ferror(stdout)) && rc == 0) {
+        fprintf(stderr, "texla: cannot write to standard output: %s\n",
+                err ? strerror(err) : "a write failed");
+        rc = 1;
+    }
+    return rc;
 }

@@ -21,6 +21,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -130,16 +131,20 @@ static int lex_number(parser *p, token *t) {
     const char *txt = p->sc->text + s;
     int len = (int)(p->i - s);
     if (!ok) return fail(p, t->at, "bad number '%.*s'", len, txt);
-    char buf[128];
-    if (len >= (int)sizeof buf) return fail(p, t->at, "bad number '%.40s...' (too long)", txt);
+    /* a long literal (a run of zeros) in a buffer of its own: strtod needs the NUL */
+    char small[128], *buf = small;
+    if (len >= (int)sizeof small && !(buf = malloc((size_t)len + 1))) return oom(p);
     memcpy(buf, txt, (size_t)len);
     buf[len] = '\0';
     errno = 0;
     char *end;
     double v = strtod(buf, &end);
-    if (*end || !isfinite(v) || (errno == ERANGE && fabs(v) > 1.0))
-        return fail(p, t->at, "bad number '%s' (out of range)", buf);
-    if (errno == ERANGE) v = 0.0; /* underflow: a tiny number is zero */
+    /* ERANGE with a result of at most DBL_MIN is an underflow: strtod returns the subnormal (or
+     * zero) nearest, which is the number (1e-310 was made 0) */
+    int bad = *end || !isfinite(v) || (errno == ERANGE && fabs(v) > DBL_MIN);
+    if (bad) fail(p, t->at, "bad number '%.60s%s' (out of range)", buf, len > 60 ? "..." : "");
+    if (buf != small) free(buf);
+    if (bad) return 1;
     t->kind = T_NUM;
     t->num = v;
     return 0;

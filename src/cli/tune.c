@@ -48,10 +48,9 @@ static int fail_ctx(texla_ctx *ctx, const char *what) {
     return 1;
 }
 
-int cli_tune(int argc, char **argv) {
+int cli_tune(int argc, char **argv, texla_backend backend) {
     const char *path = NULL;
     int block = 0, transposed = 0;
-    texla_backend backend = TEXLA_BACKEND_AUTO;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--block")) {
             if (i + 1 >= argc) return tune_usage("--block needs a size (2, 3 or 4)");

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- errors ---- */
 
@@ -794,7 +795,7 @@ val *load_file(interp *in, pos at, const char *path, load_as as) {
         return NULL;
     }
     size_t pl = strlen(path);
-    if (pl > 4 && (!strcmp(path + pl - 4, ".png") || !strcmp(path + pl - 4, ".PNG"))) {
+    if (pl > 4 && !strcasecmp(path + pl - 4, ".png")) {
         /* a PNG image: grey levels (or its texla:range) into a dense matrix */
         texla_mat m = {0};
         texla_mat_info mi;
@@ -815,6 +816,12 @@ val *load_file(interp *in, pos at, const char *path, load_as as) {
     texla_mm mm;
     texla_result r = texla_mm_read(in->ctx, full, &mm);
     free(full);
+    if (r == TEXLA_ERR_FORMAT && strstr(texla_error_message(in->ctx), "field 'complex'")) {
+        /* the library's message names its complex reader, which a script cannot call */
+        fail_at(in, at, "%s: a complex Matrix Market file; scripts hold real values only "
+                "(`texla tune FILE` tunes complex matrices)", what);
+        return NULL;
+    }
     if (r) {
         gl_fail(in, at, what);
         return NULL;
@@ -1020,8 +1027,48 @@ int print_val(interp *in, pos at, const val *v, const char *label) {
     return 0;
 }
 
+static unsigned name_hash(const char *s) {
+    unsigned h = 2166136261u; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
 var *find_var(interp *in, const char *name) {
-    for (int i = 0; i < in->nvars; i++)
-        if (!strcmp(in->vars[i].name, name)) return &in->vars[i];
-    return NULL;
+    if (!in->vhash || in->vhn != in->nvars) { /* not indexed (out of memory): a scan */
+        for (int i = 0; i < in->nvars; i++)
+            if (!strcmp(in->vars[i].name, name)) return &in->vars[i];
+        return NULL;
+    }
+    unsigned m = (unsigned)in->vhcap - 1;
+    for (unsigned k = name_hash(name) & m;; k = (k + 1) & m) {
+        int e = in->vhash[k];
+        if (!e) return NULL;
+        if (!strcmp(in->vars[e - 1].name, name)) return &in->vars[e - 1];
+    }
+}
+
+int index_vars(interp *in) {
+    if (in->vhn == in->nvars && in->vhash) return 0;
+    if (!in->vhash || 2 * in->nvars > in->vhcap) { /* at most half full: rebuilt larger */
+        int cap = 64;
+        while (cap < 4 * in->nvars) cap *= 2;
+        int *h = calloc((size_t)cap, sizeof *h);
+        if (!h) {
+            free(in->vhash);
+            in->vhash = NULL;
+            in->vhcap = in->vhn = 0;
+            return -1;
+        }
+        free(in->vhash);
+        in->vhash = h;
+        in->vhcap = cap;
+        in->vhn = 0;
+    }
+    unsigned m = (unsigned)in->vhcap - 1;
+    for (; in->vhn < in->nvars; in->vhn++) {
+        unsigned k = name_hash(in->vars[in->vhn].name) & m;
+        while (in->vhash[k]) k = (k + 1) & m;
+        in->vhash[k] = in->vhn + 1;
+    }
+    return 0;
 }
