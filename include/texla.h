@@ -735,8 +735,8 @@ TEXLA_API texla_result texla_sparse_matvec_t(texla_ctx *ctx, texla_sparse a, tex
  * batches until two consecutive batches agree within 3% (capped at 60 ms; a few batches on
  * software renderers), so clocks and the memory work left by building and freeing storages do
  * not distort it, and its time is the median of 3 batches; one 8x slower than the best so far
- * is timed once. The best 6 (at most 3 per storage, their storages kept alive) then run back
- * to back for 300 ms on a GPU (its clocks follow its load; the short bursts between the host's
+ * is timed once. The best 6 (at most 3 per storage, their storages kept alive), and the first's
+ * other workgroup sizes, then run back to back for 300 ms on a GPU (its clocks follow its load; the short bursts between the host's
  * builds ran at a fraction of them) and are re-timed together, interleaved, 3 rounds, each
  * keeping its best median; the choice is the fastest of that final round, on those times (the
  * trials say which were final). */
