@@ -923,6 +923,43 @@ static void test_nonfinite_coef(void) {
                   what, bad, n, pad);
         }
     }
+    /* the CG update with alpha = rr / pq = 1e30 / 1e-30, Inf in float32 (the compute backend's
+     * fused kernel left NaN in the padding lanes of x and r) */
+    {
+        texla_scalar rr = {0}, pq = {0}, rn = {0}, be = {0};
+        texla_vec x = {0}, r = {0};
+        float X[20], R[20], gx[20], gr[20], rx[24], rrw[24];
+        for (int k = 0; k < 20; k++) X[k] = 0.25f * (float)(k % 4), R[k] = (float)(k % 7) - 3.0f;
+        if (CHECK_OK(ctx, texla_scalar_make(ctx, 1e30f, &rr), "cg update: rr") &&
+            CHECK_OK(ctx, texla_scalar_make(ctx, 1e-30f, &pq), "cg update: pq") &&
+            CHECK_OK(ctx, texla_scalar_make(ctx, 0, &rn), "cg update: rr_new") &&
+            CHECK_OK(ctx, texla_scalar_make(ctx, 0, &be), "cg update: beta") &&
+            CHECK_OK(ctx, texla_vec_make_grid(ctx, 5, 4, X, &x), "cg update: x") &&
+            CHECK_OK(ctx, texla_vec_make_grid(ctx, 5, 4, R, &r), "cg update: r") &&
+            CHECK_OK(ctx, texla_vec_cg_update(ctx, rr, pq, a, b, x, r, rn, be),
+                     "texla_vec_cg_update with alpha = Inf") &&
+            CHECK_OK(ctx, texla_vec_read(ctx, x, gx), "cg update: read x") &&
+            CHECK_OK(ctx, texla_vec_read(ctx, r, gr), "cg update: read r") &&
+            CHECK_OK(ctx, texla_vec_read_raw(ctx, x, rx), "cg update: raw x") &&
+            CHECK_OK(ctx, texla_vec_read_raw(ctx, r, rrw), "cg update: raw r")) {
+            float alpha = 1e30f / 1e-30f;
+            int bad = 0, pad = 0;
+            for (int k = 0; k < 20; k++) {
+                float wx = X[k] + alpha * A[k], wr = R[k] - alpha * B[k];
+                bad += isnan(wx) ? !isnan(gx[k]) : gx[k] != wx;
+                bad += isnan(wr) ? !isnan(gr[k]) : gr[k] != wr;
+            }
+            for (int ty = 0; ty < 2; ty++) {
+                const float *t1 = rx + (ty * 3 + 2) * 4, *t2 = rrw + (ty * 3 + 2) * 4;
+                pad += t1[1] != 0.0f || t1[3] != 0.0f || t2[1] != 0.0f || t2[3] != 0.0f;
+            }
+            CHECK(bad == 0 && pad == 0, "texla_vec_cg_update with alpha = Inf: %d elements not "
+                  "IEEE's, %d padding texels of x or r not 0", bad, pad);
+        }
+        texla_scalar_destroy(ctx, rr), texla_scalar_destroy(ctx, pq);
+        texla_scalar_destroy(ctx, rn), texla_scalar_destroy(ctx, be);
+        texla_vec_destroy(ctx, x), texla_vec_destroy(ctx, r);
+    }
 out:
     texla_vec_destroy(ctx, a), texla_vec_destroy(ctx, b), texla_vec_destroy(ctx, o);
     texla_mat_destroy(ctx, ma), texla_mat_destroy(ctx, mb), texla_mat_destroy(ctx, mo);

@@ -2,8 +2,9 @@
 // texel x += alpha p and r -= alpha q (x and r read and written in place: each invocation only
 // its own texel), and the new r'r summed on the way: each workgroup folds its texels in a fixed
 // tree, the last workgroup to finish folds the partial sums in index order and writes
-// rr_new = r'r and beta = rr_new / rr (0 when rr is 0). Deterministic. Padding lanes of r are
-// zero, so they add nothing.
+// rr_new = r'r and beta = rr_new / rr (0 when rr is 0). Deterministic. Padding lanes of x
+// and r are written zero (masked by u_shape: an alpha of Inf times a padding lane's 0 is NaN),
+// so they add nothing.
 // image 0 = x, image 1 = r, image 2 = rr_new (1x1), image 3 = beta (1x1);
 // u_src0 = p, u_src1 = q, u_src2 = rr (1x1), u_src3 = pq (1x1).
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -42,8 +43,8 @@ void main() {
     float alpha = pq == 0.0 ? 0.0 : rr / pq;
     float d = 0.0;
     if (all(lessThan(t, imageSize(u_dst)))) {
-        vec4 r = imageLoad(u_r, t) - alpha * texelFetch(u_src1, t, 0);
-        imageStore(u_dst, t, imageLoad(u_dst, t) + alpha * texelFetch(u_src0, t, 0));
+        vec4 r = texla_mask(imageLoad(u_r, t) - alpha * texelFetch(u_src1, t, 0), t);
+        imageStore(u_dst, t, texla_mask(imageLoad(u_dst, t) + alpha * texelFetch(u_src0, t, 0), t));
         imageStore(u_r, t, r);
         d = dot(r, r);
     }

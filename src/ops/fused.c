@@ -103,6 +103,7 @@ texla_result texla_vec_cg_update(texla_ctx *ctx, texla_scalar rr, texla_scalar p
         texla__pass pa = {.prog = TEXLA__P_CG_UPDATE_K, .dst = tx, .src = {tp, tq, trr, tpq},
                           .draw = TEXLA__DRAW_KERNEL, .groups = {gx, gy, 1},
                           .img = {NULL, tr, tnew, tbeta}};
+        texla__shape_of(ops[7].o, pa.shape); /* x and r: one layout (checked above) */
         pa.ssbo[0].b = &ctx->scratch;
         if (!res) res = texla__run(g, &pa);
     } else { /* the passes it replaces: alpha, two accumulations, a reduction, beta */
