@@ -1014,6 +1014,10 @@ TEXLA_API texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, 
 /* Destroys a product operator (a no-op for 0, stale handles and the other kinds: those are
  * destroyed as the matrices they are). */
 TEXLA_API void texla_op_destroy(texla_ctx *ctx, texla_op a);
+/* *out = 1 when applying a writes v besides its y: v is the mid of a product, of a product
+ * inside it included; else 0. The solvers refuse such a v as their b, x or work vector (the
+ * first product would overwrite it). */
+TEXLA_API texla_result texla_op_writes(texla_ctx *ctx, texla_op a, texla_vec v, int *out);
 
 /* One projected Jacobi step on vectors: dst = project(v), v = x + (w + b) .* e, with w = A x
  * computed by the caller (any operator) and e = -omega / diag(A). project is max(0, v_i), or,

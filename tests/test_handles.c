@@ -418,6 +418,10 @@ static texla_result c_op_product(texla_ctx *c, const objs *O, const objs *F, int
     else if (o.id != 0 || o.kind != 0) outbuf[0] ^= 1; /* untouched() reports it */
     return r;
 }
+static texla_result c_op_writes(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    int w = 0;
+    return texla_op_writes(c, op_of(pos == 0 ? F : O, 2), P(v[2], 1), &w);
+}
 static texla_result c_vec_lcp_step(texla_ctx *c, const objs *O, const objs *F, int pos) {
     return texla_vec_lcp_step(c, P(v[0], 0), P(v[1], 1), P(v[2], 2), P(v[3], 3), P(v[4], 4),
                               P(v[3], 5), P(v[5], 6));
@@ -565,6 +569,7 @@ static const call calls[] = {
     {"texla_scalar_read_complex", c_scalar_read_complex, 1, 0, 0},
     {"texla_scalar_write_complex", c_scalar_write_complex, 1, 0, 0},
     {"texla_op_product", c_op_product, 3, 0, 0},
+    {"texla_op_writes", c_op_writes, 2, 0, 0},
     {"texla_vec_lcp_step", c_vec_lcp_step, 7, 0, 0},
     {"texla_op_lcp_step", c_op_lcp_step, 8, 0, 0},
     {"texla_op_lcp_iterate", c_op_lcp_iterate, 8, 0, 0},

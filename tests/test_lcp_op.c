@@ -965,6 +965,50 @@ static void test_errors(void) {
     for (int i = 0; i < 5; i++) texla_vec_destroy(ctx, vs[i]);
 }
 
+/* the product's mid as b, x or diag of texla_lcp_jacobi_op: refused before anything is
+ * written (the first product would overwrite it) */
+static void test_mid_alias(void) {
+    const int n = 4;
+    int ri[4] = {0, 1, 2, 3};
+    float one[4] = {1, 1, 1, 1}, two[4] = {2, 2, 2, 2}, bv[4] = {-1, 2, -3, 4};
+    texla_vec b = {0}, x = {0}, mid = {0}, dg = {0};
+    texla_sparse l = {0}, r = {0};
+    texla_op a = {0, 0};
+    if (!CHECK_OK(ctx, texla_vec_make(ctx, n, bv, &b), "mid alias: b") ||
+        !CHECK_OK(ctx, texla_vec_make(ctx, n, NULL, &x), "mid alias: x") ||
+        !CHECK_OK(ctx, texla_vec_make(ctx, n, bv, &mid), "mid alias: mid") ||
+        !CHECK_OK(ctx, texla_vec_make(ctx, n, two, &dg), "mid alias: diag") ||
+        !CHECK_OK(ctx, texla_sparse_make_coo(ctx, b, b, n, ri, ri, one, &l), "mid alias: L = I") ||
+        !CHECK_OK(ctx, texla_sparse_make_coo(ctx, b, b, n, ri, ri, two, &r), "mid alias: R = 2I") ||
+        !CHECK_OK(ctx, texla_op_product(ctx, texla_op_sparse(l), texla_op_sparse(r), mid, &a),
+                  "mid alias: A = L R"))
+        goto out;
+    texla_lcp_op_desc d = {.iterations = 5, .diag = dg};
+    float before[4], after[4];
+    CHECK_OK(ctx, texla_vec_read(ctx, mid, before), "mid alias: read mid");
+    CHECK_CODE(ctx, texla_lcp_jacobi_op(ctx, a, mid, &d, x, NULL), TEXLA_ERR_ALIAS,
+               "texla_lcp_jacobi_op: b is the product's mid");
+    CHECK_CODE(ctx, texla_lcp_jacobi_op(ctx, a, b, &d, mid, NULL), TEXLA_ERR_ALIAS,
+               "texla_lcp_jacobi_op: x is the product's mid");
+    d.diag = mid;
+    CHECK_CODE(ctx, texla_lcp_jacobi_op(ctx, a, b, &d, x, NULL), TEXLA_ERR_ALIAS,
+               "texla_lcp_jacobi_op: diag is the product's mid");
+    CHECK_OK(ctx, texla_vec_read(ctx, mid, after), "mid alias: read mid");
+    CHECK(!memcmp(before, after, sizeof before), "texla_lcp_jacobi_op: mid changed by refused calls");
+    /* and the same call with b of its own solves: A = 2I, x = max(0, -b / 2) */
+    d.diag = dg;
+    float X[4];
+    if (CHECK_OK(ctx, texla_lcp_jacobi_op(ctx, a, b, &d, x, NULL), "mid alias: a proper call") &&
+        CHECK_OK(ctx, texla_vec_read(ctx, x, X), "mid alias: read x"))
+        CHECK(X[0] == 0.5f && X[1] == 0 && X[2] == 1.5f && X[3] == 0,
+              "A = 2I: x = %g %g %g %g, want 0.5 0 1.5 0", X[0], X[1], X[2], X[3]);
+out:
+    texla_op_destroy(ctx, a);
+    texla_sparse_destroy(ctx, l), texla_sparse_destroy(ctx, r);
+    texla_vec_destroy(ctx, b), texla_vec_destroy(ctx, x), texla_vec_destroy(ctx, mid);
+    texla_vec_destroy(ctx, dg);
+}
+
 void suite_lcp_op(void) {
     ctx = suite_ctx(NULL);
     if (!ctx) return;
@@ -974,6 +1018,7 @@ void suite_lcp_op(void) {
     test_iterate();
     test_jacobi();
     test_errors();
+    test_mid_alias();
     texla_ctx_destroy(ctx);
     ctx = NULL;
 }

@@ -436,6 +436,53 @@ static void test_cg_product(void) {
         }
         check_tol_solve("cg product M M' n=70", out, 500, 4, rb, secs, B, ax, absax, (size_t)n);
     }
+    /* the product's mid as b, x or a work vector: refused before anything is written (b was
+     * overwritten by the first product and the solve said converged); texla_op_writes says so,
+     * through a product of a product too */
+    {
+        float before[70], after[70];
+        CHECK_OK(ctx, texla_vec_read(ctx, mid, before), "cg product: read mid");
+        texla_cg_result o3;
+        CHECK_CODE(ctx, texla_cg(ctx, a, mid, &d, x, &o3), TEXLA_ERR_ALIAS, "cg: b is the product's mid");
+        CHECK_CODE(ctx, texla_cg(ctx, a, b, &d, mid, &o3), TEXLA_ERR_ALIAS, "cg: x is the product's mid");
+        texla_cg_workspace cw;
+        if (CHECK_OK(ctx, texla_cg_workspace_make(ctx, b, &cw), "cg product: workspace")) {
+            texla_vec keep = cw.v[3];
+            cw.v[3] = mid;
+            d.workspace = &cw;
+            CHECK_CODE(ctx, texla_cg(ctx, a, b, &d, x, &o3), TEXLA_ERR_ALIAS,
+                       "cg: a work vector is the product's mid");
+            d.workspace = NULL;
+            cw.v[3] = keep;
+            texla_cg_workspace_destroy(ctx, &cw);
+        }
+        CHECK_OK(ctx, texla_vec_read(ctx, mid, after), "cg product: read mid");
+        CHECK(!memcmp(before, after, sizeof before), "cg product: mid changed by the refused solves");
+        texla_vec mid2 = mkv(s, NULL, "cg product: mid2");
+        texla_op a3 = {0};
+        int w1 = -1, w2 = -1, w3 = -1;
+        if (CHECK_OK(ctx, texla_op_product(ctx, a, texla_op_dense(m), mid2, &a3), "(M M') M") &&
+            CHECK_OK(ctx, texla_op_writes(ctx, a3, mid, &w1), "texla_op_writes mid") &&
+            CHECK_OK(ctx, texla_op_writes(ctx, a3, mid2, &w2), "texla_op_writes mid2") &&
+            CHECK_OK(ctx, texla_op_writes(ctx, a3, b, &w3), "texla_op_writes b"))
+            CHECK(w1 == 1 && w2 == 1 && w3 == 0, "texla_op_writes of (M M') M: mid %d, mid2 %d, "
+                  "b %d (want 1 1 0)", w1, w2, w3);
+        CHECK_OK(ctx, texla_op_writes(ctx, texla_op_dense(m), b, &w3), "texla_op_writes of a matrix");
+        CHECK(w3 == 0, "texla_op_writes of a dense matrix: %d", w3);
+        /* texla_op_matvec_dot on the product: p = q and a bad pq refused, q untouched */
+        texla_scalar pq = {0};
+        CHECK_OK(ctx, texla_scalar_make(ctx, 0, &pq), "cg product: pq");
+        CHECK_CODE(ctx, texla_op_matvec_dot(ctx, a, b, b, pq), TEXLA_ERR_ALIAS, "matvec_dot p = q");
+        CHECK_CODE(ctx, texla_op_matvec_dot(ctx, a, b, mid, pq), TEXLA_ERR_ALIAS, "matvec_dot q = mid");
+        CHECK_OK(ctx, texla_vec_read(ctx, x, before), "cg product: read x");
+        CHECK_CODE(ctx, texla_op_matvec_dot(ctx, a, b, x, (texla_scalar){12345}), TEXLA_ERR_HANDLE,
+                   "matvec_dot with a bad pq");
+        CHECK_OK(ctx, texla_vec_read(ctx, x, after), "cg product: read x");
+        CHECK(!memcmp(before, after, sizeof before), "matvec_dot with a bad pq wrote q");
+        texla_scalar_destroy(ctx, pq);
+        texla_op_destroy(ctx, a3);
+        texla_vec_destroy(ctx, mid2);
+    }
     /* a product that is not square: a shape error */
     texla_mat w = {0};
     texla_op a2 = {0};

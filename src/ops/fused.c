@@ -19,9 +19,26 @@ texla_result texla_op_matvec_dot(texla_ctx *ctx, texla_op a, texla_vec p, texla_
         int rows = 0, cols = 0;
         texla_result r = texla_op_shape(ctx, a, &rows, &cols);
         if (r) return r;
-        if (rows != cols)
-            return texla__fail(ctx, TEXLA_ERR_SHAPE, "%s: a must be square; the product "
-                               "operator is %d x %d", fn, rows, cols);
+        /* every operand checked before the product writes q (and its mid) */
+        texla__operand po[3] = {{"p", p.id, TEXLA__KIND_VEC, NULL},
+                                {"pq", pq.id, TEXLA__KIND_SCALAR, NULL},
+                                {"q", q.id, TEXLA__KIND_VEC, NULL}};
+        if ((r = texla__resolve(ctx, fn, po, 3))) return r;
+        if (rows != cols || po[0].o->lay.n != cols || po[2].o->lay.n != rows)
+            return texla__fail(ctx, TEXLA_ERR_SHAPE, "%s: a must be square with p and q of its "
+                               "size; the product operator is %d x %d, p has %d elements, q %d",
+                               fn, rows, cols, po[0].o->lay.n, po[2].o->lay.n);
+        if (p.id == q.id)
+            return texla__fail(ctx, TEXLA_ERR_ALIAS, "%s: p is also q; q = A p is written while "
+                               "p is read", fn);
+        for (int k = 0; k < 3; k += 2) {
+            int w = 0;
+            if ((r = texla_op_writes(ctx, a, k ? q : p, &w))) return r;
+            if (w)
+                return texla__fail(ctx, TEXLA_ERR_ALIAS, "%s: %s is the product operator's "
+                                   "intermediate vector (mid), which the product rewrites", fn,
+                                   k ? "q" : "p");
+        }
         texla_ctx_begin(ctx);
         r = texla_op_matvec(ctx, a, p, q);
         if (!r) r = texla_vec_dot(ctx, p, q, pq);

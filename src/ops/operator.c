@@ -115,6 +115,29 @@ texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, texla_vec 
     return TEXLA_OK;
 }
 
+/* does applying a write v (a product's mid, at any depth below a)? depth bounds the walk */
+static int writes(texla_ctx *ctx, texla_op a, uint64_t v, int depth) {
+    if (a.kind != TEXLA_OP_PRODUCT || depth > 64) return 0;
+    const texla__obj *o = texla__obj_get(ctx, a.id, TEXLA__KIND_OPERATOR);
+    if (!o) return 0;
+    const product_part *p = o->part;
+    return p->mid.id == v || writes(ctx, p->l, v, depth + 1) || writes(ctx, p->r, v, depth + 1);
+}
+
+texla_result texla_op_writes(texla_ctx *ctx, texla_op a, texla_vec v, int *out) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = "texla_op_writes";
+    if (!out) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: out is NULL", fn);
+    *out = 0;
+    texla__obj *o;
+    texla_result r = op_obj(ctx, fn, "a", a, &o);
+    if (r) return r;
+    if (!texla__obj_get(ctx, v.id, TEXLA__KIND_VEC))
+        return texla__bad_handle(ctx, fn, "v", TEXLA__KIND_VEC, v.id);
+    *out = writes(ctx, a, v.id, 0);
+    return TEXLA_OK;
+}
+
 void texla_op_destroy(texla_ctx *ctx, texla_op a) {
     if (a.kind != TEXLA_OP_PRODUCT) return;
     texla__destroy(ctx, a.id, TEXLA__KIND_OPERATOR);

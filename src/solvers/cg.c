@@ -4,6 +4,7 @@
 #include "texla.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* The CG state: vectors r, p, p2 (p's next value), q, and GPU scalars. */
@@ -133,6 +134,19 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
     int every = desc.check_every ? desc.check_every : 8;
     texla_cg_workspace *ws = desc.workspace;
     if (ws && (r = check_workspace(ctx, ws, &bi, b, x))) return r;
+    /* a product operator writes its mid: not b, x or a work vector (b was overwritten by the
+     * first product and the solve reported converged) */
+    for (int k = 0; a.kind == TEXLA_OP_PRODUCT && k < (ws ? 8 : 2); k++) {
+        texla_vec v = k == 0 ? b : k == 1 ? x : ws->v[k - 2];
+        int w = 0;
+        if ((r = texla_op_writes(ctx, a, v, &w))) return r;
+        char name[40] = "b";
+        if (k == 1) name[0] = 'x';
+        if (k > 1) snprintf(name, sizeof name, "the workspace's vector %d", k - 2);
+        if (w)
+            return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS, "texla_cg: %s is the product operator's "
+                                  "intermediate vector (mid), which every product rewrites", name);
+    }
     texla_ctx_begin(ctx);
     cg_state s = {0};
     texla_scalar *sc[] = {&s.rr, &s.rr_new, &s.pq, &s.beta, &s.bb};
