@@ -1106,12 +1106,17 @@ head -c 70000000 /dev/zero | tr '\0' ' ' | "$T" run - > out 2> err
 rc=$?
 [ "$rc" -eq 1 ] && grep -q 'standard input is longer than 64 MiB' err && pass "texla run - of 70 MB: refused" ||
     fail "texla run - of 70 MB: exit $rc" "$(cat err)"
+# standard input is open already: /dev/null is an empty script (exit 0)
+"$T" run - < /dev/null > out 2> err
+rc=$?
+[ "$rc" -eq 0 ] && [ ! -s err ] && pass "texla run - < /dev/null: an empty script" ||
+    fail "texla run - < /dev/null: exit $rc" "$(cat err)"
 # output lost to a full device: exit 1, said (it was exit 0)
 if [ -w /dev/full ]; then
     printf 'x = ones(3, 3)\nprint x\n' > full.tx
     "$T" run full.tx > /dev/full 2> err; r1=$?
     "$T" --version > /dev/full 2>> err; r2=$?
-    [ "$r1" -eq 1 ] && [ "$r2" -eq 1 ] && grep -q 'cannot write to standard output' err &&
+    [ "$r1" -eq 1 ] && [ "$r2" -eq 1 ] && [ "$(grep -c 'cannot write to standard output: No space left' err)" -eq 2 ] &&
         pass "output to /dev/full: exit 1 with the reason" || fail "output to /dev/full: exit $r1, $r2" "$(cat err)"
     rm -f full.tx
 else
@@ -1157,7 +1162,8 @@ if [ "$(id -u)" -ne 0 ]; then
     [ "$rc" -eq 1 ] && [ "$(cat ro.mtx)" = keep ] && grep -q 'cannot write it' err &&
         pass "save over a read-only file: refused, the file kept" || fail "save over a read-only file: exit $rc" "$(cat err)"
     chmod 644 ro.mtx; rm -f ro.mtx ro.tx
-elif command -v su > /dev/null && su nobody -s /bin/sh -c true 2> /dev/null; then
+elif command -v su > /dev/null && su nobody -s /bin/sh -c "'$T' --version" > /dev/null 2>&1 &&
+     su nobody -s /bin/sh -c "cd '$TMP' 2> /dev/null || exit 0; '$T' info" > /dev/null 2>&1; then
     mkdir rodir; echo keep > rodir/ro.mtx; chmod 444 rodir/ro.mtx
     printf 'x = ones(2, 2)\nsave x "ro.mtx"\n' > rodir/ro.tx
     chown -R nobody rodir; chmod 755 rodir; chmod 755 "$TMP"

@@ -1,5 +1,6 @@
 /* afile.c - atomic file writes, shared by every writer (Matrix Market, PNG, the tuning cache):
- * the data goes to a temporary file beside the file it replaces (NAME.tmpXXXXXX, created
+ * the data goes to a temporary file beside the file it replaces (NAME.tmpXXXXXX, NAME cut to
+ * 200 bytes at a character's start, created
  * exclusively with mode 0666 & ~umask, or the mode of the file it replaces, so a replaced file
  * keeps its permissions; mkstemp would give 0600), is flushed and synced, and only then
  * renamed over it. On any failure the temporary file is removed and nothing else changes.
@@ -165,7 +166,10 @@ texla_result texla__afile_open(texla__err *e, const char *fn, const char *path, 
     size_t n = strlen(a->target);
     const char *slash = strrchr(a->target, '/');
     size_t dir = slash ? (size_t)(slash - a->target) + 1 : 0;
-    if (n - dir > TMP_BASE) n = dir + TMP_BASE;
+    if (n - dir > TMP_BASE) { /* cut at a character's start (a UTF-8 name stays valid) */
+        n = dir + TMP_BASE;
+        while (n > dir && ((unsigned char)a->target[n] & 0xC0) == 0x80) n--;
+    }
     a->tmp = malloc(n + 11);
     if (!a->tmp) {
         free(a->target);
@@ -231,7 +235,7 @@ texla_result texla__afile_commit(texla__err *e, const char *fn, texla__afile *a,
         const char *slash = strrchr(a->target, '/');
         if (slash) {
             size_t k = slash == a->target ? 1 : (size_t)(slash - a->target);
-            memcpy(a->tmp, a->target, k); /* tmp is longer than target */
+            memcpy(a->tmp, a->target, k); /* tmp holds at least the folder's part */
             a->tmp[k] = '\0';
         }
         int dfd = open(slash ? a->tmp : ".", O_RDONLY | O_CLOEXEC);

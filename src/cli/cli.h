@@ -130,6 +130,10 @@ void mrg_seed(mrg *g, unsigned long seed);
 double mrg_next(mrg *g);           /* uniform in (0, 1) */
 float mrg_uniform_pm1(mrg *g);     /* uniform in [-1, 1), multiples of 2^-23 */
 
+/* interp.c: the errno of the first failed flush of a script's output (0: none), for main's
+ * message (a later flush of the emptied buffer succeeds and says nothing) */
+extern int cli_out_errno;
+
 /* tune.c: `texla tune FILE.mtx ...` (argv as main's; backend: the global --backend, which the
  * command's own overrides), and the tuning cache for `texla info` */
 int cli_tune(int argc, char **argv, texla_backend backend);

@@ -7,10 +7,13 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+
+int cli_out_errno; /* the first failed flush of the output's errno (0: none seen) */
 
 /* ---- variables ---- */
 
@@ -647,6 +650,7 @@ int script_run(texla_ctx *ctx, const script *sc, const run_opts *opt, FILE *out,
     free(in.vars);
     free(in.vhash);
     free(in.hist), free(in.hist_it), free(in.hist_true);
-    fflush(out);
+    errno = 0;
+    if (fflush(out) != 0 && !cli_out_errno) cli_out_errno = errno ? errno : EIO;
     return rc;
 }

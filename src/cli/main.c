@@ -184,8 +184,8 @@ static char *slurp(FILE *f, size_t *len) {
  * library's readers judge (a device such as /dev/zero never ends; opening some has effects of
  * their own) */
 static const char *unreadable_kind(mode_t m) {
-    if (S_ISREG(m) || S_ISFIFO(m)) return NULL;
-    return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device" : "a device or a socket";
+    if (S_ISREG(m) || S_ISFIFO(m) || S_ISSOCK(m)) return NULL; /* a socket: a stream too */
+    return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device" : "a block device";
 }
 
 static int cmd_run(const char *path, const run_opts *opt) {
@@ -198,7 +198,9 @@ static int cmd_run(const char *path, const run_opts *opt) {
         return 1;
     }
     if (f && fstat(fileno(f), &st) == 0) kind = unreadable_kind(st.st_mode);
-    if (kind && from_stdin && isatty(fileno(f))) kind = NULL; /* typed: ends at end-of-file */
+    /* standard input is open already (nothing of opening it to fear): any kind but a folder,
+     * whose end SCRIPT_MAX bounds (/dev/null: an empty script; a terminal: typed) */
+    if (kind && from_stdin && !S_ISDIR(st.st_mode)) kind = NULL;
     if (kind) { /* checked again on the open stream: PATH may have changed in between */
         if (f && !from_stdin) fclose(f);
         fprintf(stderr, "texla: %s is %s; scripts are read from regular files or pipes\n",
@@ -298,8 +300,9 @@ static int cli_main(int argc, char **argv) {
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         if (argc > 2) return usage("--help takes no arguments");
-        fputs(usage_text, stdout);
-        fputs(help_text, stdout);
+        errno = 0;
+        if (fputs(usage_text, stdout) == EOF || fputs(help_text, stdout) == EOF)
+            cli_out_errno = errno ? errno : EIO;
         return 0;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
@@ -346,7 +349,7 @@ static int cli_main(int argc, char **argv) {
 int main(int argc, char **argv) {
     int rc = cli_main(argc, argv);
     errno = 0;
-    int flushed = fflush(stdout) == 0, err = errno;
+    int flushed = fflush(stdout) == 0, err = errno ? errno : cli_out_errno;
     if ((!flushed || ferror(stdout)) && rc == 0) {
         fprintf(stderr, "texla: cannot write to standard output: %s\n",
                 err ? strerror(err) : "a write failed");

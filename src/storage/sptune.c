@@ -948,13 +948,14 @@ static texla_result final_round(bench *b, clist *L) {
         L->c[pick].final = 1;
         fin[nf++] = pick;
     }
-    /* and the first finalist's other workgroup sizes, whatever their first times: one timed
-     * late, alone, right after the twins' builds read 1.7x its warm time (H100, circuit's CSR a
-     * row with x from a buffer at 256 invocations: 146.4 us once, 86.5-87 pinned; its size 128,
-     * 90.6, was chosen) */
+    /* and the first finalist's other workgroup sizes, whatever their first times short of
+     * hopeless: one timed late, alone, right after the twins' builds read 1.7x its warm time
+     * (H100, circuit's CSR a row with x from a buffer at 256 invocations: 146.4 us once,
+     * 86.5-87 pinned; its size 128, 90.6, was chosen) */
     for (int i = 0; nf > 0 && i < L->n && nf < FINALISTS + 2; i++) {
         cand *c = &L->c[i];
-        if (!c->ok || c->final || kept_of(b, c) < 0 || !same_but_wg(&L->c[fin[0]].v, &c->v))
+        if (!c->ok || c->final || kept_of(b, c) < 0 || !same_but_wg(&L->c[fin[0]].v, &c->v) ||
+            c->us > HOPELESS * L->c[fin[0]].us)
             continue;
         c->final = 1;
         fin[nf++] = i;
