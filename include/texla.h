@@ -73,7 +73,8 @@
  *   2D texture and sampler bindings of units 0..7, vertex array and array buffer bindings,
  *   pixel pack/unpack buffer bindings and pack/unpack alignment, row length, skips,
  *   image height, GL_CLAMP_READ_COLOR, blend enable (draw buffer 0), blend functions,
- *   equations and colour, colour write mask (draw buffer 0), polygon mode, the enables of
+ *   equations and colour, colour write mask (draw buffer 0), polygon mode, clip control
+ *   (origin and depth mode, GL 4.5 or ARB_clip_control), the enables of
  *   depth test, stencil test, scissor test, face culling, rasterizer discard,
  *   GL_FRAMEBUFFER_SRGB, colour logic op, sample alpha-to-coverage, sample mask,
  *   program point size, primitive restart and clip distances 0..7.

@@ -293,6 +293,10 @@ static void take(snap *s) {
         for (int i = 0; i < 4; i++) put(s, m[i], "GL_COLOR_WRITEMASK (draw buffer %u)[%d]", b, i);
     }
     GETI(s, GL_POLYGON_MODE, 2);
+    if (gl_ver >= 45) {
+        GETI(s, GL_CLIP_ORIGIN, 1);
+        GETI(s, GL_CLIP_DEPTH_MODE, 1);
+    }
     if (gl_ver >= 43) { /* storage buffer bindings 0..8 (texla's kernels use 0..7) + generic */
         GETI(s, GL_SHADER_STORAGE_BUFFER_BINDING, 1);
         for (GLuint i = 0; i < 9; i++) {
@@ -642,6 +646,8 @@ static void set_sentinel(host_objs *o) {
     glColorMaski(0, GL_TRUE, GL_FALSE, GL_TRUE, GL_FALSE);
     glColorMaski(1, GL_FALSE, GL_TRUE, GL_TRUE, GL_FALSE);
     glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+    /* an upper-left clip origin turned the points of the sparse product's rows upside down */
+    if (gl_ver >= 45) glClipControl(GL_UPPER_LEFT, GL_ZERO_TO_ONE);
     /* image units 0..4 hold the host's textures with assorted access and formats */
     glBindImageTexture(0, o->unit_tex[0], 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
     if (gl_ver >= 42) {

@@ -133,6 +133,7 @@ typedef struct texla__glstate {
     GLint blend_src_rgb, blend_dst_rgb, blend_src_a, blend_dst_a, blend_eq_rgb, blend_eq_a;
     GLfloat blend_color[4];
     GLint polygon_mode[2];
+    GLint clip_origin, clip_depth; /* glClipControl (GL 4.5, ARB_clip_control) */
     GLint image[TEXLA__MAX_IMG][6]; /* name, level, layered, layer, access, format (GL 4.2) */
     GLint ssbo_generic;             /* GL_SHADER_STORAGE_BUFFER (GL 4.3) */
     GLint ssbo[TEXLA__MAX_SSBO];    /* indexed bindings: name */

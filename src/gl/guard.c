@@ -58,6 +58,10 @@ static void save(texla__glstate *s) {
     }
     glGetFloatv(GL_BLEND_COLOR, s->blend_color);
     glGetIntegerv(GL_POLYGON_MODE, s->polygon_mode);
+    if (GLAD_GL_VERSION_4_5 || GLAD_GL_ARB_clip_control) {
+        glGetIntegerv(GL_CLIP_ORIGIN, &s->clip_origin);
+        glGetIntegerv(GL_CLIP_DEPTH_MODE, &s->clip_depth);
+    }
     if (GLAD_GL_VERSION_4_2) {
         static const GLenum q[6] = {GL_IMAGE_BINDING_NAME,  GL_IMAGE_BINDING_LEVEL,
                                     GL_IMAGE_BINDING_LAYERED, GL_IMAGE_BINDING_LAYER,
@@ -122,6 +126,8 @@ static void restore(const texla__glstate *s) {
     glBlendColor(s->blend_color[0], s->blend_color[1], s->blend_color[2], s->blend_color[3]);
     /* core profile: front and back modes are always equal */
     glPolygonMode(GL_FRONT_AND_BACK, (GLenum)s->polygon_mode[0]);
+    if (GLAD_GL_VERSION_4_5 || GLAD_GL_ARB_clip_control)
+        glClipControl((GLenum)s->clip_origin, (GLenum)s->clip_depth);
     if (GLAD_GL_VERSION_4_2)
         for (int u = 0; u < TEXLA__MAX_IMG; u++) {
             const GLint *m = s->image[u];
@@ -147,6 +153,9 @@ static void canonical_state(void) {
     for (int i = 0; i < N_CAPS; i++) glDisable(enable_caps[i]);
     glColorMaski(0, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    /* a host's upper-left clip origin turned the points drawn for sparse rows upside down */
+    if (GLAD_GL_VERSION_4_5 || GLAD_GL_ARB_clip_control)
+        glClipControl(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE);
     if (GLAD_GL_VERSION_4_0) glBlendEquationSeparatei(0, GL_FUNC_ADD, GL_FUNC_ADD);
     else glBlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
     if (GLAD_GL_VERSION_4_1) glDisablei(GL_SCISSOR_TEST, 0);
