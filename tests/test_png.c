@@ -707,6 +707,7 @@ typedef struct wpng {
     const png_color *palette;
     int npalette;
     const char *range; /* a texla:range chunk, or NULL */
+    const png_byte *trns; /* the palette's alpha (npalette of them), or NULL */
 } wpng;
 
 static int wpng_body(wpng *j) {
@@ -715,6 +716,7 @@ static int wpng_body(wpng *j) {
     png_set_IHDR(j->png, j->info, (png_uint_32)j->w, (png_uint_32)j->h, j->depth, j->colour,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (j->palette) png_set_PLTE(j->png, j->info, j->palette, j->npalette);
+    if (j->trns) png_set_tRNS(j->png, j->info, j->trns, j->npalette, NULL);
     char key[] = "texla:range", text[64];
     snprintf(text, sizeof text, "%s", j->range ? j->range : "");
     png_text t = {.compression = PNG_TEXT_COMPRESSION_NONE, .key = key, .text = text};
@@ -728,9 +730,12 @@ static int wpng_body(wpng *j) {
     return 1;
 }
 
+static const png_byte *trns_next; /* the next put_png's palette alpha (tRNS), then none */
+
 static void put_png(const char *path, int w, int h, int colour, int depth, const uint8_t *data,
                     const png_color *pal, int npal, const char *range) {
-    wpng j = {NULL, NULL, fopen(path, "wb"), w, h, colour, depth, data, pal, npal, range};
+    wpng j = {NULL, NULL, fopen(path, "wb"), w, h, colour, depth, data, pal, npal, range, trns_next};
+    trns_next = NULL;
     CHECK(j.f != NULL, "cannot create %s", path);
     if (!j.f) return;
     j.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
@@ -776,6 +781,12 @@ static void test_read(void) {
     put_png(at("in_pal.png"), 4, 1, PNG_COLOR_TYPE_PALETTE, 2, idx, pal, 4, NULL);
     const double w_pal[4] = {0, 1 / 3.0, 1 / 3.0, 90 / 255.0};
     expect_read("palette 2-bit", at("in_pal.png"), 1, 4, w_pal);
+    /* the same with a tRNS chunk: its alpha is not averaged in (0.875 for a white pixel of
+     * alpha 128 was read) */
+    static const png_byte alpha[4] = {0, 128, 255, 40};
+    trns_next = alpha;
+    put_png(at("in_palt.png"), 4, 1, PNG_COLOR_TYPE_PALETTE, 2, idx, pal, 4, NULL);
+    expect_read("palette 2-bit with tRNS", at("in_palt.png"), 1, 4, w_pal);
     /* grey 1-bit: 8 x 1 */
     const uint8_t bits[1] = {0xa5};
     put_png(at("in_g1.png"), 8, 1, PNG_COLOR_TYPE_GRAY, 1, bits, NULL, 0, NULL);

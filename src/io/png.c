@@ -771,7 +771,11 @@ static int read_body(rjob *j) {
     }
     if (colour == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(j->png);
     if (colour == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(j->png);
-    if (colour & PNG_COLOR_MASK_ALPHA) png_set_strip_alpha(j->png);
+    /* alpha dropped, also the one a palette's tRNS becomes when expanded (it was averaged
+     * into the value: 0.875 for a white pixel of alpha 128) */
+    if ((colour & PNG_COLOR_MASK_ALPHA) ||
+        (colour == PNG_COLOR_TYPE_PALETTE && png_get_valid(j->png, j->info, PNG_INFO_tRNS)))
+        png_set_strip_alpha(j->png);
     int passes = interlace != PNG_INTERLACE_NONE ? png_set_interlace_handling(j->png) : 1;
     png_read_update_info(j->png, j->info);
     j->ch = png_get_channels(j->png, j->info);
