@@ -1925,6 +1925,52 @@ void suite_state(void) {
     glPixelStorei(GL_PACK_SWAP_BYTES, GL_FALSE);
     glPixelStorei(GL_UNPACK_SWAP_BYTES, GL_FALSE);
 
+    /* the host's own GL_TIME_ELAPSED query active while texla makes its context and times
+     * programs (a first use's timing, a sparse tuning): texla must neither begin a second one
+     * (GL_INVALID_OPERATION) nor end the host's */
+    if (gl_ver >= 33) {
+        GLuint hq = 0;
+        glGenQueries(1, &hq);
+        glBeginQuery(GL_TIME_ELAPSED, hq);
+        texla_ctx_desc desc = {0};
+        desc.host_getproc = (texla_getproc_fn)eglGetProcAddress;
+        desc.backend = suite_backend();
+        texla_ctx *ctx = NULL;
+        texla_result r = texla_ctx_make(&desc, &ctx);
+        CHECK(r == TEXLA_OK, "texla_ctx_make (host mode, host query active): %s: %s",
+              texla_result_name(r), texla_error_message(NULL));
+        if (ctx) {
+            cur_call = "texla calls while the host's timer query is active";
+            texla_vec l = {0};
+            texla_sparse sp = {0};
+            static const int ri[6] = {0, 1, 2, 3, 4, 5}, ci[6] = {1, 2, 3, 4, 5, 0};
+            static const float vv[6] = {1, 2, 3, 4, 5, 6};
+            r = texla_vec_make(ctx, 6, NULL, &l);
+            if (!r) r = texla_sparse_make_coo(ctx, l, l, 6, ri, ci, vv, &sp);
+            texla_sparse_tune_desc td = {0};
+            td.budget = 0.5;
+            if (!r) r = texla_sparse_tune(ctx, sp, &td);
+            CHECK(r == TEXLA_OK, "texla calls with the host's timer query active: %s: %s",
+                  texla_result_name(r), texla_error_message(ctx));
+            GLint cur = 0;
+            glGetQueryiv(GL_TIME_ELAPSED, GL_CURRENT_QUERY, &cur);
+            CHECK((GLuint)cur == hq, "the host's timer query is no longer active after texla's "
+                  "calls (current query %d, the host's %u)", cur, hq);
+            texla_sparse_destroy(ctx, sp);
+            texla_vec_destroy(ctx, l);
+            texla_ctx_destroy(ctx);
+        }
+        glEndQuery(GL_TIME_ELAPSED);
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(hq, GL_QUERY_RESULT, &ns);
+        e = glGetError();
+        CHECK(e == GL_NO_ERROR, "glGetError() after texla's calls inside the host's timer query "
+              "is 0x%04x", e);
+        while (glGetError() != GL_NO_ERROR) {}
+        glDeleteQueries(1, &hq);
+        dbg_errors = 0;
+    }
+
     /* a GL error the host has not collected yet: texla's calls still work, and the host
      * still finds its error (GL error flags are state too) */
     {

@@ -181,6 +181,8 @@ struct texla__gl {
     char gl_debug[512];    /* the last KHR_debug message of texla's own debug context */
     GLuint timer_q;        /* texla__timer_begin/end */
     double timer_t0;
+    int timer_on;          /* this timing by the query (else the wall clock: no timer queries,
+                              or a host's GL_TIME_ELAPSED query active) */
     int depth;             /* guard nesting */
     texla__glstate saved;
 };

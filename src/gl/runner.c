@@ -273,7 +273,12 @@ void texla__prefetch(texla__gl *g, texla__prog_id prog, const char *defines) {
 }
 
 void texla__timer_begin(texla__gl *g) {
-    if (g->caps.timer) {
+    /* a host's own GL_TIME_ELAPSED query may be active (a frame profiler): beginning another
+     * is an error, and ending it would end the host's; the wall clock around glFinish then */
+    GLint busy = 0;
+    if (g->caps.timer && g->host) glGetQueryiv(GL_TIME_ELAPSED, GL_CURRENT_QUERY, &busy);
+    g->timer_on = g->caps.timer && !busy;
+    if (g->timer_on) {
         if (!g->timer_q) glGenQueries(1, &g->timer_q);
         glBeginQuery(GL_TIME_ELAPSED, g->timer_q);
     } else {
@@ -283,7 +288,7 @@ void texla__timer_begin(texla__gl *g) {
 }
 
 double texla__timer_end_ms(texla__gl *g) {
-    if (g->caps.timer) {
+    if (g->timer_on) {
         glEndQuery(GL_TIME_ELAPSED);
         GLuint64 ns = 0;
         glGetQueryObjectui64v(g->timer_q, GL_QUERY_RESULT, &ns);
