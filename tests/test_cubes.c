@@ -217,6 +217,33 @@ static void add_random_pile(cubes_world *w) {
             }
 }
 
+/* bad parameters refused: iteration counts past the limit or negative (2^30 overflowed the
+ * doubled count, -5 failed the second step), boxes with a NaN position or size, a rotation of
+ * length 0 */
+static void test_bad_params(void) {
+    cubes_world w;
+    static const int its[4] = {1 << 30, -5, 0, 0}, mits[4] = {0, 0, -1, CUBES_MAX_ITERATIONS + 1};
+    for (int k = 0; k < 4; k++) {
+        cubes_params p = {.iterations = its[k], .max_iterations = mits[k]};
+        CHECK(cubes_world_init(&w, ctx, &p) == -1, "cubes_world_init(iterations %d, "
+              "max_iterations %d) accepted", its[k], mits[k]);
+    }
+    cubes_params p = {.iterations = 20};
+    int ok = cubes_world_init(&w, ctx, &p) == 0;
+    CHECK(ok, "cubes_world_init(iterations 20)");
+    if (!ok) return;
+    float h[3] = {0.5f, 0.5f, 0.5f}, zero[4] = {0, 0, 0, 0}, nanq[4] = {NAN, 0, 0, 1};
+    CHECK(cubes_add_box(&w, (float[3]){NAN, 1, 0}, h, 1, NULL) == -1, "a box at x = NaN added");
+    CHECK(cubes_add_box(&w, (float[3]){0, 1, 0}, (float[3]){0.5f, INFINITY, 0.5f}, 1, NULL) == -1,
+          "a box of infinite size added");
+    CHECK(cubes_add_box(&w, (float[3]){0, 1, 0}, h, 1, zero) == -1, "a box turned by q = 0 added");
+    CHECK(cubes_add_box(&w, (float[3]){0, 1, 0}, h, 1, nanq) == -1, "a box turned by a NaN q added");
+    CHECK(cubes_add_box(&w, (float[3]){0, 1, 0}, h, INFINITY, NULL) == -1, "a box of infinite mass added");
+    CHECK(w.nbodies == 0 && cubes_add_box(&w, (float[3]){0, 1, 0}, h, 1, NULL) == 0,
+          "after the refused boxes: %d bodies, or a good box refused", w.nbodies);
+    cubes_world_free(&w);
+}
+
 static void test_A(void) {
     for (int islands = 0; islands < 2; islands++) {
         cubes_world w;
@@ -1027,6 +1054,7 @@ void suite_cubes(void) {
     ctx = suite_ctx(NULL);
     if (!ctx) return;
     test_broadphase();
+    test_bad_params();
     test_A();
     test_matfree_w();
     test_sparse_vs_dense();

@@ -421,6 +421,15 @@ static void drop_reset(void) {
           texla_error_message(ctx));
     wave_sim_free(&f); /* must be safe after a failed init */
     CHECK(f.ctx == NULL, "wave_sim_free after a failed init left the struct set");
+    /* no CG iterations (0 meant n^2 a step: minutes), a negative count, a NaN dt: refused */
+    static const int cgs[3] = {0, -3, 8};
+    static const float dts[3] = {0.5f, 0.5f, NAN};
+    for (int k = 0; k < 3; k++) {
+        rc = wave_sim_init(&f, ctx, 8, dts[k], 1, cgs[k]);
+        CHECK(rc == -1 && strstr(texla_error_message(ctx), "wave_sim_init"), "wave_sim_init(cg "
+              "%d, dt %g) = %d, message \"%s\"", cgs[k], (double)dts[k], rc, texla_error_message(ctx));
+        wave_sim_free(&f);
+    }
 }
 
 void suite_wave(void) {

@@ -124,6 +124,11 @@ int cubes_scene_parse(const char *name) {
 
 int cubes_world_init(cubes_world *w, texla_ctx *ctx, const cubes_params *p) {
     memset(w, 0, sizeof *w);
+    /* iteration counts below 0 or past CUBES_MAX_ITERATIONS: refused (2^30 overflowed the
+     * doubled count; -5 failed the second step naming -2) */
+    if (p && (p->iterations < 0 || p->iterations > CUBES_MAX_ITERATIONS ||
+              p->max_iterations < 0 || p->max_iterations > CUBES_MAX_ITERATIONS))
+        return -1;
     w->ctx = ctx;
     w->p = cubes_params_resolve(p);
     const char *sp = getenv("TEXLA_CUBES_SPLIT");
@@ -199,7 +204,13 @@ static int growz(float **ptr, size_t *cap, size_t n) {
 
 int cubes_add_box(cubes_world *w, const float pos[3], const float half[3], float mass,
                   const float q[4]) {
-    if (!(mass > 0) || !(half[0] > 0) || !(half[1] > 0) || !(half[2] > 0)) return -1;
+    if (!(mass > 0) || !isfinite(mass) || !pos || !half) return -1;
+    for (int i = 0; i < 3; i++)
+        if (!isfinite(pos[i]) || !(half[i] > 0) || !isfinite(half[i])) return -1;
+    if (q) { /* a rotation: finite, and not of length 0 (normalised below) */
+        float l2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+        if (!isfinite(l2) || !(l2 > 1e-12f)) return -1;
+    }
     if (grow((void **)&w->bodies, &w->cap_bodies, w->nbodies + 1, sizeof *w->bodies)) return -1;
     cubes_body *b = &w->bodies[w->nbodies];
     memset(b, 0, sizeof *b);

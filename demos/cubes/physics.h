@@ -249,8 +249,11 @@ typedef struct cubes_world {
 /* The parameters with every zero field resolved to its default. */
 cubes_params cubes_params_resolve(const cubes_params *p);
 
+/* at most this many Jacobi iterations a step (iterations, max_iterations) */
+#define CUBES_MAX_ITERATIONS 1000000
 /* ctx: a texla context (headless or host mode) current on this thread. p may be NULL.
- * Sets the context's matmul_k when p asks. Returns 0, or -1 (texla refused matmul_k). */
+ * Sets the context's matmul_k when p asks. Returns 0, or -1 (iterations or max_iterations
+ * below 0 or past CUBES_MAX_ITERATIONS; texla refused matmul_k). */
 int cubes_world_init(cubes_world *w, texla_ctx *ctx, const cubes_params *p);
 /* Frees everything, the GPU matrices included (with ctx current). */
 void cubes_world_free(cubes_world *w);
@@ -265,7 +268,8 @@ void cubes_world_clear(cubes_world *w);
 int cubes_scene(cubes_world *w, int scene, int n, cubes_scene_info *info);
 
 /* Adds a box of the given half extents and mass at pos with orientation q (w, x, y, z; NULL:
- * identity), at rest. Returns its index, or -1 (out of memory or bad arguments). */
+ * identity), at rest. Returns its index, or -1 (out of memory or bad arguments: a position or
+ * size not finite, a size or mass not > 0, q not finite or of length 0). */
 int cubes_add_box(cubes_world *w, const float pos[3], const float half[3], float mass,
                   const float q[4]);
 /* A wall of wide x high cubes of edge `edge`, mass 1 each, on the ground, centred on x = 0,

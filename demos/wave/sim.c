@@ -20,6 +20,18 @@ static int build(wave_sim *s) {
 
 int wave_sim_init(wave_sim *s, texla_ctx *ctx, int n, float dt, int implicit, int cg_iters) {
     memset(s, 0, sizeof *s);
+    /* CG iterations a step: at least 1 (0 meant CG's default, n^2 a step: minutes at n = 64);
+     * dt finite and > 0 */
+    if (implicit && (cg_iters < 1 || cg_iters > 100000)) {
+        texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT, "wave_sim_init: cg_iters is %d; it must be 1 .. "
+                       "100000", cg_iters);
+        return -1;
+    }
+    if (!(dt > 0) || !isfinite(dt)) {
+        texla_ctx_fail(ctx, TEXLA_ERR_ARGUMENT, "wave_sim_init: dt is %g; it must be finite and "
+                       "> 0", (double)dt);
+        return -1;
+    }
     s->ctx = ctx;
     s->n = n;
     s->c = 1.0f;
