@@ -173,7 +173,9 @@ typedef enum texla_backend {
 } texla_backend;
 
 typedef struct texla_ctx_desc {
-    texla_getproc_fn host_getproc; /* non-NULL: host mode (use the current context) */
+    texla_getproc_fn host_getproc; /* non-NULL: host mode (use the current context, a core
+                                      profile of OpenGL 3.3 or later: a compatibility profile
+                                      is refused, TEXLA_ERR_UNSUPPORTED) */
     texla_error_fn error_cb;       /* called with every error; NULL: none */
     void *error_user;              /* passed to error_cb */
     int debug;          /* 1: glGetError after every pass (in host mode that takes the host's

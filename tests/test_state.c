@@ -1925,6 +1925,35 @@ void suite_state(void) {
     glPixelStorei(GL_PACK_SWAP_BYTES, GL_FALSE);
     glPixelStorei(GL_UNPACK_SWAP_BYTES, GL_FALSE);
 
+    /* a compatibility-profile host context: refused (its alpha test and colour clamping
+     * changed texla's results); made beside the host's, then the host's made current again */
+    {
+        const char *dext = eglQueryString(h.dpy, EGL_EXTENSIONS);
+        const EGLint ca[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                             EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                             EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT, EGL_NONE};
+        EGLContext cc = has_ext(dext, "EGL_KHR_no_config_context") &&
+                                has_ext(dext, "EGL_KHR_surfaceless_context")
+                            ? eglCreateContext(h.dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, ca)
+                            : EGL_NO_CONTEXT;
+        if (cc != EGL_NO_CONTEXT && eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, cc)) {
+            texla_ctx_desc desc = {0};
+            desc.host_getproc = (texla_getproc_fn)eglGetProcAddress;
+            texla_ctx *cctx = NULL;
+            texla_result r = texla_ctx_make(&desc, &cctx);
+            CHECK(r == TEXLA_ERR_UNSUPPORTED && strstr(texla_error_message(NULL), "compatibility"),
+                  "texla_ctx_make in a compatibility-profile context: %s: %s",
+                  texla_result_name(r), texla_error_message(NULL));
+            if (cctx) texla_ctx_destroy(cctx);
+            eglMakeCurrent(h.dpy, h.surf, h.surf, h.ctx);
+            eglDestroyContext(h.dpy, cc);
+            gladLoadGL((GLADloadfunc)eglGetProcAddress);
+        } else {
+            if (cc != EGL_NO_CONTEXT) eglDestroyContext(h.dpy, cc);
+            check_skip("a compatibility-profile host context", "none could be made here");
+        }
+    }
+
     /* the host's own GL_TIME_ELAPSED query active while texla makes its context and times
      * programs (a first use's timing, a sparse tuning): texla must neither begin a second one
      * (GL_INVALID_OPERATION) nor end the host's */

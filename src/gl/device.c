@@ -107,6 +107,20 @@ texla_result texla__gl_load(texla__gl *g, texla_getproc_fn gp) {
         return texla__glfail(g, TEXLA_ERR_UNSUPPORTED,
                              "OpenGL %d.%d found (%s); texla needs OpenGL 3.3 core or later",
                              in->gl_major, in->gl_minor, (const char *)vs);
+    /* a host's compatibility-profile context: its legacy state (alpha test, fragment colour
+     * clamping, stipples, separate back-face polygon modes) changes what texla's passes write,
+     * and texla saves only the core profile's state: refused */
+    if (g->host) {
+        GLint mask = 0;
+        glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &mask);
+        if (mask & GL_CONTEXT_COMPATIBILITY_PROFILE_BIT)
+            return texla__glfail(g, TEXLA_ERR_UNSUPPORTED,
+                                 "the host's context is a compatibility profile (%s); texla needs "
+                                 "a core profile context (its legacy state, such as the alpha "
+                                 "test or fragment colour clamping, would change texla's "
+                                 "results): ask for one, e.g. GLFW_OPENGL_CORE_PROFILE",
+                                 (const char *)vs);
+    }
     copy_str(in->vendor, sizeof in->vendor, glGetString(GL_VENDOR));
     copy_str(in->renderer, sizeof in->renderer, glGetString(GL_RENDERER));
     copy_str(in->version, sizeof in->version, vs);
