@@ -379,9 +379,12 @@ TEXLA_API texla_result texla_scalar_write(texla_ctx *ctx, float value, texla_sca
 TEXLA_API texla_result texla_scalar_read(texla_ctx *ctx, texla_scalar s, float *out);
 /* non-blocking: start copies the value into a pixel-pack buffer behind a fence; poll returns
  * TEXLA_OK with the value once the GPU has got there, TEXLA_ERR_NOT_READY before, without
- * waiting. A new start replaces a pending one. */
+ * waiting; wait returns it once the GPU has got there, waiting as long as that takes (at most
+ * 60 s: then TEXLA_ERR_GL), the value as it was at the start whatever was queued since. A new
+ * start replaces a pending one. */
 TEXLA_API texla_result texla_scalar_read_start(texla_ctx *ctx, texla_scalar s);
 TEXLA_API texla_result texla_scalar_read_poll(texla_ctx *ctx, texla_scalar s, float *out);
+TEXLA_API texla_result texla_scalar_read_wait(texla_ctx *ctx, texla_scalar s, float *out);
 TEXLA_API texla_result texla_scalar_div(texla_ctx *ctx, texla_scalar a, texla_scalar b,
                                         texla_scalar dst); /* a / b */
 TEXLA_API texla_result texla_scalar_div_or_zero(texla_ctx *ctx, texla_scalar a, texla_scalar b,

@@ -153,6 +153,17 @@ static texla_result c_scalar_read_poll(texla_ctx *c, const objs *O, const objs *
     }
     return r;
 }
+static texla_result c_scalar_read_wait(texla_ctx *c, const objs *O, const objs *F, int pos) {
+    texla_result r = texla_scalar_read_start(c, O->s[1]);
+    if (r) return r;
+    r = texla_scalar_read_wait(c, P(s[1], 0), OUTF);
+    if (pos < 0) memset(outbuf, SENTINEL, sizeof outbuf);
+    else { /* the foreign call failed: take the own read's result */
+        float v;
+        (void)texla_scalar_read_wait(c, O->s[1], &v);
+    }
+    return r;
+}
 #define SCALAR3(op)                                                                            \
     static texla_result c_scalar_##op(texla_ctx *c, const objs *O, const objs *F, int pos) {   \
         return texla_scalar_##op(c, P(s[0], 0), P(s[1], 1), P(s[2], 2));                      \
@@ -514,6 +525,7 @@ static const call calls[] = {
     {"texla_scalar_read", c_scalar_read, 1, 0, 0},
     {"texla_scalar_read_start", c_scalar_read_start, 1, 0, 0},
     {"texla_scalar_read_poll", c_scalar_read_poll, 1, 0, 0},
+    {"texla_scalar_read_wait", c_scalar_read_wait, 1, 0, 0},
     {"texla_scalar_div", c_scalar_div, 3, 0, 0},
     {"texla_scalar_div_or_zero", c_scalar_div_or_zero, 3, 0, 0},
     {"texla_scalar_mul", c_scalar_mul, 3, 0, 0},

@@ -504,6 +504,23 @@ static void test_scalars(void) {
 }
 
 /* non-blocking read-back: start, then poll until ready */
+/* texla_scalar_read_wait: the value at the start, whatever was queued since; a second wait
+ * (nothing pending) is an argument error */
+static void test_read_wait(void) {
+    texla_scalar s = mks(0, "read wait: s");
+    float v = NAN;
+    CHECK_OK(ctx, texla_scalar_write(ctx, 2.5f, s), "read wait: write 2.5");
+    CHECK_OK(ctx, texla_scalar_read_start(ctx, s), "read wait: start");
+    CHECK_OK(ctx, texla_scalar_write(ctx, -7.0f, s), "read wait: write -7 after the start");
+    CHECK_OK(ctx, texla_scalar_read_wait(ctx, s, &v), "texla_scalar_read_wait");
+    CHECK(v == 2.5f, "texla_scalar_read_wait: %g, want 2.5 (the value at the start)", (double)v);
+    CHECK_CODE(ctx, texla_scalar_read_wait(ctx, s, &v), TEXLA_ERR_ARGUMENT,
+               "texla_scalar_read_wait with no read started");
+    CHECK_OK(ctx, texla_scalar_read(ctx, s, &v), "read wait: blocking read");
+    CHECK(v == -7.0f, "read wait: the scalar now %g, want -7", (double)v);
+    texla_scalar_destroy(ctx, s);
+}
+
 static void test_async(void) {
     const int n = 65537;
     float *A = rnd_range((size_t)n, 0.0, 1.0);
@@ -984,6 +1001,7 @@ void suite_vec(void) {
     printf("  (reductions: %.1f s)\n", check_now() - t), t = check_now();
     test_scalars();
     test_async();
+    test_read_wait();
     printf("  (scalars: %.1f s)\n", check_now() - t), t = check_now();
     test_conversions();
     test_splat();

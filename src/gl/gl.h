@@ -246,7 +246,8 @@ texla_result texla__tex_download_name(texla__gl *g, const char *fn, GLuint tex, 
 /* asynchronous read of texel (0, 0) into a pixel-pack buffer behind a fence */
 texla_result texla__tex_read_start(texla__gl *g, const texla__tex *t, GLuint *pbo, GLsync *fence);
 /* TEXLA_OK and the texel once the fence has passed; TEXLA_ERR_NOT_READY before (no wait) */
-texla_result texla__tex_read_poll(texla__gl *g, GLuint pbo, GLsync *fence, float texel[4]);
+texla_result texla__tex_read_poll(texla__gl *g, GLuint pbo, GLsync *fence, float texel[4],
+                                  int wait);
 void texla__read_free(GLuint *pbo, GLsync *fence);
 /* pool temporaries of size w x h (contents undefined) */
 texla_result texla__pool_take(texla__gl *g, int w, int h, texla__tex *out);

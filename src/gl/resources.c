@@ -179,9 +179,20 @@ texla_result texla__tex_read_start(texla__gl *g, const texla__tex *t, GLuint *pb
     return TEXLA_OK;
 }
 
-texla_result texla__tex_read_poll(texla__gl *g, GLuint pbo, GLsync *fence, float texel[4]) {
+#define READ_WAIT_S 60
+
+texla_result texla__tex_read_poll(texla__gl *g, GLuint pbo, GLsync *fence, float texel[4],
+                                  int wait) {
     if (*fence) {
-        GLenum st = glClientWaitSync(*fence, 0, 0);
+        /* wait: flushed, in slices of 0.1 s, at most READ_WAIT_S (a GPU that never gets
+         * there is an error, not a hang) */
+        GLenum st = glClientWaitSync(*fence, wait ? GL_SYNC_FLUSH_COMMANDS_BIT : 0,
+                                     wait ? 100000000u : 0);
+        for (int k = 1; wait && st == GL_TIMEOUT_EXPIRED && k < 10 * READ_WAIT_S; k++)
+            st = glClientWaitSync(*fence, 0, 100000000u);
+        if (st == GL_TIMEOUT_EXPIRED && wait)
+            return texla__glfail(g, TEXLA_ERR_GL, "a read-back did not complete in %d s",
+                                 READ_WAIT_S);
         if (st == GL_TIMEOUT_EXPIRED) return TEXLA_ERR_NOT_READY;
         if (st == GL_WAIT_FAILED)
             return texla__glfail(g, TEXLA_ERR_GL, "glClientWaitSync failed on a read-back fence");

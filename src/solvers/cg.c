@@ -180,11 +180,17 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
             report(&rp, it, -1.0f, 0); /* fixed mode: progress without a residual */
             if (rp.cancelled) break;
         }
-        /* tolerance mode: look at the residual read started earlier, start the next one */
+        /* tolerance mode: take the residual read started every iterations ago (waited for:
+         * polled, its arrival followed the GPU's pace, and the same solve ran 64 or 80
+         * iterations, with different x, from one call to the next on an H100; the GPU has
+         * these iterations queued behind it, so the wait leaves it nothing idle), start the
+         * next one */
         if (tolmode && it % every == 0) {
             float v;
-            if (bb < 0 && texla_scalar_read_poll(ctx, s.bb, &v) == TEXLA_OK) bb = v;
-            if (reading && texla_scalar_read_poll(ctx, rd, &v) == TEXLA_OK) {
+            if (bb < 0 && (r = texla_scalar_read_wait(ctx, s.bb, &v))) break;
+            if (bb < 0) bb = v;
+            if (reading && (r = texla_scalar_read_wait(ctx, rd, &v))) break;
+            if (reading) {
                 reading = 0;
                 if (v != v) { /* NaN: A is not SPD (or not finite); reported below */
                     nan = 1;

@@ -115,24 +115,33 @@ texla_result texla_scalar_read_start(texla_ctx *ctx, texla_scalar s) {
     return r;
 }
 
-texla_result texla_scalar_read_poll(texla_ctx *ctx, texla_scalar s, float *out) {
+static texla_result read_take(texla_ctx *ctx, const char *fn, texla_scalar s, float *out,
+                              int wait) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
     texla_result r;
-    texla__obj *o = scalar_of(ctx, "texla_scalar_read_poll", s, &r);
+    texla__obj *o = scalar_of(ctx, fn, s, &r);
     if (!o) return r;
-    if (!out) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "texla_scalar_read_poll: out is NULL");
+    if (!out) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: out is NULL", fn);
     scalar_part *sp = o->part;
     if (!sp->pbo)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
-                           "texla_scalar_read_poll: no read of this scalar was started "
-                           "(texla_scalar_read_start), or its result was already taken");
+                           "%s: no read of this scalar was started (texla_scalar_read_start), or "
+                           "its result was already taken", fn);
     float px[4];
     texla__gl_enter(&ctx->gl);
-    r = texla__tex_read_poll(&ctx->gl, sp->pbo, &sp->fence, px);
+    r = texla__tex_read_poll(&ctx->gl, sp->pbo, &sp->fence, px, wait);
     if (!r) texla__read_free(&sp->pbo, &sp->fence);
     texla__gl_leave(&ctx->gl);
     if (!r) *out = px[0];
     return r;
+}
+
+texla_result texla_scalar_read_poll(texla_ctx *ctx, texla_scalar s, float *out) {
+    return read_take(ctx, "texla_scalar_read_poll", s, out, 0);
+}
+
+texla_result texla_scalar_read_wait(texla_ctx *ctx, texla_scalar s, float *out) {
+    return read_take(ctx, "texla_scalar_read_wait", s, out, 1);
 }
 
 enum { SC_DIV, SC_DIV_OR_ZERO, SC_MUL, SC_SUB, SC_NEG };
