@@ -865,9 +865,11 @@ typedef struct texla_cg_desc {
     int max_iter;    /* 0: n */
     float tol;       /* relative residual ||b - Ax|| / ||b||; 0: fixed-iteration mode, max_iter
                         iterations and no read-back at all */
-    int check_every; /* tolerance mode: start an asynchronous residual read every k iterations
-                        and stop at the first one found below tol; fixed mode: how often the
-                        progress callback is called; 0: 8 */
+    int check_every; /* tolerance mode: start an asynchronous residual read every k iterations,
+                        take it k iterations later (waited for there, so the solve is the same
+                        run to run; the GPU has those k iterations queued meanwhile) and stop at
+                        the first one found below tol; fixed mode: how often the progress
+                        callback is called; 0: 8 */
     /* optional: called with every residual read back (tolerance mode), or every check_every
      * iterations without a residual (fixed mode) */
     texla_progress_fn progress;
