@@ -1157,7 +1157,9 @@ TEXLA_API texla_result texla_png_plot(texla_ctx *ctx, const float *x, const floa
                                       const char *path, const texla_png_desc *desc);
 /* Reads an 8- or 16-bit grey or RGB(A) PNG into a new rows x cols matrix (rows = image height):
  * grey values, or the mean of R, G, B, scaled to [0, 1], or to the file's texla:range when it
- * has one (so a TEXLA_MAP_GRAY16 dump reads back within its quantisation). Bounded: an image
+ * has one (so a TEXLA_MAP_GRAY16 dump's finite values read back within its quantisation; its
+ * cells marked transparent, NaN, +-Inf, padding or background, read back as the grey they
+ * carry: 0, or the top for +Inf; texla:nonfinite counts them). Alpha is ignored. Bounded: an image
  * of more pixels than the context's budget (texla_ctx_desc.png_max_pixels, default
  * TEXLA_PNG_MAX_PIXELS_DEFAULT) or than a matrix holds is TEXLA_ERR_LIMIT when its header is
  * read, before anything is allocated for it; a chunk declaring more than 8 MiB, more than 256
