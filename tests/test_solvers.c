@@ -982,7 +982,11 @@ static void test_cg_outcomes(void) {
               "cg history: the last entry (%g at %d) is the x returned (%g after %d)",
               (double)h[out.history_len - 1], hi[out.history_len - 1], (double)out.rel_residual,
               out.iterations);
-    CHECK(out.best_residual == out.rel_residual && out.best_iteration == out.iterations,
+    /* the x returned is the best seen: the last one, or the one verified at the last check
+     * when the iterations after it ended worse (CG's residual is not monotonic: a CI seed's
+     * solve returned the x of iteration 44 after 48) */
+    CHECK(out.best_residual == out.rel_residual && out.best_iteration <= out.iterations &&
+              out.best_iteration >= out.iterations - d.check_every,
           "cg converged: best residual %g at %d, returned %g after %d", (double)out.best_residual,
           out.best_iteration, (double)out.rel_residual, out.iterations);
     CHECK(h[0] > 0.5f && hi[0] == 0, "cg history starts at iteration 0 with the residual of "

@@ -180,9 +180,8 @@ static char *slurp(FILE *f, size_t *len) {
     return buf;
 }
 
-/* what a script can be read from: a regular file or a pipe (NULL), else what it is, as the
- * library's readers judge (a device such as /dev/zero never ends; opening some has effects of
- * their own) */
+/* what a script can be read from: a regular file, a pipe or a socket (NULL), else what it is
+ * (a device such as /dev/zero never ends; opening some has effects of their own) */
 static const char *unreadable_kind(mode_t m) {
     if (S_ISREG(m) || S_ISFIFO(m) || S_ISSOCK(m)) return NULL; /* a socket: a stream too */
     return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device" : "a block device";
