@@ -164,6 +164,10 @@ texla_result texla__coef(texla_ctx *ctx, const char *fn, const char *name, texla
                          const texla__tex **src);
 const char *texla__describe(const texla__obj *o, char *buf, size_t n);
 int texla__same_layout(const texla__layout *a, const texla__layout *b);
+/* the layout of an nx x ny grid (nx, ny >= 1, nx * ny an int), its texture's size checked
+ * against the GL's limits (named by what) before the even sizes are formed: nx + 1 of INT_MAX
+ * would overflow */
+texla_result texla__grid_lay(texla_ctx *ctx, const char *what, int nx, int ny, texla__layout *out);
 /* where element k of layout l lives in its packed texels (a float index) */
 size_t texla__texel_index(const texla__layout *l, int k);
 /* u_shape (padding mask) of an object's primary texture */

@@ -41,6 +41,13 @@ int texla__same_layout(const texla__layout *a, const texla__layout *b) {
     return a->n == b->n && a->nx == b->nx && a->gx == b->gx && a->gy == b->gy;
 }
 
+texla_result texla__grid_lay(texla_ctx *ctx, const char *what, int nx, int ny, texla__layout *out) {
+    int w = (int)(((long long)nx + 1) / 2), h = (int)(((long long)ny + 1) / 2);
+    texla_result r = texla__check_size(&ctx->gl, what, w, h);
+    if (!r) *out = (texla__layout){nx * ny, nx, 2 * w, 2 * h};
+    return r;
+}
+
 size_t texla__texel_index(const texla__layout *l, int k) {
     int cy = k / l->nx, cx = k - cy * l->nx;
     return ((size_t)(cy / 2) * (size_t)(l->gx / 2) + (size_t)(cx / 2)) * 4 +

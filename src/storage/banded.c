@@ -182,14 +182,12 @@ texla_result texla_banded_poisson(texla_ctx *ctx, int nx, int ny, float alpha, f
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: grid %d x %d", fn, nx, ny);
     if (texla__finite(ctx, fn, "alpha", alpha) || texla__finite(ctx, fn, "beta", beta))
         return TEXLA_ERR_ARGUMENT;
-    /* the texture's size checked before the layout's even sizes are formed (nx + 1 of INT_MAX
-     * would overflow) and before the diagonals' host memory is taken */
-    int w = (int)(((long long)nx + 1) / 2), h = (int)(((long long)ny + 1) / 2);
+    /* the layout (the texture's size checked) before the diagonals' host memory is taken */
     char what[96];
     snprintf(what, sizeof what, "%s: a %d x %d grid", fn, nx, ny);
-    texla_result r = texla__check_size(&ctx->gl, what, w, h);
+    texla__layout lay;
+    texla_result r = texla__grid_lay(ctx, what, nx, ny, &lay);
     if (r) return r;
-    texla__layout lay = {nx * ny, nx, 2 * w, 2 * h};
     int n = nx * ny;
     /* diagonals 0, -1, +1, -nx, +nx (the last two only when there is more than one row) */
     int offsets[5] = {0, -1, 1, -nx, nx};

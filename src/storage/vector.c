@@ -93,17 +93,14 @@ texla_result texla_vec_make_grid(texla_ctx *ctx, int nx, int ny, const float *da
                            "texla_vec_make_grid: grid %d x %d; both must be >= 1 and nx*ny must "
                            "fit an int", nx, ny);
     }
-    /* the texture's size checked before the layout's even sizes are formed (nx + 1 of INT_MAX
-     * would overflow) */
-    int w = (int)(((long long)nx + 1) / 2), h = (int)(((long long)ny + 1) / 2);
     char what[96];
     snprintf(what, sizeof what, "texla_vec_make_grid: a %d x %d grid", nx, ny);
-    texla_result r = texla__check_size(&ctx->gl, what, w, h);
+    texla__layout lay;
+    texla_result r = texla__grid_lay(ctx, what, nx, ny, &lay);
     if (r) {
         if (out) out->id = 0;
         return r;
     }
-    texla__layout lay = {nx * ny, nx, 2 * w, 2 * h};
     return make_vec(ctx, "texla_vec_make_grid", lay, data, out);
 }
 
@@ -187,7 +184,6 @@ texla_result texla_vec_splat(texla_ctx *ctx, float x, float y, float radius, flo
     double fy0 = fmax(floor((y - reach) / 2), 0), fy1 = fmin(ceil((y + reach) / 2) + 1, o->t.h);
     if (fx0 >= fx1 || fy0 >= fy1) return TEXLA_OK; /* entirely outside the grid */
     int x0 = (int)fx0, x1 = (int)fx1, y0 = (int)fy0, y1 = (int)fy1;
-    if (x0 >= x1 || y0 >= y1) return TEXLA_OK; /* entirely outside the grid */
     texla__rect rect = {x0, y0, x1 - x0, y1 - y0, {0, 0, 0, 0}};
     texla__pass p = {.prog = TEXLA__P_SPLAT, .dst = &ops[0].o->t, .blend = TEXLA__BLEND_ADD,
                      .draw = TEXLA__DRAW_RECTS, .rects = &rect, .nrects = 1,
