@@ -4,7 +4,6 @@
 #include "texla.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 /* The CG state: vectors r, p, p2 (p's next value), q, and GPU scalars. */
@@ -138,14 +137,14 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
      * first product and the solve reported converged) */
     for (int k = 0; a.kind == TEXLA_OP_PRODUCT && k < (ws ? 8 : 2); k++) {
         texla_vec v = k == 0 ? b : k == 1 ? x : ws->v[k - 2];
+        static const char *const vn[8] = {"b", "x", "work vector 0", "work vector 1",
+                                          "work vector 2", "work vector 3", "work vector 4",
+                                          "work vector 5"};
         int w = 0;
         if ((r = texla_op_writes(ctx, a, v, &w))) return r;
-        char name[40] = "b";
-        if (k == 1) name[0] = 'x';
-        if (k > 1) snprintf(name, sizeof name, "the workspace's vector %d", k - 2);
         if (w)
             return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS, "texla_cg: %s is the product operator's "
-                                  "intermediate vector (mid), which every product rewrites", name);
+                                  "intermediate vector (mid), which every product rewrites", vn[k]);
     }
     texla_ctx_begin(ctx);
     cg_state s = {0};
@@ -174,7 +173,8 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
     int stalls = 0, rd_it = 0, best_it = 0, nan = 0, stagnated = 0, have_best = 0;
     cg_report rp = {&desc, max_iter, 0, 0};
     int listening = desc.progress || (desc.history && desc.history_cap > 0);
-    if (!r && tolmode) r = texla_scalar_read_start(ctx, s.bb);
+    /* ||b||^2 read now: the first check (iteration 0) needs it, with no work queued between */
+    if (!r && tolmode) r = texla_scalar_read(ctx, s.bb, &bb);
     for (; it < max_iter && !r && !converged && !rp.cancelled; it++) {
         if (!tolmode && desc.progress && it > 0 && it % every == 0) {
             report(&rp, it, -1.0f, 0); /* fixed mode: progress without a residual */
@@ -187,8 +187,6 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
          * next one */
         if (tolmode && it % every == 0) {
             float v;
-            if (bb < 0 && (r = texla_scalar_read_wait(ctx, s.bb, &v))) break;
-            if (bb < 0) bb = v;
             if (reading && (r = texla_scalar_read_wait(ctx, rd, &v))) break;
             if (reading) {
                 reading = 0;
@@ -196,10 +194,8 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
                     nan = 1;
                     break;
                 }
-                /* the caller hears relative residuals: ||b||^2 is needed now */
-                if (listening && bb < 0 && (r = texla_scalar_read(ctx, s.bb, &bb))) break;
                 if (listening) report(&rp, rd_it, bb > 0 ? sqrtf(v / bb) : sqrtf(v), verifying);
-                int below = bb >= 0 && (v <= desc.tol * desc.tol * bb || v == 0);
+                int below = v <= desc.tol * desc.tol * bb || v == 0;
                 if (verifying) { /* v is a true residual ||b - A x||^2, of the x kept in xs */
                     verifying = 0;
                     /* float32 bounds the attainable accuracy: give up after eight replacements
@@ -266,7 +262,6 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
             if (!r) r = texla_vec_sub(ctx, b, s.q, s.p2);
             if (!r) r = texla_vec_sqnorm(ctx, s.p2, s.rr_new);
             if (!r) r = texla_scalar_read(ctx, s.rr_new, &v);
-            if (!r && bb < 0) r = texla_scalar_read(ctx, s.bb, &bb);
             /* x went on from the best verified x and is worse now (float32 noise after
              * convergence, stagnation): return that best x, whose residual is known */
             int returned_best = 0;
