@@ -137,9 +137,10 @@ texla_result texla_cg(texla_ctx *ctx, texla_op a, texla_vec b, const texla_cg_de
      * first product and the solve reported converged) */
     for (int k = 0; a.kind == TEXLA_OP_PRODUCT && k < (ws ? 8 : 2); k++) {
         texla_vec v = k == 0 ? b : k == 1 ? x : ws->v[k - 2];
-        static const char *const vn[8] = {"b", "x", "work vector 0", "work vector 1",
-                                          "work vector 2", "work vector 3", "work vector 4",
-                                          "work vector 5"};
+        static const char *const vn[8] = {
+            "b", "x", "the workspace's vector 0", "the workspace's vector 1",
+            "the workspace's vector 2", "the workspace's vector 3", "the workspace's vector 4",
+            "the workspace's vector 5"};
         int w = 0;
         if ((r = texla_op_writes(ctx, a, v, &w))) return r;
         if (w)
