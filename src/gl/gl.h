@@ -245,8 +245,9 @@ texla_result texla__tex_download_name(texla__gl *g, const char *fn, GLuint tex, 
                                       float *texels);
 /* asynchronous read of texel (0, 0) into a pixel-pack buffer behind a fence */
 texla_result texla__tex_read_start(texla__gl *g, const texla__tex *t, GLuint *pbo, GLsync *fence);
-/* TEXLA_OK and the texel once the fence has passed; TEXLA_ERR_NOT_READY before (no wait) */
-texla_result texla__tex_read_poll(texla__gl *g, GLuint pbo, GLsync *fence, float texel[4],
+/* TEXLA_OK and the texel once the fence has passed; before it, TEXLA_ERR_NOT_READY at once
+ * (wait 0), or waited for (wait 1: at most 60 s, then TEXLA_ERR_GL) */
+texla_result texla__tex_read_take(texla__gl *g, GLuint pbo, GLsync *fence, float texel[4],
                                   int wait);
 void texla__read_free(GLuint *pbo, GLsync *fence);
 /* pool temporaries of size w x h (contents undefined) */

@@ -153,15 +153,9 @@ static void canonical_state(void) {
     for (int i = 0; i < N_CAPS; i++) glDisable(enable_caps[i]);
     glColorMaski(0, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-    /* a host's upper-left clip origin turned the points drawn for sparse rows upside down
-     * (set only where it differs: no state change on every call) */
-    if (GLAD_GL_VERSION_4_5 || GLAD_GL_ARB_clip_control) {
-        GLint origin = GL_LOWER_LEFT, depth = GL_NEGATIVE_ONE_TO_ONE;
-        glGetIntegerv(GL_CLIP_ORIGIN, &origin);
-        glGetIntegerv(GL_CLIP_DEPTH_MODE, &depth);
-        if (origin != GL_LOWER_LEFT || depth != GL_NEGATIVE_ONE_TO_ONE)
-            glClipControl(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE);
-    }
+    /* a host's upper-left clip origin turned the points drawn for sparse rows upside down */
+    if (GLAD_GL_VERSION_4_5 || GLAD_GL_ARB_clip_control)
+        glClipControl(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE);
     if (GLAD_GL_VERSION_4_0) glBlendEquationSeparatei(0, GL_FUNC_ADD, GL_FUNC_ADD);
     else glBlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
     if (GLAD_GL_VERSION_4_1) glDisablei(GL_SCISSOR_TEST, 0);

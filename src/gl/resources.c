@@ -181,7 +181,7 @@ texla_result texla__tex_read_start(texla__gl *g, const texla__tex *t, GLuint *pb
 
 #define READ_WAIT_S 60
 
-texla_result texla__tex_read_poll(texla__gl *g, GLuint pbo, GLsync *fence, float texel[4],
+texla_result texla__tex_read_take(texla__gl *g, GLuint pbo, GLsync *fence, float texel[4],
                                   int wait) {
     if (*fence) {
         /* wait: flushed, in slices of 0.1 s, at most READ_WAIT_S (a GPU that never gets

@@ -129,7 +129,7 @@ static texla_result read_take(texla_ctx *ctx, const char *fn, texla_scalar s, fl
                            "its result was already taken", fn);
     float px[4];
     texla__gl_enter(&ctx->gl);
-    r = texla__tex_read_poll(&ctx->gl, sp->pbo, &sp->fence, px, wait);
+    r = texla__tex_read_take(&ctx->gl, sp->pbo, &sp->fence, px, wait);
     if (!r) texla__read_free(&sp->pbo, &sp->fence);
     texla__gl_leave(&ctx->gl);
     if (!r) *out = px[0];
