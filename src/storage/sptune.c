@@ -926,9 +926,9 @@ static int overdue(const bench *b, const sp_tune_req *q) {
 
 /* the final round: the best FINALISTS (at most FINAL_PER_STORAGE per storage, and two sizes
  * of one variant, their forms kept), and the first's other sizes, timed again, interleaved,
- * FINAL_ROUNDS times; each keeps its best median, and the choice is made on those. (H100, rect_tall: the first round, slowed
- * by a 2 s build, ranked ELL per row at three sizes before ELL by groups, 0.300 ms against
- * 0.343 once both were timed warm) */
+ * FINAL_ROUNDS times; each keeps its best median, and the choice is made on those. (H100,
+ * rect_tall: the first round, slowed by a 2 s build, ranked ELL per row at three sizes before
+ * ELL by groups, 0.300 ms against 0.343 once both were timed warm) */
 static texla_result final_round(bench *b, clist *L) {
     int fin[FINALISTS + 2], nf = 0;
     while (nf < FINALISTS) {
