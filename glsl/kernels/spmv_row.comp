@@ -448,11 +448,13 @@ void unit_rows(uint u, uint lid) {
             acc2 += TERM(e + d) + TERM(e + 3u * d);
         }
         // the last 1 to 3 entries together too (short rows: most of their entries); a slot
-        // past the row's end reads entry j again (the cache has it) and is dropped by a select
+        // past the row's end reads entry 0, the same address in every such lane (one cache
+        // line for them all, where entry j again would touch each lane's own), and is dropped
+        // by a select
         if (j < n) {
             uint e = e0 + j * st, d = uint(L) * st;
             bool h1 = j + uint(L) < n, h2 = j + 2u * uint(L) < n;
-            uint e1 = h1 ? e + d : e, e2 = h2 ? e + 2u * d : e;
+            uint e1 = h1 ? e + d : 0u, e2 = h2 ? e + 2u * d : 0u;
             VT t0 = TERM(e), t1 = TERM(e1), t2 = TERM(e2);
             acc += t0 + (h2 ? t2 : VZERO);
             acc2 += h1 ? t1 : VZERO;
