@@ -60,24 +60,31 @@ static void query_caps(texla__gl *g) {
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &sb);
     c->ssbo_max = sb;
     if (has_extension("GL_KHR_shader_subgroup")) {
-        GLint stages = 0, feats = 0, size = 0;
+        /* -1: not written. A query the driver refuses (one that lists the extension but not
+         * its queries) leaves its value as it was and raises an error, which is texla's to
+         * clear; where every query answered, glGetError is not called: in host mode it would
+         * take an error the host has not collected yet */
+        GLint stages = -1, feats = -1, size = -1;
         glGetIntegerv(GL_SUBGROUP_SUPPORTED_STAGES_KHR, &stages);
         glGetIntegerv(GL_SUBGROUP_SUPPORTED_FEATURES_KHR, &feats);
         glGetIntegerv(GL_SUBGROUP_SIZE_KHR, &size);
         const GLint need = GL_SUBGROUP_FEATURE_BASIC_BIT_KHR |
                            GL_SUBGROUP_FEATURE_ARITHMETIC_BIT_KHR |
                            GL_SUBGROUP_FEATURE_BALLOT_BIT_KHR | GL_SUBGROUP_FEATURE_SHUFFLE_BIT_KHR;
-        if ((stages & GL_COMPUTE_SHADER_BIT) && (feats & need) == need && size >= 4 &&
-            (size & (size - 1)) == 0) {
+        if (stages == -1 || feats == -1 || size == -1)
+            (void)glGetError();
+        else if ((stages & GL_COMPUTE_SHADER_BIT) && (feats & need) == need && size >= 4 &&
+                 (size & (size - 1)) == 0) {
             c->subgroup = 1;
             c->subgroup_size = size;
         }
-        (void)glGetError(); /* a driver that lists the extension but not the queries */
     }
     c->atomic_float = has_extension("GL_NV_shader_atomic_float");
     if (has_extension("GL_NV_shader_thread_group")) {
-        glGetIntegerv(GL_SM_COUNT_NV, &c->sm_count);
-        (void)glGetError();
+        GLint sm = -1; /* as above */
+        glGetIntegerv(GL_SM_COUNT_NV, &sm);
+        if (sm == -1) (void)glGetError();
+        else c->sm_count = sm;
     }
     /* llvmpipe answers timer queries with CPU time of its own threads: not the GPU time of
      * a pass; there the wall clock around glFinish is the honest measure */
