@@ -192,16 +192,6 @@ val *ew_apply(interp *in, pos at, int row, val *const *ops, texla_coef c, const 
 
 /* ---- reductions ---- */
 
-typedef struct entry {
-    long long k; /* row * cols + col */
-    float v;
-} entry;
-
-static int by_key(const void *pa, const void *pb) {
-    const entry *a = pa, *b = pb;
-    return (a->k > b->k) - (a->k < b->k);
-}
-
 static double fold_one(int fold, int map, double acc, double v) {
     v = map == MAP_ABS ? fabs(v) : map == MAP_SQUARE ? v * v : v;
     return fold == FOLD_SUM ? acc + v : fold == FOLD_MAX ? (v > acc || v != v ? v : acc)
@@ -223,18 +213,13 @@ static int reduce_host(interp *in, pos at, const struct red_row *r, val *a, doub
                 stored++;
             }
     } else {
-        entry *e = malloc(sizeof *e * (size_t)(a->nnz ? a->nnz : 1));
-        if (!e) return fail_at(in, at, "%s: out of host memory", r->cli ? r->cli : r->name);
-        for (int i = 0; i < a->nnz; i++) e[i] = (entry){(long long)a->ri[i] * a->cols + a->ci[i], a->vv[i]};
-        if (a->nnz) qsort(e, (size_t)a->nnz, sizeof *e, by_key);
-        for (int i = 0; i < a->nnz;) {
-            long long k = e[i].k;
-            double s = 0;
-            for (; i < a->nnz && e[i].k == k; i++) s += e[i].v;
-            acc = fold_one(r->fold, r->map, acc, (float)s);
-            stored++;
-        }
-        free(e);
+        int m, *ri, *ci;
+        float *vv;
+        if (cells_merge(a->cols, a->nnz, a->ri, a->ci, a->vv, &m, &ri, &ci, &vv))
+            return fail_at(in, at, "%s: out of host memory", r->cli ? r->cli : r->name);
+        for (int e = 0; e < m; e++) acc = fold_one(r->fold, r->map, acc, vv[e]);
+        stored = m;
+        free(ri), free(ci), free(vv);
     }
     if (stored < (long long)a->rows * a->cols) acc = fold_one(r->fold, r->map, acc, 0.0);
     *out = acc;
@@ -382,25 +367,13 @@ static val *abs_struct(interp *in, pos at, val *a) {
         for (size_t i = 0; i < n; i++) d[i] = fabsf(a->diags[i]);
         return banded_new(in, at, a->rows, a->nx, a->ny, a->ndiag, offs, d);
     }
-    size_t n = (size_t)(a->nnz ? a->nnz : 1);
-    entry *e = malloc(sizeof *e * n);
-    int *ri = malloc(sizeof *ri * n), *ci = malloc(sizeof *ci * n);
-    float *vv = malloc(sizeof *vv * n);
-    if (!e || !ri || !ci || !vv) {
-        free(e), free(ri), free(ci), free(vv);
+    int m, *ri, *ci;
+    float *vv;
+    if (cells_merge(a->cols, a->nnz, a->ri, a->ci, a->vv, &m, &ri, &ci, &vv)) {
         fail_at(in, at, "abs: out of host memory");
         return NULL;
     }
-    for (int i = 0; i < a->nnz; i++) e[i] = (entry){(long long)a->ri[i] * a->cols + a->ci[i], a->vv[i]};
-    if (a->nnz) qsort(e, (size_t)a->nnz, sizeof *e, by_key);
-    int m = 0;
-    for (int i = 0; i < a->nnz;) {
-        long long k = e[i].k;
-        double s = 0;
-        for (; i < a->nnz && e[i].k == k; i++) s += e[i].v;
-        ri[m] = (int)(k / a->cols), ci[m] = (int)(k % a->cols), vv[m++] = fabsf((float)s);
-    }
-    free(e);
+    for (int e = 0; e < m; e++) vv[e] = fabsf(vv[e]);
     return sparse_new(in, at, a->rows, a->cols, m, ri, ci, vv);
 }
 

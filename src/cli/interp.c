@@ -247,42 +247,6 @@ static val *banded_sum(interp *in, pos at, val *a, val *b, double sign) {
     return banded_new(in, at, a->rows, a->nx, a->ny, nd, offs, d);
 }
 
-/* triplet order: by row, column, then place (stable, so duplicates add in their order) */
-static const int *sum_ri, *sum_ci;
-static int by_cell(const void *pa, const void *pb) {
-    int x = *(const int *)pa, y = *(const int *)pb;
-    if (sum_ri[x] != sum_ri[y]) return sum_ri[x] < sum_ri[y] ? -1 : 1;
-    if (sum_ci[x] != sum_ci[y]) return sum_ci[x] < sum_ci[y] ? -1 : 1;
-    return (x > y) - (x < y);
-}
-
-/* the triplets ri, ci, vv (n of them) with each cell once, its values summed in float64 in
- * their order; the new count (0 with the arrays untouched when out of memory: -1) */
-static long long merge_cells(int *ri, int *ci, float *vv, long long n) {
-    int *ord = malloc(sizeof *ord * (size_t)(n ? n : 1));
-    int *r2 = malloc(sizeof *r2 * (size_t)(n ? n : 1)), *c2 = malloc(sizeof *c2 * (size_t)(n ? n : 1));
-    float *v2 = malloc(sizeof *v2 * (size_t)(n ? n : 1));
-    if (!ord || !r2 || !c2 || !v2) {
-        free(ord), free(r2), free(c2), free(v2);
-        return -1;
-    }
-    for (long long e = 0; e < n; e++) ord[e] = (int)e;
-    sum_ri = ri, sum_ci = ci;
-    qsort(ord, (size_t)n, sizeof *ord, by_cell);
-    long long m = 0;
-    for (long long e = 0; e < n;) {
-        int r = ri[ord[e]], c = ci[ord[e]];
-        double t = 0;
-        for (; e < n && ri[ord[e]] == r && ci[ord[e]] == c; e++) t += vv[ord[e]];
-        r2[m] = r, c2[m] = c, v2[m++] = (float)t;
-    }
-    memcpy(ri, r2, sizeof *ri * (size_t)m);
-    memcpy(ci, c2, sizeof *ci * (size_t)m);
-    memcpy(vv, v2, sizeof *vv * (size_t)m);
-    free(ord), free(r2), free(c2), free(v2);
-    return m;
-}
-
 /* a + b or a - b of sparse matrices: the triplets of both, each cell once (its values added:
  * kept apart, S = S + S doubled the entries each time, 12582912 of them for a 7 x 5 matrix) */
 static val *sparse_sum(interp *in, pos at, val *a, val *b, double sign) {
@@ -305,13 +269,15 @@ static val *sparse_sum(interp *in, pos at, val *a, val *b, double sign) {
     memcpy(ri + a->nnz, b->ri, sizeof *ri * (size_t)b->nnz);
     memcpy(ci + a->nnz, b->ci, sizeof *ci * (size_t)b->nnz);
     for (int e = 0; e < b->nnz; e++) vv[a->nnz + e] = (float)sign * b->vv[e];
-    nnz = merge_cells(ri, ci, vv, nnz);
-    if (nnz < 0) {
-        free(ri), free(ci), free(vv);
+    int m, *r2, *c2;
+    float *v2;
+    int rc = cells_merge(a->cols, (int)nnz, ri, ci, vv, &m, &r2, &c2, &v2);
+    free(ri), free(ci), free(vv);
+    if (rc) {
         fail_at(in, at, "out of host memory");
         return NULL;
     }
-    return sparse_new(in, at, a->rows, a->cols, (int)nnz, ri, ci, vv);
+    return sparse_new(in, at, a->rows, a->cols, m, r2, c2, v2);
 }
 
 static const char *op_name(int op) {

@@ -866,40 +866,56 @@ val *load_file(interp *in, pos at, const char *path, load_as as) {
     return v;
 }
 
-static int cmp_entry(const void *a, const void *b) {
+/* (key, place) pairs: by key, then place */
+static int by_key_place(const void *a, const void *b) {
     const long long *x = a, *y = b;
-    return (x[0] > y[0]) - (x[0] < y[0]);
+    if (x[0] != y[0]) return (x[0] > y[0]) - (x[0] < y[0]);
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+int cells_merge(int cols, int n, const int *ri, const int *ci, const float *vv, int *m, int **ro,
+                int **co, float **vo) {
+    size_t sz = (size_t)(n > 0 ? n : 1);
+    long long *key = malloc(sizeof *key * 2 * sz); /* (row * cols + col, place) pairs */
+    int *r = malloc(sizeof *r * sz), *c = malloc(sizeof *c * sz);
+    float *v = malloc(sizeof *v * sz);
+    if (!key || !r || !c || !v) {
+        free(key), free(r), free(c), free(v);
+        return -1;
+    }
+    for (int e = 0; e < n; e++) {
+        key[2 * e] = (long long)ri[e] * cols + ci[e];
+        key[2 * e + 1] = e;
+    }
+    if (n > 0) qsort(key, (size_t)n, 2 * sizeof *key, by_key_place);
+    int k = 0;
+    for (int e = 0; e < n;) {
+        long long cell = key[2 * e];
+        double sum = 0;
+        for (; e < n && key[2 * e] == cell; e++) sum += vv[key[2 * e + 1]];
+        r[k] = (int)(cell / cols), c[k] = (int)(cell % cols), v[k++] = (float)sum;
+    }
+    free(key);
+    *m = k, *ro = r, *co = c, *vo = v;
+    return 0;
 }
 
 /* banded and sparse: a coordinate file of the nonzeros, duplicates added, in row order */
 static int save_coord(interp *in, pos at, const val *v, const char *path, const char *what) {
     val *s = to_sparse(in, at, (val *)v, what);
     if (!s) return -1;
-    size_t n = (size_t)(s->nnz ? s->nnz : 1);
-    long long *key = malloc(sizeof *key * 2 * n); /* (row * cols + col, index) pairs */
-    int *ri = malloc(sizeof *ri * n), *ci = malloc(sizeof *ci * n);
-    float *vv = malloc(sizeof *vv * n);
-    int rc = 0;
-    if (!key || !ri || !ci || !vv) {
+    int m = 0, *ri = NULL, *ci = NULL, rc = 0;
+    float *vv = NULL;
+    if (cells_merge(s->cols, s->nnz, s->ri, s->ci, s->vv, &m, &ri, &ci, &vv)) {
         rc = fail_at(in, at, "%s: out of host memory", what);
     } else {
-        for (int e = 0; e < s->nnz; e++) {
-            key[2 * e] = (long long)s->ri[e] * s->cols + s->ci[e];
-            key[2 * e + 1] = e;
-        }
-        qsort(key, (size_t)s->nnz, 2 * sizeof *key, cmp_entry);
-        int m = 0;
-        for (int e = 0; e < s->nnz;) {
-            long long k = key[2 * e];
-            double sum = 0;
-            for (; e < s->nnz && key[2 * e] == k; e++) sum += s->vv[key[2 * e + 1]];
-            if (sum != 0.0)
-                ri[m] = (int)(k / s->cols), ci[m] = (int)(k % s->cols), vv[m++] = (float)sum;
-        }
-        if (texla_mm_write_coord(in->ctx, path, s->rows, s->cols, m, ri, ci, vv))
+        int k = 0; /* cells whose duplicates cancel are not written */
+        for (int e = 0; e < m; e++)
+            if (vv[e] != 0.0f) ri[k] = ri[e], ci[k] = ci[e], vv[k++] = vv[e];
+        if (texla_mm_write_coord(in->ctx, path, s->rows, s->cols, k, ri, ci, vv))
             rc = gl_fail(in, at, what);
     }
-    free(key), free(ri), free(ci), free(vv);
+    free(ri), free(ci), free(vv);
     val_unref(in, s);
     return rc;
 }

@@ -133,6 +133,11 @@ val *vec_new(interp *in, pos at, int n, int nx, int ny, const float *data);
 val *vec_take(interp *in, pos at, texla_vec v, int nx, int ny);
 /* takes offs and diags (malloc'd) in every case; nx == 0: a plain layout */
 val *banded_new(interp *in, pos at, int n, int nx, int ny, int ndiag, int *offs, float *diags);
+/* the n triplets ri, ci, vv of a matrix of cols columns with each cell once, in row then column
+ * order, its values summed in float64 in their order: new arrays (malloc'd, the caller's) in
+ * *ro, *co, *vo, their count in *m; -1 when out of host memory (nothing allocated) */
+int cells_merge(int cols, int n, const int *ri, const int *ci, const float *vv, int *m, int **ro,
+                int **co, float **vo);
 /* takes ri, ci and vv (malloc'd) in every case */
 val *sparse_new(interp *in, pos at, int rows, int cols, int nnz, int *ri, int *ci, float *vv);
 /* alpha I + beta P, P the 5-point Laplacian of an nx x ny grid (texla_banded_poisson) */
