@@ -45,8 +45,12 @@
  *   surfaceless platform, then the default display; core profile, highest of 4.6 .. 3.3.
  *   Host (desc.host_getproc != NULL): texla uses the context current on the calling thread
  *   and loads GL through the given function (glfwGetProcAddress, eglGetProcAddress, ...).
- *   Every texla call must then be made with that context current. A handle belongs to the
- *   context that made it: another context refuses it (TEXLA_ERR_HANDLE).
+ *   Every texla call must then be made with that context current: with another context
+ *   current, or none, calls return TEXLA_ERR_CONTEXT and touch nothing (texla knows its
+ *   context by a mark on its vertex array object, which no other context shares); a destroy
+ *   does nothing then (the handle stays valid), and texla_ctx_destroy frees texla's host
+ *   memory but leaves its GL objects to the context they live in. A handle belongs to the
+ *   texla_ctx that made it: another refuses it (TEXLA_ERR_HANDLE).
  *
  * NAMES
  *   texla_<type>_<verb>(ctx, inputs..., destination): texla_mat_add(ctx, a, b, dst). The
@@ -140,7 +144,8 @@ typedef enum texla_result {
     TEXLA_ERR_ALIAS,       /* the destination is also a source of the same pass */
     TEXLA_ERR_LIMIT,       /* a size past a limit of the GL driver (GL_MAX_TEXTURE_SIZE) */
     TEXLA_ERR_UNSUPPORTED, /* the GL implementation lacks a needed capability */
-    TEXLA_ERR_CONTEXT,     /* no GL context could be made, or GL could not be loaded */
+    TEXLA_ERR_CONTEXT,     /* no GL context could be made, GL could not be loaded, or (host
+                              mode) the context current is not the one texla_ctx_make found */
     TEXLA_ERR_SHADER,      /* a shader failed to compile or link (file name and log in message) */
     TEXLA_ERR_GL,          /* the GL reported an error (message names the pass) */
     TEXLA_ERR_MEMORY,      /* host or GPU memory exhausted */

@@ -2037,6 +2037,104 @@ void suite_state(void) {
         }
     }
 
+    /* another context current, or none: texla's calls refuse (TEXLA_ERR_CONTEXT) and touch
+     * nothing of that context, not even its objects of the names texla's have; back in the
+     * context texla_ctx_make found, everything is as it was (before, they ran in the other
+     * context and returned garbage with TEXLA_OK, and a destroy deleted its objects) */
+    {
+        const char *dext = eglQueryString(h.dpy, EGL_EXTENSIONS);
+        const EGLint ca[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                             EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                             EGL_NONE};
+        EGLContext oc = has_ext(dext, "EGL_KHR_no_config_context") &&
+                                has_ext(dext, "EGL_KHR_surfaceless_context")
+                            ? eglCreateContext(h.dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, ca)
+                            : EGL_NO_CONTEXT;
+        texla_ctx_desc desc = {0};
+        desc.host_getproc = (texla_getproc_fn)eglGetProcAddress;
+        texla_ctx *ctx = NULL;
+        texla_result r = texla_ctx_make(&desc, &ctx);
+        CHECK(r == TEXLA_OK, "texla_ctx_make (host mode): %s: %s", texla_result_name(r),
+              texla_error_message(NULL));
+        float x[4] = {1, 2, 3, 4}, y[4] = {0, 0, 0, 0};
+        texla_mat m = {0}, m2 = {0}, m3 = {0};
+        if (ctx) r = texla_mat_make(ctx, 2, 2, x, &m);
+        if (ctx && !r) r = texla_mat_make(ctx, 2, 2, NULL, &m3);
+        if (ctx && !r && oc != EGL_NO_CONTEXT &&
+            eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, oc)) {
+            gladLoadGL((GLADloadfunc)eglGetProcAddress);
+            /* the other context's own objects: names 1.. as texla's in its context */
+            GLuint otex[16], ovao = 0;
+            glGenTextures(16, otex);
+            for (int i = 0; i < 16; i++) glBindTexture(GL_TEXTURE_2D, otex[i]);
+            glBindTexture(GL_TEXTURE_2D, 0);
+            glGenVertexArrays(1, &ovao);
+            glBindVertexArray(ovao);
+            for (int pass = 0; pass < 2; pass++) { /* 0: the other context, 1: none */
+                const char *where = pass ? "no context current" : "another context current";
+                if (pass) eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+                r = texla_mat_make(ctx, 2, 2, x, &m2);
+                CHECK(r == TEXLA_ERR_CONTEXT && strstr(texla_error_message(ctx), "not the one"),
+                      "texla_mat_make with %s: %s: %s", where, texla_result_name(r),
+                      texla_error_message(ctx));
+                if (!r) texla_mat_destroy(ctx, m2);
+                r = texla_mat_add(ctx, m, m, m3);
+                CHECK(r == TEXLA_ERR_CONTEXT, "texla_mat_add with %s: %s", where,
+                      texla_result_name(r));
+                r = texla_mat_read(ctx, m, y);
+                CHECK(r == TEXLA_ERR_CONTEXT, "texla_mat_read with %s: %s", where,
+                      texla_result_name(r));
+                texla_mat_destroy(ctx, m); /* refused: m stays */
+            }
+            eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, oc);
+            int kept = 0;
+            for (int i = 0; i < 16; i++) kept += glIsTexture(otex[i]) == GL_TRUE;
+            GLint bound = 0;
+            glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &bound);
+            e = glGetError();
+            CHECK(kept == 16 && (GLuint)bound == ovao && e == GL_NO_ERROR,
+                  "the other context after texla's refused calls: %d of its 16 textures, vertex "
+                  "array %d bound (its own %u), glGetError 0x%04x", kept, bound, ovao, e);
+            eglMakeCurrent(h.dpy, h.surf, h.surf, h.ctx);
+            gladLoadGL((GLADloadfunc)eglGetProcAddress);
+            r = texla_mat_read(ctx, m, y);
+            CHECK(r == TEXLA_OK && !memcmp(x, y, sizeof x),
+                  "texla_mat_read back in texla's context: %s: %s (the matrix lost?)",
+                  texla_result_name(r), texla_error_message(ctx));
+            r = texla_mat_add(ctx, m, m, m3);
+            if (!r) r = texla_mat_read(ctx, m3, y);
+            CHECK(r == TEXLA_OK && y[0] == 2 && y[3] == 8,
+                  "texla_mat_add back in texla's context: %s, %g .. %g", texla_result_name(r),
+                  y[0], y[3]);
+            /* texla_ctx_destroy in the other context: host memory freed (the sanitizer's leak
+             * check), none of that context's objects deleted (texla's stay with its own) */
+            eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, oc);
+            texla_ctx_destroy(ctx);
+            ctx = NULL;
+            kept = 0;
+            for (int i = 0; i < 16; i++) kept += glIsTexture(otex[i]) == GL_TRUE;
+            e = glGetError();
+            CHECK(kept == 16 && glIsVertexArray(ovao) && e == GL_NO_ERROR,
+                  "texla_ctx_destroy in another context deleted its objects: %d of 16 textures "
+                  "left, glGetError 0x%04x", kept, e);
+            glDeleteTextures(16, otex);
+            glDeleteVertexArrays(1, &ovao);
+            eglMakeCurrent(h.dpy, h.surf, h.surf, h.ctx);
+            gladLoadGL((GLADloadfunc)eglGetProcAddress);
+        } else if (ctx) {
+            CHECK(r == TEXLA_OK, "texla_mat_make (host mode): %s", texla_result_name(r));
+            check_skip("another context current", "no second context could be made here");
+        }
+        if (ctx) {
+            texla_mat_destroy(ctx, m);
+            texla_mat_destroy(ctx, m3);
+            texla_ctx_destroy(ctx);
+        }
+        if (oc != EGL_NO_CONTEXT) eglDestroyContext(h.dpy, oc);
+        while (glGetError() != GL_NO_ERROR) {}
+        dbg_errors = 0;
+    }
+
     take(&st_now);
     compare(&st_sentinel, &st_now, "at the end, against the sentinel state");
     check_host_objects(&o);

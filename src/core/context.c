@@ -136,6 +136,7 @@ texla_result texla_ctx_make(const texla_ctx_desc *desc_in, texla_ctx **out) {
         texla__gl_enter(g);
         r = texla__gl_probe_float(g);
         if (!r) r = choose_backend(ctx);
+        if (!r && g->host) texla__gl_mark(g);
         texla__gl_leave(g);
     }
     if (r) {

@@ -90,6 +90,8 @@ void texla__objs_destroy(texla_ctx *ctx) {
 void texla__destroy(texla_ctx *ctx, uint64_t id, texla__kind kind) {
     if (!ctx || !texla__obj_get(ctx, id, kind)) return;
     texla__gl_enter(&ctx->gl);
-    texla__obj_release(ctx, id);
+    /* another context current: nothing destroyed (its objects of the same names stay), the
+     * handle still valid; the message says why */
+    if (!texla__gl_current(&ctx->gl, "destroying an object")) texla__obj_release(ctx, id);
     texla__gl_leave(&ctx->gl);
 }

@@ -196,8 +196,8 @@ void texla__gl_release(texla__gl *g) {
     texla__pool_destroy(g);
     texla__bufpool_destroy(g);
     texla__progs_destroy(g);
-    if (g->vao) glDeleteVertexArrays(1, &g->vao);
-    if (g->timer_q) glDeleteQueries(1, &g->timer_q);
+    if (g->vao && !g->lost) glDeleteVertexArrays(1, &g->vao);
+    if (g->timer_q && !g->lost) glDeleteQueries(1, &g->timer_q);
     g->vao = 0;
     g->timer_q = 0;
 }

@@ -184,6 +184,9 @@ struct texla__gl {
     int timer_on;          /* this timing by the query (else the wall clock: no timer queries,
                               or a host's GL_TIME_ELAPSED query active) */
     int depth;             /* guard nesting */
+    int marked;            /* host mode: vao carries texla's mark (texla__gl_mark) */
+    int lost;              /* host mode: the context current at the outermost texla__gl_enter
+                              is not the one texla_ctx_make found (or none is current) */
     texla__glstate saved;
 };
 
@@ -219,6 +222,17 @@ double texla__now_ms(void);
 /* ---- guard (guard.c): brackets every public call that touches GL; nestable ---- */
 void texla__gl_enter(texla__gl *g);
 void texla__gl_leave(texla__gl *g);
+/* host mode, inside texla_ctx_make's guard: marks texla's vertex array (a divisor no program
+ * uses on an attribute texla leaves disabled), by which later calls know its context current */
+void texla__gl_mark(texla__gl *g);
+/* TEXLA_ERR_CONTEXT (message names what) where g->lost, else TEXLA_OK: every function that
+ * makes, reads, writes or draws into GL objects asks it first */
+texla_result texla__gl_current(texla__gl *g, const char *what);
+#define TEXLA__GL_CURRENT(g, what)                                                                \
+    do {                                                                                          \
+        texla_result cur_ = texla__gl_current((g), (what));                                       \
+        if (cur_) return cur_;                                                                    \
+    } while (0)
 /* viewport 0 and draw buffer 0's blend function only (GL 4.1 / 4.0 have several) */
 void texla__viewport(int x, int y, int w, int h);
 void texla__blend_func(GLenum src, GLenum dst);
@@ -249,7 +263,7 @@ texla_result texla__tex_read_start(texla__gl *g, const texla__tex *t, GLuint *pb
  * (wait 0), or waited for (wait 1: at most 60 s, then TEXLA_ERR_GL) */
 texla_result texla__tex_read_take(texla__gl *g, GLuint pbo, GLsync *fence, float texel[4],
                                   int wait);
-void texla__read_free(GLuint *pbo, GLsync *fence);
+void texla__read_free(texla__gl *g, GLuint *pbo, GLsync *fence);
 /* pool temporaries of size w x h (contents undefined) */
 texla_result texla__pool_take(texla__gl *g, int w, int h, texla__tex *out);
 void texla__pool_give(texla__gl *g, texla__tex *t);
@@ -271,7 +285,7 @@ typedef struct texla__attr {
 } texla__attr;
 texla_result texla__points_make(texla__gl *g, const void *v, int count, size_t stride,
                                 const texla__attr *attrs, int nattrs, GLuint *vao, GLuint *vbo);
-void texla__points_free(GLuint *vao, GLuint *vbo);
+void texla__points_free(texla__gl *g, GLuint *vao, GLuint *vbo);
 
 /* ---- the pass runner (runner.c): the only code that binds and draws or dispatches ---- */
 texla_result texla__run(texla__gl *g, const texla__pass *p);

@@ -181,10 +181,44 @@ void texla__blend_func(GLenum src, GLenum dst) {
     else glBlendFunc(src, dst);
 }
 
+/* texla's vertex array mark: attribute 15's divisor (GL 3.3 has at least 16 attributes;
+ * texla enables none of its vertex array's, so the divisor changes no draw) */
+#define MARK_ATTR 15u
+#define MARK_DIVISOR 0x7E47u
+
+void texla__gl_mark(texla__gl *g) {
+    glBindVertexArray(g->vao); /* the guard puts the host's binding back */
+    glVertexAttribDivisor(MARK_ATTR, MARK_DIVISOR);
+    g->marked = 1;
+}
+
+/* is texla's marked vertex array there in the current context: not in another context (a
+ * vertex array is never shared, and a name the other context uses for its own lacks the
+ * mark), nor with no context current (GL's calls then do nothing and return 0). Asked with
+ * glIsVertexArray first: binding a name the context never made would raise an error */
+static int context_is_ours(const texla__gl *g) {
+    if (!glIsVertexArray(g->vao)) return 0;
+    glBindVertexArray(g->vao); /* after save(): the guard puts the host's binding back */
+    GLint d = 0;
+    glGetVertexAttribiv(MARK_ATTR, GL_VERTEX_ATTRIB_ARRAY_DIVISOR, &d);
+    return d == (GLint)MARK_DIVISOR;
+}
+
+texla_result texla__gl_current(texla__gl *g, const char *what) {
+    if (!g->lost) return TEXLA_OK;
+    return texla__glfail(g, TEXLA_ERR_CONTEXT,
+                         "%s: the GL context current on this thread is not the one texla_ctx_make "
+                         "found (host mode: make that context current; nothing was done)",
+                         what);
+}
+
 void texla__gl_enter(texla__gl *g) {
     if (g->depth++ > 0) return;
     if (!g->host) texla__egl_make_current(g);
     if (g->host) save(&g->saved);
+    g->lost = g->host && g->marked && !context_is_ours(g);
+    if (g->lost) return; /* no canonical state in another context (leave restores the
+                              vertex array binding context_is_ours may have changed) */
     /* Headless too: the application may draw in texla's context between calls (the demos
      * do), so nothing from an earlier call is assumed. */
     canonical_state();

@@ -289,8 +289,8 @@ void texla__progs_destroy(texla__gl *g) {
         texla__prog *p = g->progs[i];
         while (p) {
             texla__prog *next = p->next;
-            if (p->pending) glDeleteShader(p->pending);
-            glDeleteProgram(p->id);
+            if (p->pending && !g->lost) glDeleteShader(p->pending);
+            if (!g->lost) glDeleteProgram(p->id);
             free(p->defines);
             free(p);
             p = next;

@@ -38,6 +38,7 @@ texla_result texla__tex_make(texla__gl *g, int w, int h, texla__tex *out) {
     out->tex = out->fbo = 0;
     out->w = w;
     out->h = h;
+    TEXLA__GL_CURRENT(g, "making a texture");
     glActiveTexture(GL_TEXTURE0);
     glGenTextures(1, &out->tex);
     glBindTexture(GL_TEXTURE_2D, out->tex);
@@ -66,6 +67,10 @@ texla_result texla__tex_make(texla__gl *g, int w, int h, texla__tex *out) {
 }
 
 void texla__tex_free(texla__gl *g, texla__tex *t) {
+    if (g->lost) { /* another context's names: left alone (texla_ctx_destroy when lost) */
+        t->tex = t->fbo = 0;
+        return;
+    }
     if (t->fbo) {
         glDeleteFramebuffers(1, &t->fbo);
     }
@@ -77,6 +82,7 @@ void texla__tex_free(texla__gl *g, texla__tex *t) {
 }
 
 texla_result texla__tex_upload(texla__gl *g, const texla__tex *t, const float *texels) {
+    TEXLA__GL_CURRENT(g, "writing a texture");
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, t->tex);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, t->w, t->h, GL_RGBA, GL_FLOAT, texels);
@@ -85,6 +91,7 @@ texla_result texla__tex_upload(texla__gl *g, const texla__tex *t, const float *t
 }
 
 texla_result texla__tex_download(texla__gl *g, const texla__tex *t, float *texels) {
+    TEXLA__GL_CURRENT(g, "reading a texture");
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, t->tex);
     glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, texels);
@@ -94,6 +101,7 @@ texla_result texla__tex_download(texla__gl *g, const texla__tex *t, float *texel
 
 texla_result texla__tex_download_name(texla__gl *g, const char *fn, GLuint tex, int w, int h,
                                       float *texels) {
+    TEXLA__GL_CURRENT(g, fn);
     if (!glIsTexture(tex))
         return texla__glfail(g, TEXLA_ERR_ARGUMENT,
                            "%s: %u is not a texture name of the current context", fn, tex);
@@ -164,7 +172,8 @@ void texla__pool_destroy(texla__gl *g) {
 /* ---- asynchronous read-back of one texel ---- */
 
 texla_result texla__tex_read_start(texla__gl *g, const texla__tex *t, GLuint *pbo, GLsync *fence) {
-    texla__read_free(pbo, fence);
+    TEXLA__GL_CURRENT(g, "starting a read-back");
+    texla__read_free(g, pbo, fence);
     glGenBuffers(1, pbo);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, *pbo);
     glBufferData(GL_PIXEL_PACK_BUFFER, 4 * sizeof(float), NULL, GL_STREAM_READ);
@@ -183,6 +192,7 @@ texla_result texla__tex_read_start(texla__gl *g, const texla__tex *t, GLuint *pb
 
 texla_result texla__tex_read_take(texla__gl *g, GLuint pbo, GLsync *fence, float texel[4],
                                   int wait) {
+    TEXLA__GL_CURRENT(g, "taking a read-back");
     if (*fence) {
         /* wait: flushed, in slices of 0.1 s, at most READ_WAIT_S (a GPU that never gets
          * there is an error, not a hang) */
@@ -213,9 +223,9 @@ texla_result texla__tex_read_take(texla__gl *g, GLuint pbo, GLsync *fence, float
     return r;
 }
 
-void texla__read_free(GLuint *pbo, GLsync *fence) {
-    if (*fence) glDeleteSync(*fence);
-    if (*pbo) glDeleteBuffers(1, pbo);
+void texla__read_free(texla__gl *g, GLuint *pbo, GLsync *fence) {
+    if (*fence && !g->lost) glDeleteSync(*fence);
+    if (*pbo && !g->lost) glDeleteBuffers(1, pbo);
     *fence = 0;
     *pbo = 0;
 }
@@ -250,6 +260,7 @@ texla_result texla__buf_make(texla__gl *g, size_t size, const void *data, texla_
     out->buf = 0;
     out->size = size;
     out->cap = 0;
+    TEXLA__GL_CURRENT(g, "making a storage buffer");
     if (!g->info.compute)
         return texla__glfail(g, TEXLA_ERR_UNSUPPORTED,
                              "storage buffers need OpenGL 4.3; this context is %d.%d",
@@ -297,7 +308,8 @@ texla_result texla__buf_make(texla__gl *g, size_t size, const void *data, texla_
 }
 
 void texla__buf_free(texla__gl *g, texla__buf *b) {
-    if (b->buf && b->cap && b->cap <= BPOOL_ONE) {
+    if (g->lost) { /* as texla__tex_free */
+    } else if (b->buf && b->cap && b->cap <= BPOOL_ONE) {
         /* room for it: the oldest go first */
         while (g->nbpool && (g->nbpool == BPOOL_N || g->bpool_bytes + b->cap > BPOOL_BYTES)) {
             glDeleteBuffers(1, &g->bpool[0].buf);
@@ -314,13 +326,14 @@ void texla__buf_free(texla__gl *g, texla__buf *b) {
 }
 
 void texla__bufpool_destroy(texla__gl *g) {
-    for (int i = 0; i < g->nbpool; i++) glDeleteBuffers(1, &g->bpool[i].buf);
+    for (int i = 0; i < g->nbpool && !g->lost; i++) glDeleteBuffers(1, &g->bpool[i].buf);
     g->nbpool = 0;
     g->bpool_bytes = 0;
 }
 
 texla_result texla__buf_upload(texla__gl *g, const texla__buf *b, size_t off, size_t size,
                                const void *data) {
+    TEXLA__GL_CURRENT(g, "writing a storage buffer");
     if (!size) return TEXLA_OK;
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->buf);
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)off, (GLsizeiptr)size, data);
@@ -331,6 +344,7 @@ texla_result texla__buf_upload(texla__gl *g, const texla__buf *b, size_t off, si
 
 texla_result texla__buf_download(texla__gl *g, const texla__buf *b, size_t off, size_t size,
                                  void *data) {
+    TEXLA__GL_CURRENT(g, "reading a storage buffer");
     if (!size) return TEXLA_OK;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->buf);
@@ -344,6 +358,8 @@ texla_result texla__buf_download(texla__gl *g, const texla__buf *b, size_t off, 
 
 texla_result texla__points_make(texla__gl *g, const void *v, int count, size_t stride,
                                 const texla__attr *attrs, int nattrs, GLuint *vao, GLuint *vbo) {
+    *vao = *vbo = 0;
+    TEXLA__GL_CURRENT(g, "making a vertex buffer");
     glGenVertexArrays(1, vao);
     glBindVertexArray(*vao);
     glGenBuffers(1, vbo);
@@ -365,7 +381,7 @@ texla_result texla__points_make(texla__gl *g, const void *v, int count, size_t s
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     if (size != want) {
-        texla__points_free(vao, vbo);
+        texla__points_free(g, vao, vbo);
         clear_own_errors(g);
         return texla__glfail(g, TEXLA_ERR_MEMORY,
                              "allocating a vertex buffer of %d points (%.1f MB) failed: out of GPU "
@@ -375,8 +391,8 @@ texla_result texla__points_make(texla__gl *g, const void *v, int count, size_t s
     return TEXLA_OK;
 }
 
-void texla__points_free(GLuint *vao, GLuint *vbo) {
-    if (*vao) glDeleteVertexArrays(1, vao);
-    if (*vbo) glDeleteBuffers(1, vbo);
+void texla__points_free(texla__gl *g, GLuint *vao, GLuint *vbo) {
+    if (*vao && !g->lost) glDeleteVertexArrays(1, vao);
+    if (*vbo && !g->lost) glDeleteBuffers(1, vbo);
     *vao = *vbo = 0;
 }

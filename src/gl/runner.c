@@ -204,6 +204,7 @@ static texla_result run_compute(texla__gl *g, const texla__prog *prog, const tex
 }
 
 texla_result texla__run(texla__gl *g, const texla__pass *p) {
+    TEXLA__GL_CURRENT(g, texla__prog_file(p->prog));
     for (int i = 0; i < TEXLA__MAX_SRC && p->src[i]; i++)
         if (p->dst && p->src[i]->tex == p->dst->tex)
             return texla__glfail(g, TEXLA_ERR_ALIAS,
@@ -256,7 +257,7 @@ void texla__gl_flush(texla__gl *g) {
 }
 
 long long texla__compile_threads(texla__gl *g, long long n) {
-    if (!g->caps.parallel_compile) return -1;
+    if (!g->caps.parallel_compile || g->lost) return -1;
     /* 64-bit: the setting is unsigned, and 32-bit reads may clamp 0xFFFFFFFF */
     GLint64 old = -1;
     glGetInteger64v(GL_MAX_SHADER_COMPILER_THREADS_KHR, &old);
@@ -267,6 +268,7 @@ long long texla__compile_threads(texla__gl *g, long long n) {
 }
 
 void texla__prefetch(texla__gl *g, texla__prog_id prog, const char *defines) {
+    if (g->lost) return; /* no programs made in another context */
     int backend = texla__backend_of(g, prog);
     if (texla__prog_backends(g, prog) & (1u << backend))
         texla__prog_prefetch(g, prog, backend, defines);
@@ -277,7 +279,7 @@ void texla__timer_begin(texla__gl *g) {
      * is an error, and ending it would end the host's; the wall clock around glFinish then */
     GLint busy = 0;
     if (g->caps.timer && g->host) glGetQueryiv(GL_TIME_ELAPSED, GL_CURRENT_QUERY, &busy);
-    g->timer_on = g->caps.timer && !busy;
+    g->timer_on = g->caps.timer && !busy && !g->lost; /* lost: no query of another context */
     if (g->timer_on) {
         if (!g->timer_q) glGenQueries(1, &g->timer_q);
         glBeginQuery(GL_TIME_ELAPSED, g->timer_q);

@@ -14,9 +14,8 @@ typedef struct scalar_part {
 } scalar_part;
 
 static void release(texla_ctx *ctx, texla__obj *o) {
-    (void)ctx;
     scalar_part *sp = o->part;
-    if (sp) texla__read_free(&sp->pbo, &sp->fence);
+    if (sp) texla__read_free(&ctx->gl, &sp->pbo, &sp->fence);
 }
 
 static void describe(const texla__obj *o, char *buf, size_t n) {
@@ -130,7 +129,7 @@ static texla_result read_take(texla_ctx *ctx, const char *fn, texla_scalar s, fl
     float px[4];
     texla__gl_enter(&ctx->gl);
     r = texla__tex_read_take(&ctx->gl, sp->pbo, &sp->fence, px, wait);
-    if (!r) texla__read_free(&sp->pbo, &sp->fence);
+    if (!r) texla__read_free(&ctx->gl, &sp->pbo, &sp->fence);
     texla__gl_leave(&ctx->gl);
     if (!r) *out = px[0];
     return r;

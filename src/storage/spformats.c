@@ -1238,7 +1238,7 @@ texla_result sp_form_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
 
 void sp_form_free(texla_ctx *ctx, sp_form *f) {
     for (int i = 0; i < SP_NBUF; i++) texla__buf_free(&ctx->gl, &f->buf[i]);
-    texla__points_free(&f->vao, &f->vbo);
+    texla__points_free(&ctx->gl, &f->vao, &f->vbo);
     for (int i = 0; i < 2; i++) texla__tex_free(&ctx->gl, &f->tex[i]);
     f->bytes = 0;
 }

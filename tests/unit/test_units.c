@@ -43,6 +43,10 @@ void texla__tex_free(texla__gl *g, texla__tex *t) {
 }
 void texla__gl_enter(texla__gl *g) { (void)g; }
 void texla__gl_leave(texla__gl *g) { (void)g; }
+texla_result texla__gl_current(texla__gl *g, const char *what) {
+    (void)g, (void)what;
+    return TEXLA_OK;
+}
 
 #define SLOT(id) ((int)((id) & ((1u << TEXLA__SLOT_BITS) - 1u)))
 #define GEN(id) ((uint32_t)(((id) >> TEXLA__SLOT_BITS) & ((1u << TEXLA__GEN_BITS) - 1u)))
