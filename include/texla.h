@@ -46,10 +46,12 @@
  *   Host (desc.host_getproc != NULL): texla uses the context current on the calling thread
  *   and loads GL through the given function (glfwGetProcAddress, eglGetProcAddress, ...).
  *   Every texla call must then be made with that context current: with another context
- *   current, or none, calls return TEXLA_ERR_CONTEXT and touch nothing (texla knows its
- *   context by a mark on its vertex array object, which no other context shares); a destroy
+ *   current, or none, calls that use GL return TEXLA_ERR_CONTEXT and leave that context and
+ *   texla's objects as they were (texla knows its context by a mark, from the texla_ctx, on
+ *   its vertex array object: vertex arrays are never shared between contexts). A destroy
  *   does nothing then (the handle stays valid), and texla_ctx_destroy frees texla's host
- *   memory but leaves its GL objects to the context they live in. A handle belongs to the
+ *   memory but leaves its GL objects to the context they live in. Within a batch
+ *   (texla_ctx_begin) the context is checked once, at the begin. A handle belongs to the
  *   texla_ctx that made it: another refuses it (TEXLA_ERR_HANDLE).
  *
  * NAMES

@@ -46,6 +46,11 @@ static int kb_op(void *arg) {
     case K_CG: {
         texla_cg_desc d = {.max_iter = t->iters, .tol = t->tol, .workspace = t->ws};
         texla_cg_result r;
+        if (t->tol > 0) { /* from x = 0 each time, and all max_iter iterations run */
+            texla_result e = texla_vec_fill(t->ctx, texla_host(0.0f), t->vc);
+            if (!e) e = texla_cg(t->ctx, t->op, t->va, &d, t->vc, &r);
+            return e ? (int)e : r.stop == TEXLA_CG_MAX_ITER && r.iterations == t->iters ? 0 : -1;
+        }
         return texla_cg(t->ctx, t->op, t->va, &d, t->vc, &r);
     }
     case K_WAVE: { /* the demo's implicit step: rhs = N prev + (2 - d) now, guess, 8 CG its */

@@ -2058,8 +2058,16 @@ void suite_state(void) {
               texla_error_message(NULL));
         float x[4] = {1, 2, 3, 4}, y[4] = {0, 0, 0, 0};
         texla_mat m = {0}, m2 = {0}, m3 = {0};
+        texla_vec sx = {0}, sy = {0};
+        texla_sparse sa = {0};
+        const int si[3] = {0, 1, 2}, sj[3] = {2, 0, 1};
+        const float sv[3] = {1.5f, -2.0f, 4.0f}, ones[3] = {1, 1, 1};
         if (ctx) r = texla_mat_make(ctx, 2, 2, x, &m);
         if (ctx && !r) r = texla_mat_make(ctx, 2, 2, NULL, &m3);
+        if (ctx && !r) r = texla_vec_make(ctx, 3, ones, &sx);
+        if (ctx && !r) r = texla_vec_make(ctx, 3, NULL, &sy);
+        if (ctx && !r) r = texla_sparse_make_coo(ctx, sy, sx, 3, si, sj, sv, &sa);
+        if (ctx && !r) r = texla_sparse_matvec(ctx, sa, sx, sy); /* its product's form made */
         if (ctx && !r && oc != EGL_NO_CONTEXT &&
             eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, oc)) {
             gladLoadGL((GLADloadfunc)eglGetProcAddress);
@@ -2074,7 +2082,8 @@ void suite_state(void) {
                 const char *where = pass ? "no context current" : "another context current";
                 if (pass) eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
                 r = texla_mat_make(ctx, 2, 2, x, &m2);
-                CHECK(r == TEXLA_ERR_CONTEXT && strstr(texla_error_message(ctx), "not the one"),
+                CHECK(r == TEXLA_ERR_CONTEXT &&
+                          strstr(texla_error_message(ctx), "not current on this thread"),
                       "texla_mat_make with %s: %s: %s", where, texla_result_name(r),
                       texla_error_message(ctx));
                 if (!r) texla_mat_destroy(ctx, m2);
@@ -2085,6 +2094,19 @@ void suite_state(void) {
                 CHECK(r == TEXLA_ERR_CONTEXT, "texla_mat_read with %s: %s", where,
                       texla_result_name(r));
                 texla_mat_destroy(ctx, m); /* refused: m stays */
+                r = texla_sparse_matvec(ctx, sa, sx, sy);
+                CHECK(r == TEXLA_ERR_CONTEXT, "texla_sparse_matvec with %s: %s", where,
+                      texla_result_name(r));
+                r = texla_sparse_pin(ctx, sa, TEXLA_SPARSE_N, NULL); /* unpin: its form kept */
+                CHECK(r == TEXLA_ERR_CONTEXT, "texla_sparse_pin (unpin) with %s: %s", where,
+                      texla_result_name(r));
+                r = texla_ctx_begin(ctx);
+                CHECK(r == TEXLA_ERR_CONTEXT, "texla_ctx_begin with %s: %s", where,
+                      texla_result_name(r));
+                if (!r) texla_ctx_end(ctx);
+                r = texla_ctx_finish(ctx);
+                CHECK(r == TEXLA_ERR_CONTEXT, "texla_ctx_finish with %s: %s", where,
+                      texla_result_name(r));
             }
             eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, oc);
             int kept = 0;
@@ -2106,6 +2128,11 @@ void suite_state(void) {
             CHECK(r == TEXLA_OK && y[0] == 2 && y[3] == 8,
                   "texla_mat_add back in texla's context: %s, %g .. %g", texla_result_name(r),
                   y[0], y[3]);
+            r = texla_sparse_matvec(ctx, sa, sx, sy);
+            if (!r) r = texla_vec_read(ctx, sy, y);
+            CHECK(r == TEXLA_OK && y[0] == 1.5f && y[1] == -2.0f && y[2] == 4.0f,
+                  "texla_sparse_matvec back in texla's context: %s, %g %g %g",
+                  texla_result_name(r), y[0], y[1], y[2]);
             /* texla_ctx_destroy in the other context: host memory freed (the sanitizer's leak
              * check), none of that context's objects deleted (texla's stay with its own) */
             eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, oc);
@@ -2128,9 +2155,65 @@ void suite_state(void) {
         if (ctx) {
             texla_mat_destroy(ctx, m);
             texla_mat_destroy(ctx, m3);
+            texla_sparse_destroy(ctx, sa);
+            texla_vec_destroy(ctx, sx), texla_vec_destroy(ctx, sy);
             texla_ctx_destroy(ctx);
         }
         if (oc != EGL_NO_CONTEXT) eglDestroyContext(h.dpy, oc);
+        while (glGetError() != GL_NO_ERROR) {}
+        dbg_errors = 0;
+    }
+
+    /* two texla contexts in two fresh GL contexts: their vertex arrays likely have the same
+     * name (each the first of its context), so only the marks (from each texla_ctx's tag) tell
+     * them apart; each refuses the other's GL context and works in its own */
+    {
+        const char *dext = eglQueryString(h.dpy, EGL_EXTENSIONS);
+        const EGLint ca[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                             EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                             EGL_NONE};
+        int can = has_ext(dext, "EGL_KHR_no_config_context") &&
+                  has_ext(dext, "EGL_KHR_surfaceless_context");
+        EGLContext c[2] = {EGL_NO_CONTEXT, EGL_NO_CONTEXT};
+        for (int i = 0; i < 2 && can; i++)
+            c[i] = eglCreateContext(h.dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, ca);
+        texla_ctx *t[2] = {NULL, NULL};
+        texla_mat mm[2] = {{0}, {0}};
+        float v[2][4] = {{1, 2, 3, 4}, {5, 6, 7, 8}}, y[4];
+        int ok = c[0] != EGL_NO_CONTEXT && c[1] != EGL_NO_CONTEXT;
+        for (int i = 0; i < 2 && ok; i++) {
+            ok = eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, c[i]);
+            texla_ctx_desc desc = {0};
+            desc.host_getproc = (texla_getproc_fn)eglGetProcAddress;
+            texla_result r = ok ? texla_ctx_make(&desc, &t[i]) : TEXLA_ERR_CONTEXT;
+            if (!r) r = texla_mat_make(t[i], 2, 2, v[i], &mm[i]);
+            CHECK(r == TEXLA_OK, "texla context %d of two in fresh GL contexts: %s: %s", i,
+                  texla_result_name(r), texla_error_message(t[i]));
+            ok = ok && !r;
+        }
+        for (int cur = 0; cur < 2 && ok; cur++) {
+            eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, c[cur]);
+            for (int i = 0; i < 2; i++) {
+                texla_result r = texla_mat_read(t[i], mm[i], y);
+                if (i == cur)
+                    CHECK(r == TEXLA_OK && !memcmp(y, v[i], sizeof y),
+                          "texla context %d in its own GL context: %s", i, texla_result_name(r));
+                else
+                    CHECK(r == TEXLA_ERR_CONTEXT,
+                          "texla context %d with the other's GL context current: %s (the same "
+                          "vertex array name, another mark)", i, texla_result_name(r));
+            }
+        }
+        for (int i = 0; i < 2; i++) {
+            if (c[i] == EGL_NO_CONTEXT) continue;
+            eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, c[i]);
+            if (t[i]) texla_mat_destroy(t[i], mm[i]), texla_ctx_destroy(t[i]);
+        }
+        if (!can || !ok) check_skip("two texla contexts", "no second GL context could be made");
+        eglMakeCurrent(h.dpy, h.surf, h.surf, h.ctx);
+        gladLoadGL((GLADloadfunc)eglGetProcAddress);
+        for (int i = 0; i < 2; i++)
+            if (c[i] != EGL_NO_CONTEXT) eglDestroyContext(h.dpy, c[i]);
         while (glGetError() != GL_NO_ERROR) {}
         dbg_errors = 0;
     }

@@ -450,11 +450,17 @@ void unit_rows(uint u, uint lid) {
         // the last 1 to 3 entries together too (short rows: most of their entries); a slot
         // past the row's end reads entry 0, the same address in every such lane (one cache
         // line for them all, where entry j again would touch each lane's own), and is dropped
-        // by a select
+        // by a select. With CPW, entry j again: entry 0's offset is from its own row, which
+        // from this row could reach outside x
         if (j < n) {
             uint e = e0 + j * st, d = uint(L) * st;
             bool h1 = j + uint(L) < n, h2 = j + 2u * uint(L) < n;
-            uint e1 = h1 ? e + d : 0u, e2 = h2 ? e + 2u * d : 0u;
+#if CPW
+            uint none = e;
+#else
+            uint none = 0u;
+#endif
+            uint e1 = h1 ? e + d : none, e2 = h2 ? e + 2u * d : none;
             VT t0 = TERM(e), t1 = TERM(e1), t2 = TERM(e2);
             acc += t0 + (h2 ? t2 : VZERO);
             acc2 += h1 ? t1 : VZERO;

@@ -883,20 +883,20 @@ int cells_merge(int cols, int n, const int *ri, const int *ci, const float *vv, 
         free(key), free(r), free(c), free(v);
         return -1;
     }
-    for (int e = 0; e < n; e++) {
+    size_t N = (size_t)(n > 0 ? n : 0), k = 0;
+    for (size_t e = 0; e < N; e++) {
         key[2 * e] = (long long)ri[e] * cols + ci[e];
-        key[2 * e + 1] = e;
+        key[2 * e + 1] = (long long)e;
     }
-    if (n > 0) qsort(key, (size_t)n, 2 * sizeof *key, by_key_place);
-    int k = 0;
-    for (int e = 0; e < n;) {
+    if (N) qsort(key, N, 2 * sizeof *key, by_key_place);
+    for (size_t e = 0; e < N;) {
         long long cell = key[2 * e];
         double sum = 0;
-        for (; e < n && key[2 * e] == cell; e++) sum += vv[key[2 * e + 1]];
+        for (; e < N && key[2 * e] == cell; e++) sum += vv[key[2 * e + 1]];
         r[k] = (int)(cell / cols), c[k] = (int)(cell % cols), v[k++] = (float)sum;
     }
     free(key);
-    *m = k, *ro = r, *co = c, *vo = v;
+    *m = (int)k, *ro = r, *co = c, *vo = v;
     return 0;
 }
 

@@ -136,7 +136,7 @@ texla_result texla_ctx_make(const texla_ctx_desc *desc_in, texla_ctx **out) {
         texla__gl_enter(g);
         r = texla__gl_probe_float(g);
         if (!r) r = choose_backend(ctx);
-        if (!r && g->host) texla__gl_mark(g);
+        if (!r && g->host) texla__gl_mark(g, ctx->tag);
         texla__gl_leave(g);
     }
     if (r) {
@@ -206,15 +206,18 @@ texla_result texla_ctx_stats(texla_ctx *ctx, texla_stats *out) {
 texla_result texla_ctx_finish(texla_ctx *ctx) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
     texla__gl_enter(&ctx->gl);
+    texla_result r = texla__gl_current(&ctx->gl, "texla_ctx_finish");
     texla__gl_finish(&ctx->gl);
     texla__gl_leave(&ctx->gl);
-    return TEXLA_OK;
+    return r;
 }
 
 texla_result texla_ctx_begin(texla_ctx *ctx) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
     texla__gl_enter(&ctx->gl);
-    return TEXLA_OK;
+    texla_result r = texla__gl_current(&ctx->gl, "texla_ctx_begin");
+    if (r) texla__gl_leave(&ctx->gl); /* no batch begun */
+    return r;
 }
 
 texla_result texla_ctx_end(texla_ctx *ctx) {

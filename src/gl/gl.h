@@ -185,6 +185,7 @@ struct texla__gl {
                               or a host's GL_TIME_ELAPSED query active) */
     int depth;             /* guard nesting */
     int marked;            /* host mode: vao carries texla's mark (texla__gl_mark) */
+    unsigned mark;         /* the mark: the texla_ctx's tag */
     int lost;              /* host mode: the context current at the outermost texla__gl_enter
                               is not the one texla_ctx_make found (or none is current) */
     texla__glstate saved;
@@ -222,9 +223,9 @@ double texla__now_ms(void);
 /* ---- guard (guard.c): brackets every public call that touches GL; nestable ---- */
 void texla__gl_enter(texla__gl *g);
 void texla__gl_leave(texla__gl *g);
-/* host mode, inside texla_ctx_make's guard: marks texla's vertex array (a divisor no program
- * uses on an attribute texla leaves disabled), by which later calls know its context current */
-void texla__gl_mark(texla__gl *g);
+/* host mode, inside texla_ctx_make's guard: marks texla's vertex array with tag (a divisor on
+ * an attribute texla leaves disabled), by which later calls know its context current */
+void texla__gl_mark(texla__gl *g, unsigned tag);
 /* TEXLA_ERR_CONTEXT (message names what) where g->lost, else TEXLA_OK: every function that
  * makes, reads, writes or draws into GL objects asks it first */
 texla_result texla__gl_current(texla__gl *g, const char *what);

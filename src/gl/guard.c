@@ -181,44 +181,48 @@ void texla__blend_func(GLenum src, GLenum dst) {
     else glBlendFunc(src, dst);
 }
 
-/* texla's vertex array mark: attribute 15's divisor (GL 3.3 has at least 16 attributes;
- * texla enables none of its vertex array's, so the divisor changes no draw) */
+/* texla's vertex array mark: attribute 15's divisor set to a value made from the texla_ctx's
+ * tag (GL 3.3 has at least 16 attributes; texla enables none of its vertex array's, so the
+ * divisor changes no draw). From the tag, so two texla contexts whose vertex arrays have the
+ * same name in their GL contexts still tell them apart; scrambled, with the top bit set, so no
+ * application's instancing divisor (1, 2, ...) reads as one. */
 #define MARK_ATTR 15u
-#define MARK_DIVISOR 0x7E47u
 
-void texla__gl_mark(texla__gl *g) {
-    glBindVertexArray(g->vao); /* the guard puts the host's binding back */
-    glVertexAttribDivisor(MARK_ATTR, MARK_DIVISOR);
+void texla__gl_mark(texla__gl *g, unsigned tag) {
+    g->mark = (tag * 2654435761u) | 0x80000000u;
+    glBindVertexArray(g->vao); /* inside texla_ctx_make's guard: the host's binding goes back */
+    glVertexAttribDivisor(MARK_ATTR, g->mark);
     g->marked = 1;
 }
 
 /* is texla's marked vertex array there in the current context: not in another context (a
- * vertex array is never shared, and a name the other context uses for its own lacks the
- * mark), nor with no context current (GL's calls then do nothing and return 0). Asked with
- * glIsVertexArray first: binding a name the context never made would raise an error */
+ * vertex array is never shared, and another's array of the same name lacks this mark), nor
+ * with no context current (GL's calls then do nothing and return 0). glIsVertexArray first:
+ * binding a name the context never made would raise an error. The binding is put back. */
 static int context_is_ours(const texla__gl *g) {
     if (!glIsVertexArray(g->vao)) return 0;
-    glBindVertexArray(g->vao); /* after save(): the guard puts the host's binding back */
-    GLint d = 0;
+    GLint was = 0, d = 0;
+    glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &was);
+    glBindVertexArray(g->vao);
     glGetVertexAttribiv(MARK_ATTR, GL_VERTEX_ATTRIB_ARRAY_DIVISOR, &d);
-    return d == (GLint)MARK_DIVISOR;
+    glBindVertexArray((GLuint)was);
+    return (GLuint)d == g->mark;
 }
 
 texla_result texla__gl_current(texla__gl *g, const char *what) {
     if (!g->lost) return TEXLA_OK;
     return texla__glfail(g, TEXLA_ERR_CONTEXT,
-                         "%s: the GL context current on this thread is not the one texla_ctx_make "
-                         "found (host mode: make that context current; nothing was done)",
-                         what);
+                         "%s: the GL context texla_ctx_make found is not current on this thread "
+                         "(another one is, or none); make it current: nothing was done", what);
 }
 
 void texla__gl_enter(texla__gl *g) {
     if (g->depth++ > 0) return;
     if (!g->host) texla__egl_make_current(g);
-    if (g->host) save(&g->saved);
+    /* host mode, another context current (or none): nothing else is asked or set there */
     g->lost = g->host && g->marked && !context_is_ours(g);
-    if (g->lost) return; /* no canonical state in another context (leave restores the
-                              vertex array binding context_is_ours may have changed) */
+    if (g->lost) return;
+    if (g->host) save(&g->saved);
     /* Headless too: the application may draw in texla's context between calls (the demos
      * do), so nothing from an earlier call is assumed. */
     canonical_state();
@@ -226,5 +230,5 @@ void texla__gl_enter(texla__gl *g) {
 
 void texla__gl_leave(texla__gl *g) {
     if (--g->depth > 0) return;
-    if (g->host) restore(&g->saved);
+    if (g->host && !g->lost) restore(&g->saved);
 }

@@ -35,10 +35,10 @@ static void clear_own_errors(texla__gl *g) {
 }
 
 texla_result texla__tex_make(texla__gl *g, int w, int h, texla__tex *out) {
+    TEXLA__GL_CURRENT(g, "making a texture"); /* before out changes: it may hold a handle */
     out->tex = out->fbo = 0;
     out->w = w;
     out->h = h;
-    TEXLA__GL_CURRENT(g, "making a texture");
     glActiveTexture(GL_TEXTURE0);
     glGenTextures(1, &out->tex);
     glBindTexture(GL_TEXTURE_2D, out->tex);
@@ -67,10 +67,9 @@ texla_result texla__tex_make(texla__gl *g, int w, int h, texla__tex *out) {
 }
 
 void texla__tex_free(texla__gl *g, texla__tex *t) {
-    if (g->lost) { /* another context's names: left alone (texla_ctx_destroy when lost) */
-        t->tex = t->fbo = 0;
-        return;
-    }
+    /* another context current: nothing deleted there (its objects may have these names) and
+     * t kept as it is, so a free-then-make that the make refuses changes nothing */
+    if (g->lost) return;
     if (t->fbo) {
         glDeleteFramebuffers(1, &t->fbo);
     }
@@ -145,7 +144,8 @@ texla_result texla__pool_take(texla__gl *g, int w, int h, texla__tex *out) {
 
 void texla__pool_give(texla__gl *g, texla__tex *t) {
     if (!t->tex) return;
-    if (g->npool == g->cappool && g->cappool < POOL_KEEP) {
+    /* another context current: no eviction (it would delete there); the pool grows instead */
+    if (g->npool == g->cappool && (g->cappool < POOL_KEEP || g->lost)) {
         int cap = g->cappool ? g->cappool * 2 : 4;
         texla__tex *p = realloc(g->pool, sizeof *p * (size_t)cap);
         if (p) {
@@ -156,7 +156,7 @@ void texla__pool_give(texla__gl *g, texla__tex *t) {
     if (g->npool < g->cappool) {
         g->pool[g->npool++] = *t;
         t->tex = t->fbo = 0;
-    } else {
+    } else if (!g->lost) {
         /* pool full: the oldest goes */
         texla__tex_free(g, &g->pool[0]);
         g->pool[0] = *t;
@@ -224,8 +224,9 @@ texla_result texla__tex_read_take(texla__gl *g, GLuint pbo, GLsync *fence, float
 }
 
 void texla__read_free(texla__gl *g, GLuint *pbo, GLsync *fence) {
-    if (*fence && !g->lost) glDeleteSync(*fence);
-    if (*pbo && !g->lost) glDeleteBuffers(1, pbo);
+    if (g->lost) return; /* as texla__tex_free: kept */
+    if (*fence) glDeleteSync(*fence);
+    if (*pbo) glDeleteBuffers(1, pbo);
     *fence = 0;
     *pbo = 0;
 }
@@ -257,10 +258,10 @@ static int bpool_take(texla__gl *g, size_t alloc, texla__buf *out) {
 }
 
 texla_result texla__buf_make(texla__gl *g, size_t size, const void *data, texla__buf *out) {
+    TEXLA__GL_CURRENT(g, "making a storage buffer"); /* before out changes (texla__tex_make) */
     out->buf = 0;
     out->size = size;
     out->cap = 0;
-    TEXLA__GL_CURRENT(g, "making a storage buffer");
     if (!g->info.compute)
         return texla__glfail(g, TEXLA_ERR_UNSUPPORTED,
                              "storage buffers need OpenGL 4.3; this context is %d.%d",
@@ -308,8 +309,8 @@ texla_result texla__buf_make(texla__gl *g, size_t size, const void *data, texla_
 }
 
 void texla__buf_free(texla__gl *g, texla__buf *b) {
-    if (g->lost) { /* as texla__tex_free */
-    } else if (b->buf && b->cap && b->cap <= BPOOL_ONE) {
+    if (g->lost) return; /* as texla__tex_free: b kept */
+    if (b->buf && b->cap && b->cap <= BPOOL_ONE) {
         /* room for it: the oldest go first */
         while (g->nbpool && (g->nbpool == BPOOL_N || g->bpool_bytes + b->cap > BPOOL_BYTES)) {
             glDeleteBuffers(1, &g->bpool[0].buf);
@@ -358,8 +359,8 @@ texla_result texla__buf_download(texla__gl *g, const texla__buf *b, size_t off, 
 
 texla_result texla__points_make(texla__gl *g, const void *v, int count, size_t stride,
                                 const texla__attr *attrs, int nattrs, GLuint *vao, GLuint *vbo) {
-    *vao = *vbo = 0;
     TEXLA__GL_CURRENT(g, "making a vertex buffer");
+    *vao = *vbo = 0;
     glGenVertexArrays(1, vao);
     glBindVertexArray(*vao);
     glGenBuffers(1, vbo);
@@ -392,7 +393,8 @@ texla_result texla__points_make(texla__gl *g, const void *v, int count, size_t s
 }
 
 void texla__points_free(texla__gl *g, GLuint *vao, GLuint *vbo) {
-    if (*vao && !g->lost) glDeleteVertexArrays(1, vao);
-    if (*vbo && !g->lost) glDeleteBuffers(1, vbo);
+    if (g->lost) return; /* as texla__tex_free: kept */
+    if (*vao) glDeleteVertexArrays(1, vao);
+    if (*vbo) glDeleteBuffers(1, vbo);
     *vao = *vbo = 0;
 }

@@ -204,7 +204,11 @@ static texla_result run_compute(texla__gl *g, const texla__prog *prog, const tex
 }
 
 texla_result texla__run(texla__gl *g, const texla__pass *p) {
-    TEXLA__GL_CURRENT(g, texla__prog_file(p->prog));
+    if (g->lost) {
+        char what[96];
+        snprintf(what, sizeof what, "a pass of glsl/%s", texla__prog_file(p->prog));
+        return texla__gl_current(g, what);
+    }
     for (int i = 0; i < TEXLA__MAX_SRC && p->src[i]; i++)
         if (p->dst && p->src[i]->tex == p->dst->tex)
             return texla__glfail(g, TEXLA_ERR_ALIAS,
@@ -246,14 +250,13 @@ double texla__now_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* (nothing where another context is current: g->lost) */
 void texla__gl_finish(texla__gl *g) {
-    (void)g;
-    glFinish();
+    if (!g->lost) glFinish();
 }
 
 void texla__gl_flush(texla__gl *g) {
-    (void)g;
-    glFlush();
+    if (!g->lost) glFlush();
 }
 
 long long texla__compile_threads(texla__gl *g, long long n) {
@@ -278,13 +281,13 @@ void texla__timer_begin(texla__gl *g) {
     /* a host's own GL_TIME_ELAPSED query may be active (a frame profiler): beginning another
      * is an error, and ending it would end the host's; the wall clock around glFinish then */
     GLint busy = 0;
-    if (g->caps.timer && g->host) glGetQueryiv(GL_TIME_ELAPSED, GL_CURRENT_QUERY, &busy);
-    g->timer_on = g->caps.timer && !busy && !g->lost; /* lost: no query of another context */
+    if (g->caps.timer && g->host && !g->lost) glGetQueryiv(GL_TIME_ELAPSED, GL_CURRENT_QUERY, &busy);
+    g->timer_on = g->caps.timer && !busy && !g->lost; /* lost: nothing asked of another context */
     if (g->timer_on) {
         if (!g->timer_q) glGenQueries(1, &g->timer_q);
         glBeginQuery(GL_TIME_ELAPSED, g->timer_q);
     } else {
-        glFinish();
+        texla__gl_finish(g);
         g->timer_t0 = texla__now_ms();
     }
 }
@@ -296,6 +299,6 @@ double texla__timer_end_ms(texla__gl *g) {
         glGetQueryObjectui64v(g->timer_q, GL_QUERY_RESULT, &ns);
         return (double)ns / 1e6;
     }
-    glFinish();
+    texla__gl_finish(g);
     return texla__now_ms() - g->timer_t0;
 }

@@ -431,7 +431,8 @@ static texla_result product(texla_ctx *ctx, const char *fn, texla_sparse a, texl
                               : "x must have a's column layout and y its row layout");
     }
     texla__gl_enter(&ctx->gl);
-    r = ensure_prod(ctx, fn, P, op);
+    r = texla__gl_current(&ctx->gl, fn); /* before the product's variant may change */
+    if (!r) r = ensure_prod(ctx, fn, P, op);
     if (!r) r = sp_run(ctx, &P->prod[op].v, P->prod[op].form, ops[1].o, ops[2].o, beta, add,
                        &P->scr);
     texla__gl_leave(&ctx->gl);
@@ -515,6 +516,11 @@ texla_result texla_sparse_tune(texla_ctx *ctx, texla_sparse a, texla_sparse_tune
     d->cached = 0;
     d->skipped = 0;
     texla__gl_enter(&ctx->gl);
+    r = texla__gl_current(&ctx->gl, fn); /* before a cached variant is installed */
+    if (r) {
+        texla__gl_leave(&ctx->gl);
+        return r;
+    }
     int compute = compute_now(ctx);
     int scatter = (d->scatter || P->scatter) && ctx->gl.caps.atomic_float && compute;
     char keys[2][512];
@@ -583,13 +589,16 @@ texla_result texla_sparse_pin(texla_ctx *ctx, texla_sparse a, texla_sparse_op op
                            (int)op);
     sp_prod *pr = &P->prod[op];
     if (!v) {
-        pr->pinned = 0;
-        pr->how = 0; /* chosen again at the next product */
         texla__gl_enter(&ctx->gl);
-        form_release(ctx, P, pr->form);
+        r = texla__gl_current(&ctx->gl, fn);
+        if (!r) {
+            pr->pinned = 0;
+            pr->how = 0; /* chosen again at the next product */
+            form_release(ctx, P, pr->form);
+            pr->form = NULL;
+        }
         texla__gl_leave(&ctx->gl);
-        pr->form = NULL;
-        return TEXLA_OK;
+        return r;
     }
     texla_sparse_variant n = *v;
     sp_variant_norm(&n);
@@ -602,8 +611,10 @@ texla_result texla_sparse_pin(texla_ctx *ctx, texla_sparse a, texla_sparse_op op
                            s, p, entry_name(P->entry), why);
     }
     texla__gl_enter(&ctx->gl);
-    r = set_variant(ctx, fn, P, op, &n, 4, 0, !(n.format == TEXLA_SPARSE_POINTS ||
-                                                n.format == TEXLA_SPARSE_GATHER));
+    r = texla__gl_current(&ctx->gl, fn);
+    if (!r)
+        r = set_variant(ctx, fn, P, op, &n, 4, 0, !(n.format == TEXLA_SPARSE_POINTS ||
+                                                    n.format == TEXLA_SPARSE_GATHER));
     texla__gl_leave(&ctx->gl);
     if (!r) {
         pr->pinned = 1;
