@@ -51,7 +51,7 @@
  *   its vertex array object: vertex arrays are never shared between contexts). A destroy
  *   does nothing then (the handle stays valid), and texla_ctx_destroy frees texla's host
  *   memory but leaves its GL objects to the context they live in. Within a batch
- *   (texla_ctx_begin) the context is checked once, at the begin. A handle belongs to the
+ *   (texla_ctx_begin) the context is checked once, at the outermost begin. A handle belongs to the
  *   texla_ctx that made it: another refuses it (TEXLA_ERR_HANDLE).
  *
  * NAMES
@@ -289,7 +289,9 @@ TEXLA_API texla_result texla_ctx_stats(texla_ctx *ctx, texla_stats *out);
 /* Waits until the GPU has finished all work issued so far (for timing). */
 TEXLA_API texla_result texla_ctx_finish(texla_ctx *ctx);
 /* A batch: the GL state is saved by begin and restored by the matching end (host mode); calls
- * in between pay no state save each. Nestable; every begin needs its end. */
+ * in between pay no state save each. Nestable; every begin needs its end, also one that
+ * returned TEXLA_ERR_CONTEXT (host mode, texla's context not current: every call in the batch
+ * is refused). */
 TEXLA_API texla_result texla_ctx_begin(texla_ctx *ctx);
 TEXLA_API texla_result texla_ctx_end(texla_ctx *ctx);
 /* Pins the backend of one program (its glsl/ file name without the extension, e.g. "axpby",

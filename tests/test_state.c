@@ -2100,10 +2100,19 @@ void suite_state(void) {
                 r = texla_sparse_pin(ctx, sa, TEXLA_SPARSE_N, NULL); /* unpin: its form kept */
                 CHECK(r == TEXLA_ERR_CONTEXT, "texla_sparse_pin (unpin) with %s: %s", where,
                       texla_result_name(r));
-                r = texla_ctx_begin(ctx);
+                texla_cg_desc cd = {.max_iter = 2};
+                texla_cg_result cr;
+                r = texla_cg(ctx, texla_op_sparse(sa), sy, &cd, sx, &cr);
+                CHECK(r == TEXLA_ERR_CONTEXT &&
+                          strstr(texla_error_message(ctx), "not current on this thread"),
+                      "texla_cg with %s: %s: %s", where, texla_result_name(r),
+                      texla_error_message(ctx));
+                r = texla_ctx_begin(ctx); /* refused, but begun: its end is needed */
                 CHECK(r == TEXLA_ERR_CONTEXT, "texla_ctx_begin with %s: %s", where,
                       texla_result_name(r));
-                if (!r) texla_ctx_end(ctx);
+                r = texla_ctx_end(ctx);
+                CHECK(r == TEXLA_OK, "texla_ctx_end after a refused begin with %s: %s: %s",
+                      where, texla_result_name(r), texla_error_message(ctx));
                 r = texla_ctx_finish(ctx);
                 CHECK(r == TEXLA_ERR_CONTEXT, "texla_ctx_finish with %s: %s", where,
                       texla_result_name(r));

@@ -215,9 +215,8 @@ texla_result texla_ctx_finish(texla_ctx *ctx) {
 texla_result texla_ctx_begin(texla_ctx *ctx) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
     texla__gl_enter(&ctx->gl);
-    texla_result r = texla__gl_current(&ctx->gl, "texla_ctx_begin");
-    if (r) texla__gl_leave(&ctx->gl); /* no batch begun */
-    return r;
+    /* refused, the batch is still begun (its end still needed): every call in it refuses */
+    return texla__gl_current(&ctx->gl, "texla_ctx_begin");
 }
 
 texla_result texla_ctx_end(texla_ctx *ctx) {

@@ -125,7 +125,7 @@ static int ew_program(texla__prog_id id) {
 static int to_measure(const texla_ctx *ctx, const texla__pass *p) {
     const texla__gl *g = &ctx->gl;
     unsigned both = 1u << TEXLA_BACKEND_FRAGMENT | 1u << TEXLA_BACKEND_COMPUTE;
-    return ctx->desc.backend == TEXLA_BACKEND_AUTO && !g->choice[p->prog] &&
+    return ctx->desc.backend == TEXLA_BACKEND_AUTO && !g->lost && !g->choice[p->prog] &&
            !g->measured[p->prog] && p->blend == TEXLA__BLEND_NONE && p->dst &&
            (long long)p->dst->w * p->dst->h >= MEASURE_TEXELS && ew_program(p->prog) &&
            (texla__prog_backends(g, p->prog) & both) == both;

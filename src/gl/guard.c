@@ -184,12 +184,13 @@ void texla__blend_func(GLenum src, GLenum dst) {
 /* texla's vertex array mark: attribute 15's divisor set to a value made from the texla_ctx's
  * tag (GL 3.3 has at least 16 attributes; texla enables none of its vertex array's, so the
  * divisor changes no draw). From the tag, so two texla contexts whose vertex arrays have the
- * same name in their GL contexts still tell them apart; scrambled, with the top bit set, so no
- * application's instancing divisor (1, 2, ...) reads as one. */
+ * same name in their GL contexts still tell them apart; scrambled, with bit 30 set, so no
+ * application's instancing divisor (1, 2, ...) reads as one; below 2^31, so a driver that
+ * clamps unsigned state to INT_MAX in glGetVertexAttribiv still returns it as it is. */
 #define MARK_ATTR 15u
 
 void texla__gl_mark(texla__gl *g, unsigned tag) {
-    g->mark = (tag * 2654435761u) | 0x80000000u;
+    g->mark = ((tag * 2654435761u) & 0x3FFFFFFFu) | 0x40000000u;
     glBindVertexArray(g->vao); /* inside texla_ctx_make's guard: the host's binding goes back */
     glVertexAttribDivisor(MARK_ATTR, g->mark);
     g->marked = 1;
