@@ -71,6 +71,12 @@
  *   An optional callback receives every error. Errors are never fatal: nothing aborts, and
  *   an operation that fails leaves its destination's previous contents or zeros, never a
  *   partial mix of texla state. Destroying 0 or a stale handle is a no-op.
+ *   The error and warning callbacks run inside the call that raised them: from there only
+ *   queries work (texla_error_message, texla_result_name, the info and shape calls); a call
+ *   on that context that would make, destroy, read, write or run anything, texla_ctx_end and
+ *   the texla_ctx_set_ calls return TEXLA_ERR_CONTEXT and do nothing (texla_ctx_destroy does
+ *   nothing), and no callback is called again from inside one. The message a callback gets
+ *   is its own copy.
  *
  * GL STATE TOUCHED (host mode: all of it is saved on entry and restored on return)
  *   framebuffer bindings (draw, read), viewport 0, current program, active texture unit,

@@ -930,7 +930,140 @@ static void test_ctx_make(void) {
     CHECK(texla_error_message(NULL) != NULL, "texla_error_message(NULL) is NULL");
 }
 
+/* ---- calls made from inside the error and warning callbacks ---- */
+
+static struct {
+    texla_ctx *ctx;
+    texla_mat keep;          /* a live matrix the callback tries to destroy */
+    texla_vec v;             /* a live vector the callback tries to read */
+    int calls, warnings, refused, wrong, msg_changed;
+    char first[256];         /* the first wrong result, described */
+} re;
+
+static void re_note(texla_result got, texla_result want, const char *what) {
+    if (got == want) {
+        if (want == TEXLA_ERR_CONTEXT) {
+            re.refused++;
+            /* the refusal names the callback */
+            if (!strstr(texla_error_message(re.ctx), "callback")) {
+                re.wrong++;
+                if (!re.first[0])
+                    snprintf(re.first, sizeof re.first, "%s refused without naming the callback: %s",
+                             what, texla_error_message(re.ctx));
+            }
+        }
+        return;
+    }
+    re.wrong++;
+    if (!re.first[0])
+        snprintf(re.first, sizeof re.first, "%s returned %s, expected %s", what,
+                 texla_result_name(got), texla_result_name(want));
+}
+
+/* tries what could move or free the interrupted call's objects, or run GL in its middle */
+static void on_reenter(texla_result code, const char *message, void *user) {
+    (void)user;
+    if (!re.ctx) return; /* texla_ctx_make's own, if any */
+    re.calls++;
+    if (code == TEXLA_OK) re.warnings++;
+    char before[512];
+    snprintf(before, sizeof before, "%s", message);
+    texla_mat m[40];
+    for (int i = 0; i < 40; i++) /* enough to grow the object table, if one were made */
+        re_note(texla_mat_make(re.ctx, 2, 2, NULL, &m[i]), TEXLA_ERR_CONTEXT, "texla_mat_make");
+    texla_mat_destroy(re.ctx, re.keep);
+    float out[4];
+    re_note(texla_vec_read(re.ctx, re.v, out), TEXLA_ERR_CONTEXT, "texla_vec_read");
+    re_note(texla_ctx_end(re.ctx), TEXLA_ERR_CONTEXT, "texla_ctx_end");
+    re_note(texla_ctx_set_matmul_k(re.ctx, 3), TEXLA_ERR_CONTEXT, "texla_ctx_set_matmul_k");
+    texla_mat_info mi;
+    re_note(texla_mat_info_get(re.ctx, re.keep, &mi), TEXLA_OK, "texla_mat_info_get");
+    texla_ctx_destroy(re.ctx); /* does nothing here */
+    if (strcmp(before, message)) re.msg_changed++;
+}
+
+/* A warning (a corrupt tuning cache, read during a sparse product) and an error (a bad size),
+ * each with a callback that makes 40 matrices, destroys one, reads, ends a batch, sets an
+ * option and destroys the context: each of those is refused (TEXLA_ERR_CONTEXT) and does
+ * nothing, the product is right, the failing call keeps its own message. Before: the makes
+ * moved the object table under the product (a use after free; the CLI's ASan run caught it). */
+static void test_callback_reentry(void) {
+    char dir[] = "/tmp/texla-test-reentry-XXXXXX";
+    if (!mkdtemp(dir)) {
+        check_skip("calls from inside callbacks", "mkdtemp failed");
+        return;
+    }
+    char path[256];
+    snprintf(path, sizeof path, "%s/tune.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs("not a texla tuning cache\n", f);
+        fclose(f);
+    }
+    texla_ctx_desc desc = {0};
+    desc.error_cb = on_reenter;
+    desc.warning_cb = on_reenter;
+    desc.tune_cache = path;
+    memset(&re, 0, sizeof re);
+    texla_ctx *ctx = suite_ctx(&desc);
+    if (!ctx) {
+        unlink(path);
+        rmdir(dir);
+        return;
+    }
+    re.ctx = ctx;
+    float xv[3] = {1, 2, 3};
+    texla_vec y, x;
+    texla_sparse s = {0};
+    int ri[3] = {0, 4, 2}, ci[3] = {0, 2, 1};
+    float vv[3] = {1, 2, 3};
+    texla_result r = texla_mat_make(ctx, 2, 2, NULL, &re.keep);
+    if (!r) r = texla_vec_make(ctx, 5, NULL, &y);
+    if (!r) r = texla_vec_make(ctx, 3, xv, &x);
+    if (!r) r = texla_sparse_make_coo(ctx, y, x, 3, ri, ci, vv, &s);
+    re.v = x;
+    if (!r) r = texla_sparse_matvec(ctx, s, x, y);
+    float got[5] = {0};
+    if (!r) r = texla_vec_read(ctx, y, got);
+    CHECK(r == TEXLA_OK, "a sparse product with a corrupt tuning cache and a re-entering warning "
+          "callback: %s: %s", texla_result_name(r), texla_error_message(ctx));
+    float want[5] = {1, 0, 6, 0, 6};
+    int bad = 0;
+    for (int i = 0; i < 5; i++) bad += got[i] != want[i];
+    CHECK(!r && !bad, "y = A x with the callback re-entering: (%g %g %g %g %g), expected (1 0 6 0 6)",
+          got[0], got[1], got[2], got[3], got[4]);
+    CHECK(re.warnings >= 1, "no warning for the corrupt tuning cache %s (%d callbacks)", path,
+          re.calls);
+    int warn_calls = re.calls;
+    /* an error: the callback's calls refused, the failing call's message its own */
+    texla_mat bad_m;
+    r = texla_mat_make(ctx, -1, 2, NULL, &bad_m);
+    const char *msg = texla_error_message(ctx);
+    CHECK(r == TEXLA_ERR_ARGUMENT && re.calls == warn_calls + 1 && strstr(msg, "-1") &&
+              !strstr(msg, "callback"),
+          "texla_mat_make(-1 rows) with a re-entering error callback: %s, %d callback(s), "
+          "message \"%s\"", texla_result_name(r), re.calls - warn_calls, msg);
+    CHECK(re.wrong == 0, "from inside a callback: %d wrong result(s), the first: %s", re.wrong,
+          re.first);
+    CHECK(re.refused == re.calls * 43, "%d calls refused from inside %d callbacks, expected %d",
+          re.refused, re.calls, re.calls * 43);
+    CHECK(re.msg_changed == 0, "the message a callback was given changed under it (%d times)",
+          re.msg_changed);
+    /* nothing was destroyed, made or ended: the matrix is alive, the context works */
+    texla_mat_info mi;
+    CHECK(texla_mat_info_get(ctx, re.keep, &mi) == TEXLA_OK,
+          "the matrix a callback destroyed is gone: %s", texla_error_message(ctx));
+    texla_stats st;
+    r = texla_ctx_stats(ctx, &st);
+    CHECK(r == TEXLA_OK, "texla_ctx_stats after the callbacks: %s", texla_error_message(ctx));
+    re.ctx = NULL;
+    texla_ctx_destroy(ctx);
+    unlink(path);
+    rmdir(dir);
+}
+
 void suite_errors(void) {
+    test_callback_reentry();
     test_ctx_make();
     test_glsl_dir();
 

@@ -19,12 +19,23 @@
 #define TEXLA__PRINTF(f, a)
 #endif
 
-/* Where a context's errors go: the last message and the optional callback. */
+/* Where a context's errors go: the last message and the optional callback. in_cb: a callback
+ * of this context (error or warning) is running; it is not called again from inside, and the
+ * calls that could move or free what the interrupted call holds refuse (texla__in_callback). */
 typedef struct texla__err {
     char msg[TEXLA__MSG_LEN];
     texla_error_fn cb;
     void *user;
+    int in_cb;
 } texla__err;
+
+/* Calls cb(code, msg, user) as a callback of e: with e->in_cb set, and a copy of msg (a refused
+ * call from inside the callback rewrites e->msg, which is put back after it where msg is
+ * e->msg); nothing where e->in_cb is set already. */
+void texla__callback(texla__err *e, texla_error_fn cb, texla_result code, const char *msg);
+/* From inside a callback of e: the error (TEXLA_ERR_CONTEXT) for what, which was not done;
+ * else TEXLA_OK. */
+texla_result texla__in_callback(texla__err *e, const char *what);
 
 /* Formats the message into e (NULL: the thread's message for calls without a context, as
  * texla_error_message(NULL) reads it), calls the callback, returns code. */

@@ -2,6 +2,7 @@
 #include "base/base.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static _Thread_local char thread_msg[TEXLA__MSG_LEN];
 
@@ -22,8 +23,29 @@ char *texla__thread_msg(void) { return thread_msg; }
 texla_result texla__verrf(texla__err *e, texla_result code, const char *fmt, va_list ap) {
     char *buf = e ? e->msg : thread_msg;
     vsnprintf(buf, TEXLA__MSG_LEN, fmt, ap);
-    if (e && e->cb) e->cb(code, buf, e->user);
+    if (e) texla__callback(e, e->cb, code, buf);
     return code;
+}
+
+void texla__callback(texla__err *e, texla_error_fn cb, texla_result code, const char *msg) {
+    if (!cb || e->in_cb) return;
+    char copy[TEXLA__MSG_LEN];
+    size_t n = strnlen(msg, TEXLA__MSG_LEN - 1);
+    memcpy(copy, msg, n);
+    copy[n] = 0;
+    e->in_cb = 1;
+    cb(code, copy, e->user);
+    e->in_cb = 0;
+    /* a call refused inside the callback wrote its own message: the failing call keeps its */
+    if (msg == e->msg) memcpy(e->msg, copy, n + 1);
+}
+
+texla_result texla__in_callback(texla__err *e, const char *what) {
+    if (!e || !e->in_cb) return TEXLA_OK;
+    return texla__errf(e, TEXLA_ERR_CONTEXT,
+                       "%s: called from inside texla's error or warning callback, where only "
+                       "texla_error_message, texla_result_name and the info and shape queries "
+                       "work; nothing was done", what);
 }
 
 texla_result texla__errf(texla__err *e, texla_result code, const char *fmt, ...) {

@@ -160,7 +160,7 @@ void *texla__hscratch(texla_ctx *ctx, size_t bytes) {
 }
 
 void texla_ctx_destroy(texla_ctx *ctx) {
-    if (!ctx) return;
+    if (!ctx || texla__in_callback(&ctx->err, "texla_ctx_destroy")) return;
     if (texla__gl_loaded() && (ctx->gl.host || ctx->gl.egl_ctx)) { /* delete our GL objects */
         texla__gl_enter(&ctx->gl);
         texla__objs_destroy(ctx);
@@ -221,6 +221,8 @@ texla_result texla_ctx_begin(texla_ctx *ctx) {
 
 texla_result texla_ctx_end(texla_ctx *ctx) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
+    texla_result r = texla__in_callback(&ctx->err, "texla_ctx_end");
+    if (r) return r;
     if (ctx->gl.depth <= 0)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
                            "texla_ctx_end: no texla_ctx_begin is open on this context");
@@ -243,6 +245,8 @@ static int program_named(const char *name) {
 texla_result texla_ctx_set_backend(texla_ctx *ctx, const char *program, texla_backend backend) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
     const char *fn = "texla_ctx_set_backend";
+    texla_result r0 = texla__in_callback(&ctx->err, fn);
+    if (r0) return r0;
     if ((unsigned)backend > TEXLA_BACKEND_COMPUTE)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: backend is %d", fn, (int)backend);
     texla__gl *g = &ctx->gl;
@@ -282,6 +286,8 @@ texla_result texla_ctx_get_backend(texla_ctx *ctx, const char *program, texla_ba
 
 texla_result texla_ctx_set_matmul_k(texla_ctx *ctx, int k) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
+    texla_result r = texla__in_callback(&ctx->err, "texla_ctx_set_matmul_k");
+    if (r) return r;
     if (k < 0)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
                            "texla_ctx_set_matmul_k: k is %d; it must be >= 1, or 0 for the "

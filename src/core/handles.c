@@ -22,6 +22,9 @@ static uint64_t handle_of(const texla_ctx *ctx, int slot, uint32_t gen) {
 
 texla_result texla__obj_new(texla_ctx *ctx, texla__kind kind, const texla__kind_desc *k,
                             uint64_t *id, texla__obj **out) {
+    /* objs may move below: not while a callback interrupts a call holding pointers into it */
+    texla_result r = texla__in_callback(&ctx->err, "making an object");
+    if (r) return r;
     int slot = ctx->free_head;
     if (slot) {
         ctx->free_head = ctx->objs[slot].next_free;

@@ -31,7 +31,7 @@ void texla__warn(texla_ctx *ctx, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (ctx->desc.warning_cb) ctx->desc.warning_cb(TEXLA_OK, msg, ctx->desc.error_user);
+    texla__callback(&ctx->err, ctx->desc.warning_cb, TEXLA_OK, msg);
 }
 
 static char *dup_str(const char *s) {

@@ -271,6 +271,8 @@ texla_result texla_kernel_variant(texla_ctx *ctx, const char *family, int i, con
 texla_result texla_ctx_set_variant(texla_ctx *ctx, const char *family, const char *variant) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
     const char *fn = "texla_ctx_set_variant";
+    texla_result r0 = texla__in_callback(&ctx->err, fn);
+    if (r0) return r0;
     int f = family_named(family);
     if (f < 0)
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT,

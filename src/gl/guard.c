@@ -211,7 +211,8 @@ static int context_is_ours(const texla__gl *g) {
 }
 
 texla_result texla__gl_current(texla__gl *g, const char *what) {
-    if (!g->lost) return TEXLA_OK;
+    texla_result r = texla__in_callback(g->err, what);
+    if (r || !g->lost) return r;
     return texla__glfail(g, TEXLA_ERR_CONTEXT,
                          "%s: the GL context texla_ctx_make found is not current on this thread "
                          "(another one is, or none); make it current: nothing was done", what);
