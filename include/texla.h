@@ -1029,7 +1029,9 @@ TEXLA_API texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b
 
 /* *out: the operator A x = L (R x), l p x q and r q x n (any kinds, products included). mid, a
  * vector of q elements in the layout r's product writes (a sparse or banded r: its row layout),
- * holds R x during each product: it must be none of the vectors the product is applied to. The
+ * holds R x during each product: it must be none of the vectors the product is applied to
+ * (texla_op_matvec refuses an x or y that is the mid of any product in it, TEXLA_ERR_ALIAS).
+ * Products nest at most 64 deep (TEXLA_ERR_LIMIT). The
  * product names l, r and mid without owning them: keep them alive while it is used (a product
  * whose part is gone fails with TEXLA_ERR_HANDLE). Destroy it with texla_op_destroy. */
 TEXLA_API texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, texla_vec mid,

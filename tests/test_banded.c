@@ -469,6 +469,34 @@ static void test_errors(void) {
                TEXLA_ERR_ARGUMENT, "texla_banded_make offsets NULL");
     CHECK_CODE(ctx, texla_banded_make(ctx, l, 3, offs, NULL, &(texla_banded){0}),
                TEXLA_ERR_ARGUMENT, "texla_banded_make diags NULL");
+    {
+        /* an offset twice: the first repeat named with the diagonal it repeats */
+        int dup[5] = {3, -2, 7, -2, 3};
+        float *dd = check_alloc(5 * 29, sizeof *dd);
+        texla_banded no = {0};
+        CHECK_CODE(ctx, texla_banded_make(ctx, l, 5, dup, dd, &no), TEXLA_ERR_ARGUMENT,
+                   "texla_banded_make offsets 3 -2 7 -2 3");
+        const char *m = texla_error_message(ctx);
+        CHECK(strstr(m, "offset -2") && strstr(m, "diagonals 1 and 3") && no.id == 0,
+              "texla_banded_make with offset -2 twice: \"%s\"", m);
+        free(dd);
+        /* 200000 distinct offsets of a 1-element matrix (all but 0 ignored): the duplicate
+         * check took 12 s (every pair); sorted it takes milliseconds */
+        vshape s1 = plain_shape(1);
+        texla_vec one = mkv(s1, NULL, "errors: n=1");
+        int nd = 200000;
+        int *many = check_alloc((size_t)nd, sizeof *many);
+        float *dz = check_alloc((size_t)nd, sizeof *dz);
+        for (int i = 0; i < nd; i++) many[i] = i % 2 ? i : -i;
+        double t0 = check_now();
+        texla_banded big = {0};
+        CHECK_OK(ctx, texla_banded_make(ctx, one, nd, many, dz, &big), "200000 diagonals of n=1");
+        double dt = check_now() - t0;
+        CHECK(dt < 3.0, "texla_banded_make with 200000 distinct offsets took %.2f s", dt);
+        texla_banded_destroy(ctx, big);
+        texla_vec_destroy(ctx, one);
+        free(many), free(dz);
+    }
     texla_vec dead = mkv(s, NULL, "errors: dead");
     texla_vec_destroy(ctx, dead);
     CHECK_CODE(ctx, texla_banded_make(ctx, dead, 3, offs, diags, &(texla_banded){0}),

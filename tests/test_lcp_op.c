@@ -888,6 +888,34 @@ static void test_errors(void) {
              "5x6 . 6x5");
     CHECK_CODE(ctx, texla_op_matvec(ctx, a, v6, v5), TEXLA_ERR_ALIAS, "product: x is mid");
     CHECK_CODE(ctx, texla_op_matvec(ctx, a, v5, v5b), TEXLA_OK, "product: fine");
+    {
+        /* a mid inside the left factor, as x or y: written while the product is applied (x
+         * used to be overwritten after it was read, with TEXLA_OK) */
+        texla_op in = {0, 0}, out = {0, 0};
+        CHECK_OK(ctx, texla_op_product(ctx, a, texla_op_sparse(s55), v5d, &in), "(a s55)");
+        CHECK_OK(ctx, texla_op_product(ctx, in, texla_op_sparse(s55), v5c, &out), "(a s55) s55");
+        CHECK_CODE(ctx, texla_op_matvec(ctx, out, v5d, v5b), TEXLA_ERR_ALIAS,
+                   "nested product: x is the left factor's mid");
+        CHECK_CODE(ctx, texla_op_matvec(ctx, out, v5b, v5d), TEXLA_ERR_ALIAS,
+                   "nested product: y is the left factor's mid");
+        CHECK_CODE(ctx, texla_op_matvec(ctx, out, v5, v5b), TEXLA_OK, "nested product: fine");
+        texla_op_destroy(ctx, out), texla_op_destroy(ctx, in);
+        /* products nest at most 64 deep; texla_op_writes sees the innermost mid */
+        texla_op chain[65];
+        int made = 0;
+        texla_result rc = TEXLA_OK;
+        for (; made < 65 && !rc; made++)
+            rc = texla_op_product(ctx, texla_op_sparse(s55),
+                                  made ? chain[made - 1] : texla_op_sparse(s55),
+                                  made ? v5b : v5d, &chain[made]);
+        CHECK(made == 65 && rc == TEXLA_ERR_LIMIT && strstr(texla_error_message(ctx), "64"),
+              "a chain of products: the %dth returned %s (%s); expected the 65th to be refused "
+              "naming 64", made, texla_result_name(rc), texla_error_message(ctx));
+        int w = 0;
+        CHECK_OK(ctx, texla_op_writes(ctx, chain[63], v5d, &w), "texla_op_writes, 64 deep");
+        CHECK(w == 1, "texla_op_writes of the innermost mid 64 products deep: %d, expected 1", w);
+        for (int i = 0; i < 64; i++) texla_op_destroy(ctx, chain[i]);
+    }
     /* the LCP over it */
     texla_lcp_op_desc d = {.iterations = 3, .diag = v5c};
     CHECK_CODE(ctx, texla_lcp_jacobi_op(ctx, texla_op_sparse(s56), v5, &d, v5b, NULL),
@@ -932,6 +960,12 @@ static void test_errors(void) {
                   "lcp op friction index %s: message '%s' names no row", why[t],
                   texla_error_message(ctx));
         }
+        /* one without the other: named as missing */
+        texla_lcp_op_desc oi = {.iterations = 2, .diag = v5c, .friction_index = v5d};
+        CHECK_CODE(ctx, texla_lcp_jacobi_op(ctx, a, v5, &oi, v5b, NULL), TEXLA_ERR_HANDLE,
+                   "lcp op: friction_index without friction_mu");
+        CHECK(strstr(texla_error_message(ctx), "friction_mu is the null handle") != NULL,
+              "lcp op: friction_index without friction_mu: '%s'", texla_error_message(ctx));
     }
     texla_lcp_op_workspace ws6 = {0};
     CHECK_OK(ctx, texla_lcp_op_workspace_make(ctx, v6, &ws6), "workspace of 6");

@@ -1232,6 +1232,18 @@ static void test_lcp_outcomes(void) {
             CHECK(!strncmp(texla_error_message(ctx), want, strlen(want)), "%s: message \"%s\"",
                   what, texla_error_message(ctx));
         }
+        /* one of the two without the other: named as missing (the message named
+         * texla_mat_info_get's null handle, or mu alone was ignored) */
+        texla_lcp_desc only_i = {.iterations = 5, .friction_index = fi};
+        texla_lcp_desc only_m = {.iterations = 5, .friction_mu = fm};
+        CHECK_CODE(ctx, texla_lcp_jacobi(ctx, a, b, &only_i, x, &out), TEXLA_ERR_HANDLE,
+                   "lcp friction_index without friction_mu");
+        CHECK(strstr(texla_error_message(ctx), "friction_mu is the null handle") != NULL,
+              "lcp friction_index without friction_mu: \"%s\"", texla_error_message(ctx));
+        CHECK_CODE(ctx, texla_lcp_jacobi(ctx, a, b, &only_m, x, &out), TEXLA_ERR_HANDLE,
+                   "lcp friction_mu without friction_index");
+        CHECK(strstr(texla_error_message(ctx), "friction_index is the null handle") != NULL,
+              "lcp friction_mu without friction_index: \"%s\"", texla_error_message(ctx));
         texla_mat_destroy(ctx, fi);
         texla_mat_destroy(ctx, fm);
     }

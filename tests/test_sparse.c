@@ -1792,6 +1792,19 @@ static void test_bad_inputs(void) {
                "long_chunk 2^20 + 1");
     v.long_chunk = 1 << 20;
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_OK, "long_chunk 2^20");
+    /* out of range with no long rows too (the normal form dropped them unseen) */
+    v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR, .long_chunk = 0x7fffffff};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT,
+               "long_chunk 2^31 - 1, long_rows 0");
+    v.long_chunk = -7;
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT,
+               "long_chunk -7, long_rows 0");
+    v.long_chunk = 64; /* below the workgroup's 128 */
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT,
+               "long_chunk 64 with wg 128");
+    v = (texla_sparse_variant){.format = TEXLA_SPARSE_BSR, .long_rows = -1};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT,
+               "long_rows -1 (BSR)");
     CHECK_OK(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, NULL), "unpin");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, (texla_sparse_op)2, &v), TEXLA_ERR_ARGUMENT, "op 2");

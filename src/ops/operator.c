@@ -13,11 +13,18 @@ static const texla__kind op_kinds[] = {[TEXLA_OP_DENSE] = TEXLA__KIND_MAT,
                                        [TEXLA_OP_SPARSE] = TEXLA__KIND_SPARSE,
                                        [TEXLA_OP_PRODUCT] = TEXLA__KIND_OPERATOR};
 
-/* a product's part: the operators and the vector between them (named, not owned) */
+/* a product's part: the operators and the vector between them (named, not owned); depth: 1 +
+ * the deeper part's (a matrix's is 0) */
 typedef struct product_part {
     texla_op l, r;
     texla_vec mid;
+    int depth;
 } product_part;
+
+/* products nest at most this deep: applying one recurses once a level */
+#define MAX_DEPTH 64
+
+static int writes(texla_ctx *ctx, texla_op a, uint64_t v, int depth);
 
 static void describe(const texla__obj *o, char *buf, size_t n) {
     snprintf(buf, n, "a %d x %d product operator", o->rows, o->cols);
@@ -54,10 +61,13 @@ texla_result texla_op_matvec(texla_ctx *ctx, texla_op a, texla_vec x, texla_vec 
         texla_result r = op_obj(ctx, fn, "a", a, &o);
         if (r) return r;
         product_part p = *(const product_part *)o->part; /* a copy: o may move when objects grow */
-        if (x.id == p.mid.id || y.id == p.mid.id)
+        /* any product's mid at any depth: it is written while a is applied (x after it was
+         * read, y before L has read what it needs) */
+        int wx = writes(ctx, a, x.id, 0);
+        if (wx || writes(ctx, a, y.id, 0))
             return texla__fail(ctx, TEXLA_ERR_ALIAS,
-                               "%s: the product's intermediate vector (mid) is also %s; it holds "
-                               "R x while L is applied", fn, x.id == p.mid.id ? "x" : "y");
+                               "%s: %s is the intermediate vector (mid) of a product in a; it is "
+                               "written while a is applied", fn, wx ? "x" : "y");
         texla_ctx_begin(ctx);
         r = texla_op_matvec(ctx, p.r, x, p.mid);
         if (!r) r = texla_op_matvec(ctx, p.l, p.mid, y);
@@ -91,6 +101,13 @@ texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, texla_vec 
     if (!res) res = op_obj(ctx, fn, "r", r, &ro);
     if (res) return res;
     int lrows = lo->rows, lcols = lo->cols, rrows = ro->rows, rcols = ro->cols;
+    int ld = l.kind == TEXLA_OP_PRODUCT ? ((const product_part *)lo->part)->depth : 0;
+    int rd = r.kind == TEXLA_OP_PRODUCT ? ((const product_part *)ro->part)->depth : 0;
+    int depth = 1 + (ld > rd ? ld : rd);
+    if (depth > MAX_DEPTH)
+        return texla__fail(ctx, TEXLA_ERR_LIMIT,
+                           "%s: the product would nest %d products deep; at most %d", fn, depth,
+                           MAX_DEPTH);
     const texla__obj *mo = texla__obj_get(ctx, mid.id, TEXLA__KIND_VEC);
     if (!mo) return texla__bad_handle(ctx, fn, "mid", TEXLA__KIND_VEC, mid.id);
     if (lcols != rrows || mo->lay.n != rrows)
@@ -100,7 +117,7 @@ texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, texla_vec 
                            mo->lay.n);
     product_part *p = calloc(1, sizeof *p);
     if (!p) return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
-    *p = (product_part){l, r, mid};
+    *p = (product_part){l, r, mid, depth};
     texla__obj *o;
     uint64_t id = 0;
     res = texla__obj_new(ctx, TEXLA__KIND_OPERATOR, &product_kind, &id, &o);
@@ -115,9 +132,10 @@ texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, texla_vec 
     return TEXLA_OK;
 }
 
-/* does applying a write v (a product's mid, at any depth below a)? depth bounds the walk */
+/* does applying a write v (a product's mid, at any depth below a)? (products nest at most
+ * MAX_DEPTH deep; depth only guards the walk) */
 static int writes(texla_ctx *ctx, texla_op a, uint64_t v, int depth) {
-    if (a.kind != TEXLA_OP_PRODUCT || depth > 64) return 0;
+    if (a.kind != TEXLA_OP_PRODUCT || depth > MAX_DEPTH) return 0;
     const texla__obj *o = texla__obj_get(ctx, a.id, TEXLA__KIND_OPERATOR);
     if (!o) return 0;
     const product_part *p = o->part;

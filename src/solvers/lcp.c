@@ -197,6 +197,10 @@ texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b, const te
                                "texla_lcp_jacobi: x is also %s; the iteration rewrites x, so it "
                                "must be a matrix of its own", names[i]);
     int bounded = desc.friction_index.id != 0;
+    if (bounded != (desc.friction_mu.id != 0))
+        return texla_ctx_fail(ctx, TEXLA_ERR_HANDLE,
+                              "texla_lcp_jacobi: friction_index and friction_mu come together; "
+                              "%s is the null handle", bounded ? "friction_mu" : "friction_index");
     texla_mat_info fi, fm;
     if (bounded) {
         r = texla_mat_info_get(ctx, desc.friction_index, &fi);
@@ -392,6 +396,10 @@ texla_result texla_lcp_jacobi_op(texla_ctx *ctx, texla_op a, texla_vec b,
                               "is %d x %d, b has %d elements (grid %d x %d), x %d (grid %d x %d)",
                               fn, rows, cols, bi.n, bi.gx, bi.gy, xi.n, xi.gx, xi.gy);
     int bounded = desc.friction_index.id != 0 || desc.friction_mu.id != 0;
+    if (bounded && (!desc.friction_index.id || !desc.friction_mu.id))
+        return texla_ctx_fail(ctx, TEXLA_ERR_HANDLE,
+                              "%s: friction_index and friction_mu come together; %s is the null "
+                              "handle", fn, desc.friction_index.id ? "friction_mu" : "friction_index");
     const texla_vec opt[3] = {desc.diag, desc.friction_index, desc.friction_mu};
     static const char *const names[3] = {"diag", "friction_index", "friction_mu"};
     for (int i = 0; i < 3; i++) {

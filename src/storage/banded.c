@@ -47,12 +47,32 @@ static texla_result grid(texla_ctx *ctx, texla__obj *o, const texla__grid_req *q
 
 static const texla__kind_desc kind = {"banded matrix", release, describe, grid};
 
+/* Where the diagonals' values come from: the caller's array (diags[i n + k] = A(k, k + off[i])),
+ * or, diags NULL, texla_banded_poisson's stencil on an nx x ny grid (no host copy of them) */
+typedef struct diag_src {
+    const float *diags;
+    int nx, ny;
+    float alpha, beta;
+} diag_src;
+
+/* element k of diagonal i (offset d) of n */
+static float diag_at(const diag_src *s, int i, int d, int k, int n) {
+    if (s->diags) return s->diags[(size_t)i * (size_t)n + (size_t)k];
+    if (d == 0) return s->alpha + 4.0f * s->beta;
+    int cx = k % s->nx, cy = k / s->nx;
+    int inside = d == -s->nx  ? cy > 0
+                 : d == s->nx ? cy < s->ny - 1
+                 : d == -1    ? cx > 0
+                              : cx < s->nx - 1;
+    return inside ? -s->beta : 0.0f;
+}
+
 /* Whether the diagonals are a constant-coefficient 5-point stencil with zero (Dirichlet)
  * boundaries on the full nx x ny grid of lay: offsets among 0, -1, +1, -nx, +nx, each
  * diagonal one value inside the grid and 0 where the neighbour lies across the grid's edge.
  * Fills sc (a missing diagonal is 0). */
 static int is_stencil(const texla__layout *lay, int nd, const int *offs, const int *src,
-                      const float *diags, float sc[5]) {
+                      const diag_src *ds, float sc[5]) {
     int n = lay->n, nx = lay->nx;
     if (nx < 2 || n % nx != 0) return 0;
     int ny = n / nx;
@@ -61,11 +81,11 @@ static int is_stencil(const texla__layout *lay, int nd, const int *offs, const i
         int d = offs[i], which = d == 0 ? 0 : d == -1 ? 1 : d == 1 ? 2 : d == -nx ? 3
                                           : d == nx ? 4 : -1;
         if (which < 0) return 0;
-        const float *v = diags + (size_t)src[i] * (size_t)n;
         int first = 1;
         for (int k = 0; k < n; k++) {
             long long j = (long long)k + d;
             if (j < 0 || j >= n) continue;
+            float vk = diag_at(ds, src[i], d, k, n);
             int cx = k % nx, cy = k / nx;
             int inside = which == 0   ? 1
                          : which == 1 ? cx > 0
@@ -73,12 +93,12 @@ static int is_stencil(const texla__layout *lay, int nd, const int *offs, const i
                          : which == 3 ? cy > 0
                                       : cy < ny - 1;
             if (!inside) {
-                if (v[k] != 0.0f) return 0;
+                if (vk != 0.0f) return 0;
             } else if (first) {
-                if (!isfinite(v[k])) return 0;
-                sc[which] = v[k];
+                if (!isfinite(vk)) return 0;
+                sc[which] = vk;
                 first = 0;
-            } else if (v[k] != sc[which]) {
+            } else if (vk != sc[which]) {
                 return 0;
             }
         }
@@ -86,31 +106,53 @@ static int is_stencil(const texla__layout *lay, int nd, const int *offs, const i
     return 1;
 }
 
-/* Makes a banded matrix on layout lay from ndiag diagonals (diags[i*n + k] = A(k, k+off[i])). */
+/* (offset, diagonal) pairs by offset, then diagonal */
+static int by_offset(const void *a, const void *b) {
+    const int *x = a, *y = b;
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* no offset twice: sorted, O(ndiag log ndiag) (a scan of every pair took 12 s at 200000) */
+static texla_result no_duplicates(texla_ctx *ctx, const char *fn, int ndiag, const int *offsets) {
+    if (ndiag < 2) return TEXLA_OK;
+    int *pair = malloc(sizeof *pair * 2 * (size_t)ndiag);
+    if (!pair) return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
+    for (int i = 0; i < ndiag; i++) pair[2 * i] = offsets[i], pair[2 * i + 1] = i;
+    qsort(pair, (size_t)ndiag, 2 * sizeof *pair, by_offset);
+    int at = -1; /* the duplicate whose second diagonal comes first */
+    for (int i = 1; i < ndiag; i++)
+        if (pair[2 * i] == pair[2 * i - 2] && (at < 0 || pair[2 * i + 1] < pair[2 * at + 1]))
+            at = i;
+    texla_result r = TEXLA_OK;
+    if (at >= 0)
+        r = texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: offset %d appears twice (diagonals %d and %d)",
+                        fn, pair[2 * at], pair[2 * at - 1], pair[2 * at + 1]);
+    free(pair);
+    return r;
+}
+
+/* Makes a banded matrix on layout lay from ndiag diagonals of ds (offsets off[i]). Its
+ * textures are made before the host memory that fills them is taken: a matrix too large for
+ * the GPU fails at once. */
 static texla_result make(texla_ctx *ctx, const char *fn, texla__layout lay, int ndiag,
-                         const int *offsets, const float *diags, texla_banded *out) {
+                         const int *offsets, const diag_src *ds, texla_banded *out) {
     if (!out) return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: out is NULL", fn);
     out->id = 0;
-    if (ndiag < 0 || (ndiag > 0 && (!offsets || !diags)))
+    if (ndiag < 0 || (ndiag > 0 && (!offsets || !ds)))
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: ndiag is %d (offsets %s, diags %s)", fn,
-                           ndiag, offsets ? "given" : "NULL", diags ? "given" : "NULL");
+                           ndiag, offsets ? "given" : "NULL", ds ? "given" : "NULL");
     int n = lay.n;
-    for (int i = 0; i < ndiag; i++) {
-        for (int j = 0; j < i; j++)
-            if (offsets[j] == offsets[i])
-                return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
-                                   "%s: offset %d appears twice (diagonals %d and %d)", fn,
-                                   offsets[i], j, i);
-    }
+    texla_result r = no_duplicates(ctx, fn, ndiag, offsets);
+    if (r) return r;
     size_t ntexel = (size_t)(lay.gx / 2) * (size_t)(lay.gy / 2) * 4;
     size_t cap = texla__at_least_one(ndiag);
-    float *tx = calloc(ntexel, sizeof *tx);
     banded_part *b = calloc(1, sizeof *b);
     int *offs = malloc(sizeof *offs * cap), *slot = malloc(sizeof *slot * cap),
         *wrap = malloc(sizeof *wrap * cap), *src = malloc(sizeof *src * cap);
     texla__tex *texs = calloc(cap, sizeof *texs);
-    if (!tx || !b || !offs || !slot || !wrap || !src || !texs) {
-        free(tx), free(b), free(offs), free(slot), free(wrap), free(src), free(texs);
+    if (!b || !offs || !slot || !wrap || !src || !texs) {
+        free(b), free(offs), free(slot), free(wrap), free(src), free(texs);
         return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
     }
     b->offsets = offs, b->slot = slot, b->wrap = wrap, b->tex = texs;
@@ -125,13 +167,12 @@ static texla_result make(texla_ctx *ctx, const char *fn, texla__layout lay, int 
         b->offsets[b->ndiag] = offsets[i];
         b->slot[b->ndiag++] = t;
     }
-    b->stencil = is_stencil(&lay, b->ndiag, b->offsets, src, diags, b->sc);
     texla__gl_enter(&ctx->gl);
     texla__obj *o;
     uint64_t id = 0;
     int ntex = b->ntex;
     b->ntex = 0; /* counts the textures made, for release */
-    texla_result r = texla__obj_new(ctx, TEXLA__KIND_BANDED, &kind, &id, &o);
+    r = texla__obj_new(ctx, TEXLA__KIND_BANDED, &kind, &id, &o);
     if (!r) {
         o->lay = lay;
         o->rows = o->cols = n;
@@ -139,6 +180,11 @@ static texla_result make(texla_ctx *ctx, const char *fn, texla__layout lay, int 
     } else {
         free(b), free(offs), free(slot), free(wrap), free(texs);
     }
+    for (int t = 0; t < ntex && !r; t++)
+        if (!(r = texla__tex_make(&ctx->gl, lay.gx / 2, lay.gy / 2, &b->tex[t]))) b->ntex = t + 1;
+    float *tx = !r && ntex ? malloc(ntexel * sizeof *tx) : NULL;
+    if (!r && ntex && !tx) r = texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
+    if (!r) b->stencil = is_stencil(&lay, b->ndiag, b->offsets, src, ds, b->sc);
     for (int t = 0; t < ntex && !r; t++) {
         /* entries whose column falls outside the matrix are not the diagonal's: the texture's
          * other elements belong to the partner diagonal, or are 0 */
@@ -146,14 +192,10 @@ static texla_result make(texla_ctx *ctx, const char *fn, texla__layout lay, int 
         for (int i = 0; i < b->ndiag; i++) {
             if (b->slot[i] != t) continue;
             int d = b->offsets[i], k0 = d >= 0 ? 0 : -d, k1 = d >= 0 ? n - d : n;
-            const float *v = diags + (size_t)src[i] * (size_t)n;
-            for (int k = k0; k < k1; k++) tx[texla__texel_index(&lay, k)] = v[k];
+            for (int k = k0; k < k1; k++)
+                tx[texla__texel_index(&lay, k)] = diag_at(ds, src[i], d, k, n);
         }
-        r = texla__tex_make(&ctx->gl, lay.gx / 2, lay.gy / 2, &b->tex[t]);
-        if (!r) {
-            b->ntex = t + 1;
-            r = texla__tex_upload(&ctx->gl, &b->tex[t], tx);
-        }
+        r = texla__tex_upload(&ctx->gl, &b->tex[t], tx);
     }
     if (r && id) texla__obj_release(ctx, id);
     else out->id = id;
@@ -170,7 +212,8 @@ texla_result texla_banded_make(texla_ctx *ctx, texla_vec like, int ndiag, const 
         if (out) out->id = 0;
         return texla__bad_handle(ctx, "texla_banded_make", "like", TEXLA__KIND_VEC, like.id);
     }
-    return make(ctx, "texla_banded_make", v->lay, ndiag, offsets, diags, out);
+    diag_src ds = {.diags = diags};
+    return make(ctx, "texla_banded_make", v->lay, ndiag, offsets, diags ? &ds : NULL, out);
 }
 
 texla_result texla_banded_poisson(texla_ctx *ctx, int nx, int ny, float alpha, float beta,
@@ -179,7 +222,9 @@ texla_result texla_banded_poisson(texla_ctx *ctx, int nx, int ny, float alpha, f
     const char *fn = "texla_banded_poisson";
     if (out) out->id = 0;
     if (nx < 1 || ny < 1 || (long long)nx * ny > 0x7fffffff)
-        return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: grid %d x %d", fn, nx, ny);
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: a %d x %d grid: each side must be at least 1 and nx ny at most "
+                           "2147483647 (INT_MAX) cells", fn, nx, ny);
     if (texla__finite(ctx, fn, "alpha", alpha) || texla__finite(ctx, fn, "beta", beta))
         return TEXLA_ERR_ARGUMENT;
     /* the layout (the texture's size checked) before the diagonals' host memory is taken */
@@ -188,7 +233,6 @@ texla_result texla_banded_poisson(texla_ctx *ctx, int nx, int ny, float alpha, f
     texla__layout lay;
     texla_result r = texla__grid_lay(ctx, what, nx, ny, &lay);
     if (r) return r;
-    int n = nx * ny;
     /* diagonals 0, -1, +1, -nx, +nx (the last two only when there is more than one row) */
     int offsets[5] = {0, -1, 1, -nx, nx};
     int nd = ny > 1 ? 5 : 3;
@@ -196,26 +240,9 @@ texla_result texla_banded_poisson(texla_ctx *ctx, int nx, int ny, float alpha, f
         offsets[1] = -1, offsets[2] = 1; /* -nx, +nx with nx = 1 */
         nd = ny > 1 ? 3 : 1;
     }
-    float *d = calloc((size_t)nd * (size_t)n, sizeof *d);
-    if (!d) return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
-    for (int k = 0; k < n; k++) {
-        int cx = k % nx, cy = k / nx;
-        d[k] = alpha + 4.0f * beta;
-        if (nx > 1) {
-            d[(size_t)1 * n + k] = cx > 0 ? -beta : 0.0f;
-            d[(size_t)2 * n + k] = cx < nx - 1 ? -beta : 0.0f;
-            if (ny > 1) {
-                d[(size_t)3 * n + k] = cy > 0 ? -beta : 0.0f;
-                d[(size_t)4 * n + k] = cy < ny - 1 ? -beta : 0.0f;
-            }
-        } else if (ny > 1) {
-            d[(size_t)1 * n + k] = cy > 0 ? -beta : 0.0f;
-            d[(size_t)2 * n + k] = cy < ny - 1 ? -beta : 0.0f;
-        }
-    }
-    r = make(ctx, fn, lay, nd, offsets, d, out);
-    free(d);
-    return r;
+    /* the values from the parameters: no 5 n floats of host memory */
+    diag_src ds = {.nx = nx, .ny = ny, .alpha = alpha, .beta = beta};
+    return make(ctx, fn, lay, nd, offsets, &ds, out);
 }
 
 void texla_banded_destroy(texla_ctx *ctx, texla_banded a) {

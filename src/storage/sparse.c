@@ -600,6 +600,14 @@ texla_result texla_sparse_pin(texla_ctx *ctx, texla_sparse a, texla_sparse_op op
         texla__gl_leave(&ctx->gl);
         return r;
     }
+    /* as given: the normal form drops long_rows and long_chunk where they do not apply */
+    int wg0 = v->wg ? v->wg : 128;
+    if (v->long_rows < 0 || v->long_chunk < 0 || v->long_chunk > SP_CHUNK_MAX ||
+        (v->long_chunk && v->long_chunk < wg0))
+        return texla__fail(ctx, TEXLA_ERR_ARGUMENT,
+                           "%s: long_rows is %d and long_chunk %d: long_rows must be >= 0, and "
+                           "long_chunk 0 (4096) or at least wg (%d) and at most 2^20", fn,
+                           v->long_rows, v->long_chunk, wg0);
     texla_sparse_variant n = *v;
     sp_variant_norm(&n);
     const char *why;
