@@ -898,6 +898,16 @@ printf 'x = cg(poisson(8, 8), ones(64, 1), 1e-4)\ny = lcp(4 * eye(6) + 0.5 * one
 "$T" run --strict st3.tx > out 2> err; rc=$?
 [ $rc -eq 0 ] && pass "--strict with solves that reach their tolerance: exit 0" || fail "--strict solved: exit $rc" "$(cat err)"
 expect_error "history of a fixed-count cg" 1 's.tx:1:51: error: history "hf.png": the solve read no residuals' 'x = cg(poisson(4, 4), ones(16, 1), 0, 10) history "hf.png"'
+# a positive TOL or OMEGA that is 0 as a float would be texla's "0: fixed count" or "0: default"
+expect_error "cg: a TOL that rounds to 0 in float32" 1 's.tx:1:36: error: cg: TOL 1e-50 rounds to 0 in float32, which means a fixed count of iterations; the smallest usable TOL is 1.40129846e-45$' 'x = cg(poisson(8, 8), ones(64, 1), 1e-50, 3) history "h50.png"'
+[ ! -e h50.png ] && pass "cg: no plot of a refused TOL" || fail "cg: h50.png written for TOL 1e-50"
+printf 'x = cg(poisson(8, 8), ones(64, 1), 1e-50, 3)\n' > st4.tx
+"$T" run --strict st4.tx > out 2> err; rc=$?
+[ $rc -eq 1 ] && grep -q '^st4.tx:1:36: error: cg: TOL 1e-50 rounds to 0 in float32' err && pass "--strict: TOL 1e-50 is refused, not run as a fixed count" || fail "--strict TOL 1e-50: exit $rc" "$(cat err)"
+expect_error "cg: a TOL past float's range" 1 's.tx:1:36: error: cg: TOL 1e+39 is past the largest float, 3.40282347e+38$' 'x = cg(poisson(8, 8), ones(64, 1), 1e39, 3)'
+run 'x = cg(poisson(8, 8), ones(64, 1), 1.40129846e-45, 3)'
+[ $rc -eq 0 ] && grep -q '^s.tx:1: cg: NOT converged (iteration limit): 3 iterations, .*(tolerance 1.4013e-45)$' err && pass "cg: the smallest usable TOL runs in tolerance mode" || fail "cg TOL 1.4e-45: exit $rc" "$(cat err)"
+expect_error "lcp: an OMEGA that rounds to 0 in float32" 1 's.tx:1:34: error: lcp: OMEGA 1e-50 rounds to 0 in float32, which means the default, 1; the smallest usable OMEGA is 1.40129846e-45$' 'x = lcp(eye(3), -ones(3, 1), 10, 1e-50)'
 expect_error "history without a solver" 1 's.tx:1:7: error: history: this statement calls no solver (cg or lcp) whose residuals it could plot$' 'x = 1 history "h.png"'
 [ ! -e hf.png ] && [ ! -e h.png ] && pass "no plot file from a refused history" || fail "history files left"
 printf 'P = poisson(32, 32)\nx = cg(P, ones(1024, 1), 1e-6)\n' > pr.tx

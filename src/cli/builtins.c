@@ -5,6 +5,7 @@
  * their outcomes, progress and residual histories; and element reads x(i), A(i, j). */
 #include "values.h"
 
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -315,6 +316,21 @@ static int want_float(call *c, int i, const char *name, float *out) {
     return 0;
 }
 
+/* x (> 0 or 0 as the caller checked) for a float field of texla where 0 means something else
+ * (zero_means): a positive x that rounds to 0 as a float would silently become it, and one past
+ * float's range would be refused by texla in its own words */
+static int want_float_param(call *c, int i, const char *name, double x, const char *zero_means) {
+    pos at = start_of(c->in, c->n->args[i]);
+    if (x > 0 && (float)x == 0)
+        return fail_at(c->in, at, "%s: %s %g rounds to 0 in float32, which means %s; the "
+                       "smallest usable %s is %.9g", c->n->name, name, x, zero_means, name,
+                       (double)FLT_TRUE_MIN);
+    if (!isfinite((float)x))
+        return fail_at(c->in, at, "%s: %s %g is past the largest float, %.9g", c->n->name, name,
+                       x, (double)FLT_MAX);
+    return 0;
+}
+
 static val *b_rand(call *c) {
     long long r, k, seed = 0;
     if (want_int(c, 0, "R", 1, INT_LIMIT, &r) || want_int(c, 1, "C", 1, INT_LIMIT, &k) ||
@@ -603,6 +619,8 @@ static val *b_cg(call *c) {
         fail_at(in, start_of(in, c->n->args[2]), "cg: TOL must be >= 0, not %g", tol);
         return NULL;
     }
+    if (c->n->nargs > 2 && want_float_param(c, 2, "TOL", tol, "a fixed count of iterations"))
+        return NULL;
     texla_op op = a->kind == V_DENSE    ? texla_op_dense(a->m)
                 : a->kind == V_BANDED   ? texla_op_banded(a->b)
                                         : texla_op_sparse(a->sp);
@@ -693,6 +711,8 @@ static val *b_lcp(call *c) {
         fail_at(in, start_of(in, c->n->args[3]), "lcp: OMEGA must be > 0, not %g", omega);
         return NULL;
     }
+    if (c->n->nargs > 3 && want_float_param(c, 3, "OMEGA", omega, "the default, 1"))
+        return NULL;
     texla_mat ma = {0}, mb = {0}, mx = {0};
     int oa = 0, ob = 0;
     if (mat_of(in, c->n->at, a, "lcp (projected Jacobi needs a dense A)", &ma, &oa)) return NULL;
