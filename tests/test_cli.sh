@@ -502,6 +502,7 @@ save T * y "o_Ty.mtx"              # a rectangular sparse matrix
 save S'"'"' * x "o_Stx.mtx"
 save Sb'"'"' * x "o_Sbtx.mtx"
 save x'"'"' * S "o_xtS.mtx"
+save x'"'"' * Sb "o_xtSb.mtx"
 save S + Sb "o_SpSb.mtx"
 save Sb - Sb'"'"' "o_SbmSbt.mtx"
 save S - 2 * S "o_SmS.mtx"
@@ -516,7 +517,7 @@ print transpose(T)'
 [ $rc -eq 0 ] || fail "banded/sparse script: exit $rc" "$(cat err)"
 for c in "o_Sx.mtx|S * x (sparse)|S|x|0|0" "o_Sbx.mtx|Sb * x (banded)|S|x|0|0" "o_Ty.mtx|T * y (4 x 6 sparse)|T|y|0|0" \
          "o_Stx.mtx|S' * x (sparse transpose)|S|x|1|0" "o_Sbtx.mtx|Sb' * x (banded transpose)|S|x|1|0" \
-         "o_xtS.mtx|x' * S (a row vector)|x|S|1|0"; do
+         "o_xtS.mtx|x' * S (a row vector)|x|S|1|0" "o_xtSb.mtx|x' * Sb (a row vector, banded)|x|S|1|0"; do
     IFS='|' read -r f label a b ta tb <<EOF
 $c
 EOF
@@ -537,6 +538,23 @@ EOF
 done
 grep -q '^banded(dense(S)) = 5 x 5 banded matrix (4 diagonals), offsets -2 0 1 4$' out && pass "banded(dense(S)): diagonals of a dense matrix" || fail "banded(dense(S))" "$(cat out)"
 grep -q '^transpose(T) = 6 x 4 sparse matrix (5 entries)$' out && pass "transpose(T) of a sparse matrix" || fail "transpose(T)" "$(cat out)"
+
+# x' * S of a long vector x and a sparse S (n x 1, n x 3) is (S' x)': x' is never formed (a
+# 1 x 70000 dense matrix is past the GL's texture size; x and S' x are not)
+awk 'BEGIN { n = 70000; print "%%MatrixMarket matrix coordinate real general"; print n, 3, 2 * n
+    for (i = 1; i <= n; i++) { print i, 1 + i % 3, i % 7 - 3; print i, 1 + i * 5 % 3, i % 11 / 4 } }' > S703.mtx
+run 'x = rand(70000, 1, 4)
+save x "x7.mtx"
+S = load "S703.mtx"
+save x'"'"' * S "o_xtS703.mtx"
+o = ones(70000, 1)
+print o'"'"' * sparse(o)'
+[ $rc -eq 0 ] && grep -q "^o' \\* sparse(o) = 1 x 1 vector$" out && grep -q '^  70000$' out &&
+    pass "x' * sparse(x) of 70000 ones: 1 x 1, 70000" || fail "x' * S, 70000 x 1: exit $rc" "$(cat out err)"
+check "x' * S, 70000 x 3 sparse with duplicates" o_xtS703.mtx 1e-5 <<'EOF'
+BEGIN { mm_read("x7.mtx", "x"); mm_read("S703.mtx", "S"); expect_mul("x", "S", 1, 0) }
+EOF
+rm -f S703.mtx x7.mtx o_xtS703.mtx
 
 # solvers: cg with dense, banded and sparse A; lcp with dense and sparse A
 run 'P = poisson(12, 10)

@@ -119,6 +119,22 @@ static val *apply_t(interp *in, pos at, val *a, val *x) {
     return r;
 }
 
+/* x' A = (A' x)' for a vector x and banded or sparse A: x' is never formed (as a 1 x n dense
+ * matrix it stops at the GL's texture size, where x and A' x do not) */
+static val *apply_left(interp *in, pos at, val *x, val *a) {
+    val *y = NULL;
+    if (a->kind == V_SPARSE) {
+        y = apply_t(in, at, a, x);
+    } else {
+        val *t = transpose(in, at, a);
+        y = t ? apply(in, at, t, x) : NULL;
+        val_unref(in, t);
+    }
+    val *r = y ? transpose(in, at, y) : NULL;
+    val_unref(in, y);
+    return r;
+}
+
 typedef enum prod { P_NN, P_TN, P_NT } prod;
 
 static int is_plain(const val *v) { return v->kind == V_DENSE || v->kind == V_VEC; }
@@ -331,8 +347,8 @@ static val *eval(interp *in, const node *n);
 /* One binary operation of a left spine: a (taken) is the value of n->a, or of n->a->a when
  * that is a transposed operand of a product (ta). */
 static val *bin_step(interp *in, const node *n, val *a, int ta) {
-    /* A' * B and A * B' of dense matrices are texla's transposed products; so is A' * x of a
-     * sparse A */
+    /* A' * B and A * B' of dense matrices are texla's transposed products; so are A' * x and
+     * x' * A of a sparse A (x' * A of a banded A transposes A, not x) */
     int tb = n->op == '*' && n->b->kind == N_TRANS;
     val *b = eval(in, tb ? n->b->a : n->b);
     if (!b) {
@@ -345,6 +361,9 @@ static val *bin_step(interp *in, const node *n, val *a, int ta) {
     } else if (ta && !tb && a->kind == V_SPARSE && is_plain(b) && b->cols == 1 &&
                a->rows == b->rows) {
         r = apply_t(in, n->at, a, b);
+    } else if (ta && !tb && a->kind == V_VEC && (b->kind == V_SPARSE || b->kind == V_BANDED) &&
+               a->rows == b->rows) {
+        r = apply_left(in, n->at, a, b);
     } else {
         if (ta) {
             val *t = transpose(in, n->a->at, a);
