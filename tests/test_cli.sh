@@ -556,6 +556,41 @@ BEGIN { mm_read("x7.mtx", "x"); mm_read("S703.mtx", "S"); expect_mul("x", "S", 1
 EOF
 rm -f S703.mtx x7.mtx o_xtS703.mtx
 
+# a 1 x 1 value (vector, dense, sparse, banded) is a number wherever a number is expected
+run 'x = ones(3, 1)
+r = x'"'"' * x
+print x / r
+print sqrt(x'"'"' * x)
+print 6 / sparse(3 * ones(1, 1)), 6 / poisson(1, 1, 0, 1), 2 / r
+k = 2 * ones(1, 1)
+A = rand(3, 3, 1)
+print A(k, sparse(ones(1, 1))), zeros(k, r)
+png A "k.png" scale k range -r r
+u = cg(eye(1), ones(1, 1))
+v = cg(sparse(4 * ones(1, 1)), 2 * ones(1, 1), 1e-6)
+print u, v'
+cat > want.txt <<'EOF'
+x / r = 3 x 1 vector
+  0.333333
+  0.333333
+  0.333333
+sqrt(x' * x) = 1.73205081
+2 1.5 0.666666667
+-0.590752482 2 x 3 dense matrix
+  0  0  0
+  0  0  0
+1 x 1 vector 1 x 1 vector
+  1
+  0.5
+EOF
+if [ "$rc" -eq 0 ] && cmp -s out want.txt && [ "$(png_info k.png)" = "6 6" ]; then
+    pass "1 x 1 values as numbers: x / (x' * x), sqrt(x' * x), divisors, indices, sizes, png scale and range, cg of a 1 x 1 A"
+else
+    fail "1 x 1 values as numbers: exit $rc" "$(cat out err)"
+fi
+rm -f want.txt k.png
+expect_error "a 2 x 1 divisor is not a number" 1 's.tx:1:16: error: division: the divisor must be a number, not a 2 x 1 vector$' 'x = ones(3, 1) / ones(2, 1)'
+
 # solvers: cg with dense, banded and sparse A; lcp with dense and sparse A
 run 'P = poisson(12, 10)
 save P "P.mtx"

@@ -269,14 +269,16 @@ typedef struct call {
     int row;  /* the operation table's row (generated functions) */
 } call;
 
+/* a number, or a 1 x 1 value (its element) */
 static int want_num(call *c, int i, const char *name, double *out) {
     const val *v = c->a[i];
+    pos at = start_of(c->in, c->n->args[i]);
     char b[128];
-    if (v->kind != V_SCALAR)
-        return fail_at(c->in, start_of(c->in, c->n->args[i]), "%s: %s must be a number, not a %s",
-                       c->n->name, name, describe_val(v, b, sizeof b));
-    *out = v->s;
-    return 0;
+    int rc = num_of(c->in, at, v, out);
+    if (rc > 0)
+        return fail_at(c->in, at, "%s: %s must be a number, not a %s", c->n->name, name,
+                       describe_val(v, b, sizeof b));
+    return rc;
 }
 
 static int want_int(call *c, int i, const char *name, double lo, double hi, long long *out) {
@@ -605,11 +607,6 @@ static val *b_cg(call *c) {
         (c->n->nargs > 3 && want_int(c, 3, "MAXIT", 0, INT_LIMIT, &maxit)))
         return NULL;
     char b1[128], b2[128];
-    if (a->kind == V_VEC) { /* a 1 x 1 "matrix" */
-        fail_at(in, start_of(in, c->n->args[0]), "cg: A must be a matrix, not a %s",
-                describe_val(a, b1, sizeof b1));
-        return NULL;
-    }
     if (a->rows != a->cols || b->rows != a->rows) {
         fail_at(in, c->n->at, "shape mismatch: cg needs a square A and b of its size; A is a %s, "
                 "b a %s", describe_val(a, b1, sizeof b1), describe_val(b, b2, sizeof b2));
@@ -621,13 +618,20 @@ static val *b_cg(call *c) {
     }
     if (c->n->nargs > 2 && want_float_param(c, 2, "TOL", tol, "a fixed count of iterations"))
         return NULL;
-    texla_op op = a->kind == V_DENSE    ? texla_op_dense(a->m)
-                : a->kind == V_BANDED   ? texla_op_banded(a->b)
-                                        : texla_op_sparse(a->sp);
+    /* a 1 x 1 A is a vector value: dense for texla_cg */
+    texla_mat ma = a->kind == V_DENSE ? a->m : (texla_mat){0};
+    int oa = 0;
+    if (a->kind == V_VEC && mat_of(in, c->n->at, a, "cg", &ma, &oa)) return NULL;
+    texla_op op = a->kind == V_BANDED   ? texla_op_banded(a->b)
+                : a->kind == V_SPARSE   ? texla_op_sparse(a->sp)
+                                        : texla_op_dense(ma);
+    int plain = a->kind == V_DENSE || a->kind == V_VEC;
     texla_vec bv = {0}, xv = {0};
     int owned = 0;
-    if (vec_in(in, c->n->at, b, a->kind == V_DENSE ? (texla_vec){0} : a->like, &bv, &owned))
+    if (vec_in(in, c->n->at, b, plain ? (texla_vec){0} : a->like, &bv, &owned)) {
+        if (oa) texla_mat_destroy(in->ctx, ma);
         return NULL;
+    }
     progress g = {in, c->n->at, "cg", now_s(), 0, isatty(2), 0};
     texla_cg_desc d = {.max_iter = (int)maxit, .tol = (float)tol, .progress = on_progress,
                        .progress_user = &g};
@@ -689,6 +693,7 @@ static val *b_cg(call *c) {
         }
     }
     if (owned) texla_vec_destroy(in->ctx, bv);
+    if (oa) texla_mat_destroy(in->ctx, ma);
     return x;
 }
 
@@ -878,12 +883,13 @@ static val *element(interp *in, const node *n, val *x, val **args) {
     long long idx[2];
     double raw[2] = {0, 0}; /* as written, for the messages (idx is clamped) */
     for (int k = 0; k < n->nargs; k++) {
-        double v = args[k]->kind == V_SCALAR ? args[k]->s : NAN;
+        double v = NAN;
+        int rc = num_of(in, start_of(in, n->args[k]), args[k], &v);
+        if (rc < 0) return NULL;
         raw[k] = v;
-        if (args[k]->kind != V_SCALAR || v != floor(v)) {
+        if (rc > 0 || v != floor(v)) {
             fail_at(in, start_of(in, n->args[k]), "%s(...): an index must be a whole number, not "
-                    "%s", n->name, args[k]->kind == V_SCALAR ? "a fraction"
-                                                             : describe_val(args[k], b, sizeof b));
+                    "%s", n->name, rc == 0 ? "a fraction" : describe_val(args[k], b, sizeof b));
             return NULL;
         }
         idx[k] = v < -1e18 ? -1 : v > 1e18 ? (long long)1e18 : (long long)v;

@@ -378,17 +378,20 @@ static val *bin_step(interp *in, const node *n, val *a, int ta) {
         if (a && b) {
             switch (n->op) {
             case '*': r = mul(in, n->at, a, b); break;
-            case '/':
-                if (b->kind != V_SCALAR) {
+            case '/': {
+                double d = 0;
+                int rc = num_of(in, n->at, b, &d);
+                if (rc > 0) {
                     char b1[128];
                     fail_at(in, n->at, "division: the divisor must be a number, not a %s",
                             describe_val(b, b1, sizeof b1));
-                } else if (b->s == 0) {
+                } else if (rc == 0 && d == 0) {
                     fail_at(in, n->at, "division by zero");
-                } else {
-                    r = a->kind == V_SCALAR ? scalar_new(in, a->s / b->s) : scale(in, n->at, a, 1.0 / b->s);
+                } else if (rc == 0) {
+                    r = a->kind == V_SCALAR ? scalar_new(in, a->s / d) : scale(in, n->at, a, 1.0 / d);
                 }
                 break;
+            }
             default: r = elementwise(in, n->at, n->op, a, b); break;
             }
         }
@@ -459,12 +462,11 @@ static val *eval(interp *in, const node *n) {
 static int eval_num(interp *in, const node *n, const char *what, double *out) {
     val *v = eval(in, n);
     if (!v) return -1;
-    int rc = 0;
     char b[128];
-    if (v->kind != V_SCALAR)
+    int rc = num_of(in, start_of(in, n), v, out);
+    if (rc > 0)
         rc = fail_at(in, start_of(in, n), "png: %s must be a number, not a %s", what,
                      describe_val(v, b, sizeof b));
-    else *out = v->s;
     val_unref(in, v);
     return rc;
 }

@@ -429,6 +429,19 @@ float *host_dense(interp *in, pos at, const val *v, const char *why) {
     return d;
 }
 
+int num_of(interp *in, pos at, const val *v, double *out) {
+    if (v->kind == V_SCALAR) {
+        *out = v->s;
+        return 0;
+    }
+    if (v->rows != 1 || v->cols != 1) return 1;
+    float *d = host_dense(in, at, v, "a 1 x 1 value as a number");
+    if (!d) return -1;
+    *out = d[0];
+    free(d);
+    return 0;
+}
+
 val *to_dense(interp *in, pos at, val *v, const char *why) {
     if (v->kind == V_DENSE || v->kind == V_VEC) return val_ref(v);
     if (v->kind == V_SCALAR) {

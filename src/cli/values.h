@@ -146,6 +146,9 @@ val *rand_new(interp *in, pos at, int rows, int cols, unsigned long seed);
 /* the host copy of a banded matrix's diagonals (made on demand for a poisson(...)); -1: error */
 int banded_host(interp *in, pos at, val *v);
 
+/* the number v stands for: a number's, or the one element of a 1 x 1 value of any storage
+ * (read back); 0, 1 when v is neither (nothing reported), -1 on an error (reported) */
+int num_of(interp *in, pos at, const val *v, double *out);
 /* row-major host copy of any value (malloc'd); banded and sparse limited by DENSE_MAX_ELEMS */
 float *host_dense(interp *in, pos at, const val *v, const char *why);
 /* dense storage on the GPU: V_DENSE, or V_VEC for n x 1 shapes */
