@@ -1,6 +1,6 @@
 // One pass of a log-pass reduction: each output texel folds the 2x2 source texels
 // (2x..2x+1, 2y..2y+1) of u_src0 (u_i1.xy = the source's size; texels past it are skipped).
-// u_i0.x: 0 sum, 1 max, 2 min.
+// u_i0.x: 0 sum, 1 max, 2 min (a NaN element makes max and min NaN: texla_max_nan).
 // u_i0.y: the first pass's map of each element: 0 none, 1 A .* B (u_src1), 2 A .* A, 3 |A|,
 //         4 none but NaN and +-Inf become the fold's identity;
 //         on the first pass padding lanes (u_shape of the source) become the fold's identity.
@@ -9,8 +9,8 @@ uniform sampler2D u_src0;
 uniform sampler2D u_src1;
 
 vec4 fold(vec4 a, vec4 b) {
-    if (u_i0.x == 1) return max(a, b);
-    if (u_i0.x == 2) return min(a, b);
+    if (u_i0.x == 1) return texla_max_nan(a, b);
+    if (u_i0.x == 2) return texla_min_nan(a, b);
     return a + b;
 }
 
@@ -21,7 +21,7 @@ vec4 element(ivec2 s) {
     else if (u_i0.y == 3) v = abs(v);
     float inf = uintBitsToFloat(0x7f800000u);
     vec4 id = vec4(u_i0.x == 1 ? -inf : u_i0.x == 2 ? inf : 0.0);
-    if (u_i0.y == 4) v = mix(v, id, bvec4(ivec4(isnan(v)) + ivec4(isinf(v))));
+    if (u_i0.y == 4) v = mix(v, id, texla_nonfinite(v));
     if (u_shape.x >= 0) v = mix(id, v, texla_live(s));
     return v;
 }

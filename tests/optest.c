@@ -109,8 +109,8 @@ double ot_reduce_ref(const ot_red *r, const float *a, const float *b, size_t n, 
         else if (r->map == 2) v *= v;
         else if (r->map == 3) v = fabs(v);
         if (r->fold == 0) acc += v, mag += fabs(v);
-        else if (r->fold == 1) acc = v > acc ? v : acc;
-        else acc = v < acc ? v : acc;
+        else if (r->fold == 1) acc = v > acc || isnan(v) ? v : acc; /* NaN wins (numpy's rule) */
+        else acc = v < acc || isnan(v) ? v : acc;
     }
     /* sums: the float products (one rounding each) and any summation order: gamma_{n+1} */
     *bound = r->fold == 0 ? 1.01 * check_gamma((double)n + 1) * mag : 0.0;

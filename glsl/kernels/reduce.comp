@@ -6,10 +6,10 @@
 // the result directly, else each writes part[group] and the last workgroup to finish folds the
 // parts in index order. Fixed order everywhere: the same result run to run. The counter is
 // left at zero for the next pass.
-// Defines: FOLD 0 sum, 1 max, 2 min; MAP 0 none, 1 A .* B, 2 A .* A, 3 |A|, 4 NaN and +-Inf
-// become the fold's identity; TILE 0: the row-major grid stride above, 1: whole tiles of
-// TW x (256 / TW) texels per workgroup, UNROLL in flight (the "reduce" family's variants,
-// src/core/variants.c).
+// Defines: FOLD 0 sum, 1 max, 2 min (a NaN element makes max and min NaN: texla_max_nan);
+// MAP 0 none, 1 A .* B, 2 A .* A, 3 |A|, 4 NaN and +-Inf become the fold's identity; TILE 0:
+// the row-major grid stride above, 1: whole tiles of TW x (256 / TW) texels per workgroup,
+// UNROLL in flight (the "reduce" family's variants, src/core/variants.c).
 // u_i1 = (w, h, dx, dy): the source's size in texels, and the grid stride N as (N mod w,
 // N div w). u_shape: the source's padding mask (padding lanes become the fold's identity).
 layout(local_size_x = 256) in;
@@ -32,10 +32,10 @@ shared bool last_group;
 
 #if FOLD == 1
 #define ID (-uintBitsToFloat(0x7f800000u))
-#define F(a, b) max(a, b)
+#define F(a, b) texla_max_nan(a, b)
 #elif FOLD == 2
 #define ID uintBitsToFloat(0x7f800000u)
-#define F(a, b) min(a, b)
+#define F(a, b) texla_min_nan(a, b)
 #else
 #define ID 0.0
 #define F(a, b) ((a) + (b))
@@ -50,7 +50,7 @@ float element(ivec2 s) {
 #elif MAP == 3
     v = abs(v);
 #elif MAP == 4
-    v = mix(v, vec4(ID), bvec4(ivec4(isnan(v)) + ivec4(isinf(v))));
+    v = mix(v, vec4(ID), texla_nonfinite(v));
 #endif
     if (u_shape.x >= 0) v = mix(vec4(ID), v, texla_live(s));
     return F(F(v.x, v.y), F(v.z, v.w));
@@ -58,10 +58,16 @@ float element(ivec2 s) {
 
 #if defined(TEXLA_SUBGROUP)
 float subgroup_fold(float v) {
+#if FOLD == 1 || FOLD == 2
+    // subgroupMax/Min of a NaN are undefined: a NaN lane's bits win (the largest, so the same
+    // NaN every run), else the plain fold
+    uint nanbits = subgroupMax(texla_isnan(v) ? floatBitsToUint(v) : 0u);
 #if FOLD == 1
-    return subgroupMax(v);
-#elif FOLD == 2
-    return subgroupMin(v);
+    float r = subgroupMax(v);
+#else
+    float r = subgroupMin(v);
+#endif
+    return nanbits != 0u ? uintBitsToFloat(nanbits) : r;
 #else
     return subgroupAdd(v);
 #endif
