@@ -920,6 +920,19 @@ expect_error "three indices: found by the parser" 1 "s.tx:1:5: error: A(...) wit
 expect_error "min of matrices of two shapes" 1 's.tx:1:5: error: shape mismatch: min of a 2 x 2 dense matrix and a 3 x 3 dense matrix$' 'x = min(ones(2, 2), ones(3, 3))'
 expect_error "clamp with LO above HI" 1 's.tx:1:23: error: clamp: LO 2 is above HI 1$' 'x = clamp(ones(2, 2), 2, 1)'
 
+# max, min and maxabs with NaN (numpy's rule): NaN whatever the storage; maxabs never negative
+run 'N = recip(zeros(2, 2), 0)
+M = recip(eye(3), 0) + eye(3)
+print "N", max(N), min(N), maxabs(N)
+print "M", max(M), min(M), maxabs(M), M(1, 1)
+print "S", max(sparse(M)), min(sparse(M)), maxabs(sparse(M))
+print "x", max(M * ones(3, 1)), min(M * ones(3, 1)), maxabs(M * ones(3, 1))'
+nan_ok() { awk '{ if (NF < 4) exit 1; for (i = 2; i <= 4; i++) if (tolower($i) !~ /^-?nan$/) exit 1
+                  if ($4 ~ /^-/) exit 1; if ($1 == "M" && $5 != 1) exit 1 }'; }
+[ $rc -eq 0 ] && [ "$(grep -c '^[NMSx] ' out)" -eq 4 ] && grep '^[NMSx] ' out | nan_ok &&
+    pass "max, min, maxabs of NaN data: NaN in dense, sparse and vector storage: $(grep '^[NMSx] ' out | tr '\n' ' ')" ||
+    fail "max, min, maxabs of NaN data (1 on M's diagonal)" "$(cat out err)"
+
 # ---- what the solvers say; --strict; residual plots; progress ----
 run 'P = poisson(16, 16)
 b = ones(256, 1)

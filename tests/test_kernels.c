@@ -25,7 +25,11 @@
  *   dense n x 1, plain 2D vectors and grid vectors, y = A x + s b, and q = A p with p'q.
  *   Projected Jacobi steps (texla_lcp_step) plain and bounded at n = 37 and 1024.
  *   Reductions: sum, dot, sqnorm, maxval, minval, maxabs of vectors and matrices of 1 .. 2^20
- *   elements, bit-identical twice; one pass each; the time of a 1024-element reduction.
+ *   elements, bit-identical twice; one pass each; the time of a 1024-element reduction. NaN in
+ *   maxval, minval, maxabs (numpy's rule: NaN when any element is; maxabs never negative):
+ *   all NaN, one first, middle, last (a partial texel), among negative values, beside +-Inf,
+ *   at 1, 7, 4099 and 300000 elements, vectors and matrices, every "reduce" variant and the
+ *   fragment backend; all-negative and all-positive data without NaN exact.
  *   Banded: the recognised stencil (texla_banded_poisson, and a hand-made one with four
  *   different neighbour coefficients), a near-stencil (one entry off: the general kernel), 7
  *   diagonals (two kernel passes), y = A x + s b, q = A p with p'q; the paired storage counted
@@ -785,6 +789,95 @@ static void reductions_of(int n) {
     free(a), free(b);
 }
 
+/* The data of NaN pattern k (n elements; NULL past the last pattern): max, min and maxabs must
+ * be NaN when any element is NaN (numpy's rule), wherever it sits, whatever its sign, next to
+ * +-Inf; the last two, without NaN, must still be exact (padding lanes take no part). */
+static const char *nan_pattern(int k, int n, float *a) {
+    /* uniform in [-1, 1), or of one sign with magnitudes in [2^-10, 1 + 2^-10) */
+    double sign = k == 5 || k == 7 ? -1 : k == 8 ? 1 : 0;
+    for (int i = 0; i < n; i++) {
+        double r = check_rand();
+        a[i] = (float)(sign ? sign * (1.0 / 1024 + 0.5 * (r + 1)) : r);
+    }
+    switch (k) {
+    case 0:
+        for (int i = 0; i < n; i++) a[i] = -NAN; /* the sign of 0 / 0 on x86 */
+        return "all NaN";
+    case 1: a[0] = NAN; return "NaN first";
+    case 2: a[n / 2] = -NAN; return "NaN in the middle";
+    case 3: a[n - 1] = NAN; return "NaN last (the last texel)";
+    case 4: a[0] = NAN, a[n - 1] = -NAN; return "NaN first and last";
+    case 5: a[n / 3] = NAN; return "NaN among negative values";
+    case 6: a[0] = INFINITY, a[n - 1] = -INFINITY, a[n / 2] = NAN; return "NaN, +Inf and -Inf";
+    case 7: return "all negative, no NaN";
+    case 8: return "all positive, no NaN";
+    }
+    return NULL;
+}
+
+/* maxval, minval and maxabs of NaN patterns in a vector of n elements and a rows x cols
+ * matrix (n elements), on the compute backend with the "reduce" variant pinned (NULL: the
+ * default, and then the fragment backend too) */
+static void nan_reductions_of(int n, int rows, int cols, const char *variant) {
+    int frag = variant == NULL;
+    char what[200];
+    float *a = check_alloc((size_t)n, sizeof *a);
+    const char *pat;
+    for (int k = 0; (pat = nan_pattern(k, n, a)) != NULL; k++) {
+        int nan = 0;
+        double want[6] = {0, 0, 0, -INFINITY, INFINITY, 0};
+        for (int i = 0; i < n; i++) {
+            nan |= isnan(a[i]);
+            if (isnan(a[i])) continue;
+            want[3] = fmax(want[3], a[i]), want[4] = fmin(want[4], a[i]);
+            want[5] = fmax(want[5], fabs((double)a[i]));
+        }
+        for (int kind = 0; kind < 2; kind++)
+            for (int side = 0; side <= frag; side++) {
+                texla_ctx *ctx = side ? fc : cc;
+                texla_vec va = {0};
+                texla_mat ma = {0};
+                if (kind == 0) CHECK_OK(ctx, texla_vec_make(ctx, n, a, &va), "reduce NaN");
+                else ma = mk(ctx, rows, cols, a, "reduce NaN");
+                texla_scalar s = {0};
+                CHECK_OK(ctx, texla_scalar_make(ctx, 0, &s), "reduce NaN");
+                for (int op = 3; op < 6; op++) {
+                    static const char *const names[6] = {"", "", "", "maxval", "minval",
+                                                         "maxabs"};
+                    const char *be = side ? "fragment" : variant ? variant : "compute";
+                    if (kind)
+                        snprintf(what, sizeof what, "texla_mat_%s %d x %d, %s (%s)", names[op],
+                                 rows, cols, pat, be);
+                    else
+                        snprintf(what, sizeof what, "texla_vec_%s n = %d, %s (%s)", names[op], n,
+                                 pat, be);
+                    /* a stale value cannot pass */
+                    CHECK_OK(ctx, texla_scalar_write(ctx, 12345.0f, s), what);
+                    CHECK_OK(ctx, reduce_op(ctx, kind, op, va, va, ma, ma, s), what);
+                    float g = 12345.0f;
+                    CHECK_OK(ctx, texla_scalar_read(ctx, s, &g), what);
+                    if (nan)
+                        CHECK(isnan(g), "%s: %.9g, expected NaN", what, (double)g);
+                    else
+                        CHECK((double)g == want[op], "%s: %.9g, expected exactly %.9g", what,
+                              (double)g, want[op]);
+                    if (op == 5)
+                        CHECK(!(g < 0), "%s: a negative largest magnitude %.9g", what, (double)g);
+                }
+                texla_scalar_destroy(ctx, s);
+                texla_vec_destroy(ctx, va);
+                texla_mat_destroy(ctx, ma);
+            }
+    }
+    free(a);
+}
+
+/* the sizes of the NaN checks: one element, one partial texel past a full one, just past one
+ * workgroup's round (1024 texels), many workgroups of several rounds; matrices of 7, 4099 and
+ * 750 rows end in a partial texel */
+static const int nan_sizes[][3] = {{1, 1, 1}, {7, 7, 1}, {4099, 4099, 1}, {300000, 750, 400}};
+#define N_NAN_SIZES ((int)(sizeof nan_sizes / sizeof nan_sizes[0]))
+
 static void test_reduce(void) {
     double t0 = check_now();
     /* around the kernel's boundaries: one workgroup (256 invocations x 4 texels), the unrolled
@@ -801,9 +894,13 @@ static void test_reduce(void) {
         for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
             if (v < 2 || ns[i] == 1 || ns[i] == 4093 || ns[i] == 65521 || ns[i] == 1 << 20)
                 reductions_of(ns[i]);
+        for (int i = 0; i < N_NAN_SIZES; i++)
+            nan_reductions_of(nan_sizes[i][0], nan_sizes[i][1], nan_sizes[i][2], name);
     }
     texla_ctx_set_variant(cc, "reduce", NULL);
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) reductions_of(ns[i]); /* the default */
+    for (int i = 0; i < N_NAN_SIZES; i++) /* the default, and the fragment backend */
+        nan_reductions_of(nan_sizes[i][0], nan_sizes[i][1], nan_sizes[i][2], NULL);
     /* the fixed cost: 1024 elements, 200 dots into a GPU scalar */
     texla_vec a, b;
     texla_scalar s;
@@ -817,7 +914,8 @@ static void test_reduce(void) {
     texla_ctx_finish(cc);
     double per = (check_now() - t1) / 200 * 1e6;
     printf("reductions: 1 .. 2^20 elements, two runs bit-identical, one pass each, the fragment "
-           "path within both bounds; a 1024-element dot %.1f us per call on this GL (%.1f s)\n",
+           "path within both bounds; max/min/maxabs NaN wherever a NaN sits; a 1024-element dot "
+           "%.1f us per call on this GL (%.1f s)\n",
            per, check_now() - t0);
     texla_vec_destroy(cc, a), texla_vec_destroy(cc, b), texla_scalar_destroy(cc, s);
     free(h);

@@ -24,7 +24,8 @@
  * Reductions: sum, dot, norm2 in any order (tree, blocks, fused or not): |s - ref| <=
  *   g_n sum|terms| (Higham 3.1; adding padding zeros is exact), asserted with a factor 1.01 for
  *   the float64 reference; maxval, minval, maxabs exact (all-negative data so that a padding 0
- *   would win the max, all-positive data so that it would win the min).
+ *   would win the max, all-positive data so that it would win the min), and NaN when any
+ *   element is NaN (first, middle, last, all; among negative values), maxabs never negative.
  * Scalars: make/write/read and neg exact; mul, sub one rounding u|ref|; div and div_or_zero
  *   within the GLSL precision of x / y, 2.5 ULP (GLSL 4.60 section 4.7.1; GL 3.3 leaves it
  *   unspecified): 2.5 ULP <= 5 u|ref| (NVIDIA computes x * rcp(y), seen at 1.5 u|ref|);
@@ -399,12 +400,46 @@ static void red_shape(vshape s, texla_scalar out) {
     free(A), free(B), free(P), free(N);
 }
 
+/* NaN in maxval, minval and maxabs (numpy's rule): NaN when any element is, wherever it sits
+ * (first, middle, last: in a partial texel where the shape has padding), among negative values
+ * (a padding lane would win their max), or all NaN; maxabs never negative */
+static void red_nan_shape(vshape s, texla_scalar out) {
+    size_t n = (size_t)s.n;
+    float *A = rnd_range(n, -1.0, -1.0 / 1024);
+    static const char *const where[4] = {"all NaN", "NaN first", "NaN in the middle", "NaN last"};
+    static const char *const names[3] = {"maxval", "minval", "maxabs"};
+    char what[200];
+    for (int k = 0; k < 4; k++) {
+        float *B = check_alloc(n, sizeof *B);
+        memcpy(B, A, n * sizeof *B);
+        if (k == 0)
+            for (size_t i = 0; i < n; i++) B[i] = -NAN; /* the sign of 0 / 0 on x86 */
+        else B[k == 1 ? 0 : k == 2 ? n / 2 : n - 1] = k == 2 ? -NAN : NAN;
+        texla_vec b = mkv(s, B, "reductions: NaN data");
+        for (int op = 0; op < 3; op++) {
+            snprintf(what, sizeof what, "texla_vec %s %s, %s", names[op], sname(s).s, where[k]);
+            CHECK_OK(ctx, texla_scalar_write(ctx, 12345.0f, out), what); /* not stale */
+            texla_result r = op == 0 ? texla_vec_maxval(ctx, b, out)
+                             : op == 1 ? texla_vec_minval(ctx, b, out)
+                                       : texla_vec_maxabs(ctx, b, out);
+            if (!CHECK_OK(ctx, r, what)) continue;
+            float got = sread(out, what);
+            CHECK(isnan(got), "%s: got %.9g, expected NaN", what, (double)got);
+            if (op == 2) CHECK(!(got < 0), "%s: a negative largest magnitude", what);
+        }
+        texla_vec_destroy(ctx, b);
+        free(B);
+    }
+    free(A);
+}
+
 static void test_reductions(void) {
     texla_scalar out = mks(0, "reductions: destination scalar");
     for (int i = 0; i < N_PLAIN + N_GRIDS; i++) red_shape(shape_at(i), out);
+    for (int i = 0; i < N_PLAIN + N_GRIDS; i++) red_nan_shape(shape_at(i), out);
     texla_scalar_destroy(ctx, out);
     printf("reductions over %d shapes: worst |err| / (1.01 g_n sum|terms|); max/min/maxabs "
-           "required exact:\n", N_PLAIN + N_GRIDS);
+           "required exact, and NaN with a NaN element:\n", N_PLAIN + N_GRIDS);
     for (int op = 0; op < R_COUNT; op++)
         if (op <= R_NORM2) printf("  %-18s worst ratio %.2e\n", red_name[op], red_worst[op]);
 }
