@@ -28,10 +28,10 @@
 // within each workgroup's WG), put back in place through shared memory; u_i3.w: ELL rows stop
 // at their own length; u_i2.z: y = A x + u_f0.x y.
 // LONG 1 (a define: its workgroup reductions are costly to compile where they are not used):
-// the first u_i0.w units are chunks of long rows, each summed by one workgroup into part[], and
-// the last workgroup to finish adds them into their groups' texels; with LONGPASS 1 a pass of
-// its own does that instead (MODE 3, after the main pass). Either way a subgroup adds one group's
-// chunks where subgroups are, else one invocation.
+// the first u_i0.w units are chunks of long rows, each summed by one workgroup into part[];
+// with LONGPASS 2 the last of an affected group's parties adds its long rows into its texels
+// (below), with LONGPASS 1 a pass of its own does (MODE 3, after the main pass: a subgroup adds
+// one group's chunks where subgroups are, else one invocation).
 // Padding entries (ELL, SELL) have column PAD and contribute exactly 0 (NaN in x stays out).
 // CPW 2 (cols16; ELL, SELL, K = 1, MODE 0 or 1): col[] holds 16-bit column offsets from the
 // entry's row, steps 2j and 2j + 1 of a row in the low and high halves of one word (ELL: word
@@ -87,6 +87,11 @@ layout(std430, binding = 5) coherent buffer State {
     float part[];
 };
 layout(std430, binding = 6) readonly buffer Long { uint lt[]; };
+#if LONG && LONGPASS == 2
+// the same buffer as State, as words: SU(i) is part[i] (the counters live past the sums)
+layout(std430, binding = 5) coherent buffer StateU { uint su[]; };
+#define SU(i) su[4u + (i)]
+#endif
 #if XBUF
 // XBUF: x's texels copied into a buffer (u_i3.y texels per row of x's texture)
 layout(std430, binding = 7) readonly buffer Xlin { float xlin[]; };
@@ -219,6 +224,10 @@ void row_words(uint p, out uint w0, out uint stride) {
 }
 #endif
 
+#if LONG && LONGPASS == 2
+void long_arrive_group(uint g);
+#endif
+
 // writes the G rows of group g (after the permutation) as whole texels
 void store_group(uint g, VT r0, VT r1, VT r2, VT r3) {
     uint w = uint(u_i0.z);
@@ -240,6 +249,9 @@ void store_group(uint g, VT r0, VT r1, VT r2, VT r3) {
 #endif
     if (u_i2.z != 0) t += u_f0.x * imageLoad(u_dst, pos);
     imageStore(u_dst, pos, t);
+#endif
+#if LONG && LONGPASS == 2
+    long_arrive_group(g);
 #endif
 }
 
@@ -287,6 +299,8 @@ VT span_part(uint s, uint n, uint lid) {
 
 #if LONG
 // one chunk of a long row: its entries summed by the whole workgroup into part[c]
+void row_finish(uint c, uint lid);
+
 void unit_chunk(uint c, uint lid) {
     uint s = lt[2u * c], n = lt[2u * c + 1u];
     VT acc = wg_sum(span_part(s, n, lid), lid);
@@ -297,6 +311,9 @@ void unit_chunk(uint c, uint lid) {
         for (uint i = 0u; i < uint(K); ++i) part[c * uint(K) + i] = acc[i];
 #endif
     }
+#if LONGPASS == 2
+    row_finish(c, lid);
+#endif
 }
 
 VT part_at(uint c) {
@@ -354,17 +371,85 @@ void finish_group(uint a, uint lane, uint S) {
     if (lane == 0u) long_texels(g, add);
 }
 
-// the long rows into their groups (a subgroup or an invocation a group, as finish_group): by
-// the last workgroup to finish (LONGPASS 0), or in a pass of its own (LONGPASS 1, MODE 3: where
-// the affected groups or the workgroups are many)
-void finish_long(uint lid) {
-#ifdef SG_FULL
-    for (uint a = gl_SubgroupID; a < uint(u_i1.w); a += gl_NumSubgroups)
-        finish_group(a, gl_SubgroupInvocationID, gl_SubgroupSize);
-#else
-    for (uint a = lid; a < uint(u_i1.w); a += uint(WG)) finish_group(a, 0u, 1u);
-#endif
+#if LONGPASS == 2
+// LONGPASS 2: no pass and no wait. The workgroup that sums a long row's last chunk (the last to
+// count itself on the row's counter) sums the row's chunks into its total; the last of an
+// affected group's parties (its long rows' totals and the main pass's write of its texels)
+// adds the totals into the texels. Every sum in a fixed order, whoever comes last: the same
+// result run to run. Past the affected groups in lt: chunk -> long row, long row -> affected
+// group, a bit per group of y (affected or not); in State past part[]: the rows' totals, then
+// a counter per long row and per affected group (each left at zero by the one that finishes).
+uint n_long() { return (uint(u_i2.y) - uint(u_i2.x)) / 3u; }
+uint lt_cl() { return uint(u_i2.y) + 2u * (uint(u_i1.w) + 1u); }
+uint lt_la() { return lt_cl() + uint(u_i0.w); }
+uint lt_bm() { return lt_la() + n_long(); }
+uint at_rowtot(uint lr) { return uint(K) * (uint(u_i0.w) + lr); }
+uint at_rowcnt(uint lr) { return uint(K) * (uint(u_i0.w) + n_long()) + lr; }
+uint at_grpcnt(uint a) { return at_rowcnt(n_long()) + a; }
+
+VT rowtot(uint lr) { return part_at(uint(u_i0.w) + lr); }
+
+// the last party of affected group a: its long rows' totals into its texels
+void group_finish(uint a) {
+    uint ag = uint(u_i2.y), lr0 = lt[ag + 2u * a + 1u], lr1 = lt[ag + 2u * a + 3u];
+    VT add[4] = VT[4](VZERO, VZERO, VZERO, VZERO);
+    for (uint lr = lr0; lr < lr1; ++lr) add[lt[uint(u_i2.x) + 3u * lr]] += rowtot(lr);
+    long_texels(lt[ag + 2u * a], add);
+    SU(at_grpcnt(a)) = 0u;
 }
+
+// one party of affected group a is done, its writes made visible: the last one finishes
+void group_arrive(uint a) {
+    uint ag = uint(u_i2.y), nl = lt[ag + 2u * a + 3u] - lt[ag + 2u * a + 1u];
+    if (atomicAdd(SU(at_grpcnt(a)), 1u) == nl) {
+        memoryBarrier();
+        group_finish(a);
+    }
+}
+
+// the main pass wrote group g's texels: a party of its affected group, if it is one
+void long_arrive_group(uint g) {
+    if (((lt[lt_bm() + (g >> 5u)] >> (g & 31u)) & 1u) == 0u) return;
+    uint ag = uint(u_i2.y), lo = 0u, hi = uint(u_i1.w) - 1u;
+    while (lo < hi) { // the affected groups are in increasing order
+        uint mid = (lo + hi) >> 1u;
+        if (lt[ag + 2u * mid] < g) lo = mid + 1u;
+        else hi = mid;
+    }
+    memoryBarrier();
+    group_arrive(lo);
+}
+
+// chunk c's sum is in part[c] (invocation 0 wrote it): the last chunk of its row to count
+// itself sums the row's chunks (the whole workgroup, in a fixed order) into the row's total
+void row_finish(uint c, uint lid) {
+    uint lr = lt[lt_cl() + c], lro = uint(u_i2.x);
+    uint c0 = lt[lro + 3u * lr + 1u], cn = lt[lro + 3u * lr + 2u];
+    if (lid == 0u) {
+        memoryBarrier();
+        sh_last = atomicAdd(SU(at_rowcnt(lr)), 1u) == cn - 1u;
+    }
+    barrier();
+    bool last = sh_last;
+    barrier();
+    if (!last) return;
+    memoryBarrier();
+    VT acc = VZERO;
+    for (uint q = lid; q < cn; q += uint(WG)) acc += part_at(c0 + q);
+    acc = wg_sum(acc, lid);
+    if (lid == 0u) {
+        uint o = at_rowtot(lr);
+#if K == 1
+        part[o] = acc;
+#else
+        for (uint i = 0u; i < uint(K); ++i) part[o + i] = acc[i];
+#endif
+        SU(at_rowcnt(lr)) = 0u;
+        memoryBarrier();
+        group_arrive(lt[lt_la() + lr]);
+    }
+}
+#endif
 #endif
 
 #if MODE == 0
@@ -733,17 +818,13 @@ void main() {
         do_unit(u, lid);
         if (dist == 0) break;
     }
-    if ((LONG != 0 && LONGPASS == 0) || dist == 2) {
-        // the last workgroup to finish adds the long rows and leaves the counters at zero
+    if (dist == 2) {
+        // the last workgroup to finish leaves the counters at zero
         memoryBarrier();
         barrier();
         if (lid == 0u) sh_last = atomicAdd(done, 1u) == nwg - 1u;
         barrier();
         if (sh_last) {
-            memoryBarrier();
-#if LONG && !LONGPASS
-            finish_long(lid);
-#endif
             if (lid == 0u) {
                 next = 0u;
                 done = 0u;

@@ -917,7 +917,12 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
     f->nchunks = pl.nchunks;
     f->nag = pl.nag;
     if (pl.nlong) {
-        size_t ltn = 2 * (size_t)pl.nchunks + 3 * (size_t)pl.nlong + 2 * ((size_t)pl.nag + 1);
+        /* chunks (start, count); long rows (row of the group, first chunk, chunks); affected
+         * groups (group, first long row) and an end; then (spmv_row.comp's LONGPASS 2) each
+         * chunk's long row, each long row's affected group, a bit per group of y */
+        size_t nbm = ((size_t)pl.rows.ngroups + 31) / 32;
+        size_t ltn = 2 * (size_t)pl.nchunks + 3 * (size_t)pl.nlong + 2 * ((size_t)pl.nag + 1) +
+                     (size_t)pl.nchunks + (size_t)pl.nlong + nbm;
         lt = malloc(sizeof *lt * ltn);
         if (!lt) {
             r = oom(ctx, fn, "the long rows", (double)ltn * 4);
@@ -925,6 +930,9 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
         }
         f->lt_lr = 2 * pl.nchunks;
         f->lt_ag = f->lt_lr + 3 * pl.nlong;
+        size_t lt_cl = (size_t)f->lt_ag + 2 * ((size_t)pl.nag + 1), lt_la = lt_cl + (size_t)pl.nchunks,
+               lt_bm = lt_la + (size_t)pl.nlong;
+        memset(lt + lt_bm, 0, sizeof *lt * nbm);
         long long w = pl.ne_main;
         int chunk = 0, lr = 0, ag = 0, last_g = -1;
         int T = fv->long_rows;
@@ -944,6 +952,9 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
             lt[f->lt_lr + 3 * lr] = (uint32_t)(q % G);
             lt[f->lt_lr + 3 * lr + 1] = (uint32_t)chunk;
             lt[f->lt_lr + 3 * lr + 2] = (uint32_t)nch;
+            lt[lt_la + (size_t)lr] = (uint32_t)(ag - 1);
+            lt[lt_bm + (size_t)g / 32] |= 1u << (g % 32);
+            for (int c = 0; c < nch; c++) lt[lt_cl + (size_t)chunk + (size_t)c] = (uint32_t)lr;
             lr++;
             for (int c = 0; c < nch; c++, chunk++) {
                 int n0 = c * CH, cnt = len - n0 < CH ? len - n0 : CH;
@@ -972,7 +983,12 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
                    sizeof *aux * (fv->format == TEXLA_SPARSE_SELL && !pl.rsorted ? (size_t)pl.rows.ngroups
                                   : fv->format == TEXLA_SPARSE_COO ? (size_t)ne : (size_t)pl.rs));
     if (!r && blk) r = upload(ctx, f, 3, blk, sizeof *blk * 2 * ((size_t)f->nblocks + 1));
-    if (!r) r = upload(ctx, f, 5, NULL, 16 + 4 * (size_t)k * (size_t)pl.nchunks);
+    /* next, done, two words; the chunks' sums; the long rows' totals and counters, the affected
+     * groups' counters (LONGPASS 2) */
+    if (!r)
+        r = upload(ctx, f, 5, NULL,
+                   16 + 4 * ((size_t)k * ((size_t)pl.nchunks + (size_t)pl.nlong) +
+                             (size_t)pl.nlong + (size_t)pl.nag));
     f->padding = m->nnz ? ((double)ne - (double)m->nnz) / (double)m->nnz : 0;
 done:
     free(col), free(val), free(ptr), free(aux), free(lt), free(cloc), free(blk);

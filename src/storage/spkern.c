@@ -278,7 +278,7 @@ static long long grid(const texla_ctx *ctx, const texla_sparse_variant *v, long 
 }
 
 /* the defines of spmv_row's main pass: k floats an entry, G rows a group, lng: long rows in
- * chunks, lpass: their own pass */
+ * chunks, lpass: how they reach y (1: a pass of their own; 2: their groups' last parties) */
 static void rows_defines(char *defs, size_t cap, const texla_sparse_variant *v, int k, int G,
                          int soa, int lng, int lpass) {
     int group = v->sched == TEXLA_SCHED_GROUP, stream = v->sched == TEXLA_SCHED_STREAM;
@@ -314,8 +314,8 @@ void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M, in
     } else if ((f == TEXLA_SPARSE_CSR || f == TEXLA_SPARSE_ELL || f == TEXLA_SPARSE_SELL) &&
                (s == TEXLA_SCHED_ROW || s == TEXLA_SCHED_LANES || s == TEXLA_SCHED_GROUP ||
                 s == TEXLA_SCHED_STREAM)) {
-        rows_defines(defs, sizeof defs, v, k, k == 1 ? 4 : 2, v->soa,
-                     v->long_rows > 0 && M > v->long_rows, 0);
+        int lng = v->long_rows > 0 && M > v->long_rows;
+        rows_defines(defs, sizeof defs, v, k, k == 1 ? 4 : 2, v->soa, lng, lng ? 2 : 0);
         texla__prefetch(g, TEXLA__P_SPMV_ROW, defs);
     } else {
         return;
@@ -342,11 +342,12 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
         units = (f->ngroups + gpu - 1) / gpu;
     }
     int beta_on = add && beta != 0.0f, lng = f->nchunks > 0;
-    /* the long rows added by a pass of their own where one workgroup would loop over many, or
-     * where the workgroups are many: each would count itself done on one atomic counter for the
-     * last one to add them (H100, circuit: 15625 workgroups, 93.0 us with the pass, 94.8
-     * without) */
-    int lpass = lng && (f->nag > 2 * wg || units > 4096);
+    /* the long rows added by the last of each affected group's parties (LONGPASS 2: no pass,
+     * no wait; H100: circuit's CSR a row 86.8 -> 78.6 us, dense_rows' SELL-32 by groups 161.1 ->
+     * 142.1 against a pass of their own), or by a pass of their own where the affected groups
+     * are many (powerlaw_light, CSR 4 lanes: 239.2 us with the pass, 246.3 without: each of its
+     * long rows has a chunk or two, and each group's writer looked itself up) */
+    int lpass = !lng ? 0 : f->nag > 2 * wg ? 1 : 2;
     char defs[512];
     rows_defines(defs, sizeof defs, v, f->k, G, f->fv.soa, lng, lpass);
     int sh = 0;
@@ -380,7 +381,7 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
     texla_result r = v->xbuf ? xlin_fill(ctx, x, scr, v->cols16 ? -1 : 0) : TEXLA_OK;
     if (!r) r = sp_groups_of(ctx, grid(ctx, v, units + f->nchunks), &p);
     if (!r) r = texla__run(&ctx->gl, &p);
-    if (!r && lpass) {
+    if (!r && lpass == 1) {
         char d3[256];
         snprintf(d3, sizeof d3, "#define K %d\n#define G %d\n#define FMT 0\n#define MODE 3\n"
                  "#define L 1\n#define WG 256\n#define SOA 0\n#define LONG 1\n#define XBUF 0\n"
