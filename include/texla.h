@@ -72,11 +72,12 @@
  *   an operation that fails leaves its destination's previous contents or zeros, never a
  *   partial mix of texla state. Destroying 0 or a stale handle is a no-op.
  *   The error and warning callbacks run inside the call that raised them: from there only
- *   queries work (texla_error_message, texla_result_name, the info and shape calls); a call
- *   on that context that would make, destroy, read, write or run anything, texla_ctx_end and
- *   the texla_ctx_set_ calls return TEXLA_ERR_CONTEXT and do nothing (texla_ctx_destroy does
- *   nothing), and no callback is called again from inside one. The message a callback gets
- *   is its own copy.
+ *   queries work on that context (texla_error_message, texla_result_name, the info and shape
+ *   calls); a call on it that would make, destroy, read, write or run anything, texla_ctx_begin,
+ *   _end and _finish and the texla_ctx_set_ calls return TEXLA_ERR_CONTEXT and do nothing
+ *   (texla_ctx_destroy does nothing), and no callback is called again from inside one. Other
+ *   contexts work as anywhere. The message a callback gets is its own copy; the context's
+ *   message is as it was before the callback when it returns.
  *
  * GL STATE TOUCHED (host mode: all of it is saved on entry and restored on return)
  *   framebuffer bindings (draw, read), viewport 0, current program, active texture unit,
@@ -1032,9 +1033,10 @@ TEXLA_API texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b
  * vector of q elements in the layout r's product writes (a sparse or banded r: its row layout),
  * holds R x during each product: it must be none of the vectors the product is applied to
  * (texla_op_matvec refuses an x or y that is the mid of any product in it, TEXLA_ERR_ALIAS).
- * Products nest at most 64 deep (TEXLA_ERR_LIMIT). The
- * product names l, r and mid without owning them: keep them alive while it is used (a product
- * whose part is gone fails with TEXLA_ERR_HANDLE). Destroy it with texla_op_destroy. */
+ * Products nest at most 64 deep, and one application makes at most 2^20 matrix products
+ * (TEXLA_ERR_LIMIT). The product names l, r and mid without owning them: keep them alive
+ * while it is used (a product whose part is gone fails with TEXLA_ERR_HANDLE). Destroy it
+ * with texla_op_destroy. */
 TEXLA_API texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, texla_vec mid,
                                         texla_op *out);
 /* Destroys a product operator (a no-op for 0, stale handles and the other kinds: those are

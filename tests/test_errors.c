@@ -934,8 +934,10 @@ static void test_ctx_make(void) {
 
 static struct {
     texla_ctx *ctx;
+    texla_ctx *other;        /* another context, which a callback may use */
     texla_mat keep;          /* a live matrix the callback tries to destroy */
     texla_vec v;             /* a live vector the callback tries to read */
+    texla_vec w;             /* a live vector the callback tries to write by a pass */
     int calls, warnings, refused, wrong, msg_changed;
     char first[256];         /* the first wrong result, described */
 } re;
@@ -975,7 +977,23 @@ static void on_reenter(texla_result code, const char *message, void *user) {
     float out[4];
     re_note(texla_vec_read(re.ctx, re.v, out), TEXLA_ERR_CONTEXT, "texla_vec_read");
     re_note(texla_ctx_end(re.ctx), TEXLA_ERR_CONTEXT, "texla_ctx_end");
+    re_note(texla_ctx_begin(re.ctx), TEXLA_ERR_CONTEXT, "texla_ctx_begin");
+    re_note(texla_vec_add(re.ctx, re.v, re.v, re.w), TEXLA_ERR_CONTEXT, "texla_vec_add");
+    re_note(texla_ctx_finish(re.ctx), TEXLA_ERR_CONTEXT, "texla_ctx_finish");
     re_note(texla_ctx_set_matmul_k(re.ctx, 3), TEXLA_ERR_CONTEXT, "texla_ctx_set_matmul_k");
+    if (re.other) { /* another context works, and leaves this one's call as it was */
+        texla_vec o = {0};
+        float ov[4] = {1, 2, 3, 4}, back[4] = {0};
+        texla_result r = texla_vec_make(re.other, 4, ov, &o);
+        if (!r) r = texla_vec_read(re.other, o, back);
+        if (r || back[3] != 4) {
+            re.wrong++;
+            if (!re.first[0])
+                snprintf(re.first, sizeof re.first, "another context from inside a callback: %s, "
+                         "read %g", texla_result_name(r), back[3]);
+        }
+        texla_vec_destroy(re.other, o);
+    }
     texla_mat_info mi;
     re_note(texla_mat_info_get(re.ctx, re.keep, &mi), TEXLA_OK, "texla_mat_info_get");
     texla_ctx_destroy(re.ctx); /* does nothing here */
@@ -1012,6 +1030,8 @@ static void test_callback_reentry(void) {
         return;
     }
     re.ctx = ctx;
+    texla_ctx_desc od = {0};
+    re.other = suite_ctx(&od); /* NULL where a second context cannot be made */
     float xv[3] = {1, 2, 3};
     texla_vec y, x;
     texla_sparse s = {0};
@@ -1020,6 +1040,7 @@ static void test_callback_reentry(void) {
     texla_result r = texla_mat_make(ctx, 2, 2, NULL, &re.keep);
     if (!r) r = texla_vec_make(ctx, 5, NULL, &y);
     if (!r) r = texla_vec_make(ctx, 3, xv, &x);
+    if (!r) r = texla_vec_make(ctx, 3, NULL, &re.w);
     if (!r) r = texla_sparse_make_coo(ctx, y, x, 3, ri, ci, vv, &s);
     re.v = x;
     if (!r) r = texla_sparse_matvec(ctx, s, x, y);
@@ -1034,6 +1055,9 @@ static void test_callback_reentry(void) {
           got[0], got[1], got[2], got[3], got[4]);
     CHECK(re.warnings >= 1, "no warning for the corrupt tuning cache %s (%d callbacks)", path,
           re.calls);
+    CHECK(!strstr(texla_error_message(ctx), "callback"),
+          "after a product whose warning callback made refused calls, the context's message is "
+          "a refusal's: \"%s\"", texla_error_message(ctx));
     int warn_calls = re.calls;
     /* an error: the callback's calls refused, the failing call's message its own */
     texla_mat bad_m;
@@ -1045,10 +1069,14 @@ static void test_callback_reentry(void) {
           "message \"%s\"", texla_result_name(r), re.calls - warn_calls, msg);
     CHECK(re.wrong == 0, "from inside a callback: %d wrong result(s), the first: %s", re.wrong,
           re.first);
-    CHECK(re.refused == re.calls * 43, "%d calls refused from inside %d callbacks, expected %d",
-          re.refused, re.calls, re.calls * 43);
+    CHECK(re.refused == re.calls * 46, "%d calls refused from inside %d callbacks, expected %d",
+          re.refused, re.calls, re.calls * 46);
     CHECK(re.msg_changed == 0, "the message a callback was given changed under it (%d times)",
           re.msg_changed);
+    /* no batch was begun or ended inside: none is open now */
+    r = texla_ctx_end(ctx);
+    CHECK(r == TEXLA_ERR_ARGUMENT, "texla_ctx_end after the callbacks: %s (a begin inside a "
+          "callback left a batch open?)", texla_result_name(r));
     /* nothing was destroyed, made or ended: the matrix is alive, the context works */
     texla_mat_info mi;
     CHECK(texla_mat_info_get(ctx, re.keep, &mi) == TEXLA_OK,
@@ -1058,6 +1086,8 @@ static void test_callback_reentry(void) {
     CHECK(r == TEXLA_OK, "texla_ctx_stats after the callbacks: %s", texla_error_message(ctx));
     re.ctx = NULL;
     texla_ctx_destroy(ctx);
+    if (re.other) texla_ctx_destroy(re.other);
+    re.other = NULL;
     unlink(path);
     rmdir(dir);
 }

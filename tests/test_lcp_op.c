@@ -915,6 +915,27 @@ static void test_errors(void) {
         CHECK_OK(ctx, texla_op_writes(ctx, chain[63], v5d, &w), "texla_op_writes, 64 deep");
         CHECK(w == 1, "texla_op_writes of the innermost mid 64 products deep: %d, expected 1", w);
         for (int i = 0; i < 64; i++) texla_op_destroy(ctx, chain[i]);
+        /* one operator named twice at each level (P = Q Q): one application doubles at each;
+         * at most 2^20 matrix products an application (TEXLA_ERR_LIMIT), and texla_op_writes
+         * walks each product once (it took 2^depth steps) */
+        texla_op dag[24];
+        int nd = 0;
+        rc = TEXLA_OK;
+        for (; nd < 24 && !rc; nd++)
+            rc = texla_op_product(ctx, nd ? dag[nd - 1] : texla_op_sparse(s55),
+                                  nd ? dag[nd - 1] : texla_op_sparse(s55), nd ? v5b : v5d,
+                                  &dag[nd]);
+        /* level k makes 2^(k+1) products: level 20 (the 21st) is the first past 2^20 */
+        CHECK(nd == 21 && rc == TEXLA_ERR_LIMIT && strstr(texla_error_message(ctx), "1048576"),
+              "products naming one operator twice: the %dth returned %s (%s); expected the 21st "
+              "refused", nd, texla_result_name(rc), texla_error_message(ctx));
+        double t0 = check_now();
+        w = 0;
+        if (nd >= 2)
+            CHECK_OK(ctx, texla_op_writes(ctx, dag[nd - 2], v5d, &w), "texla_op_writes of a DAG");
+        CHECK(w == 1 && check_now() - t0 < 1.0, "texla_op_writes through %d levels of a shared "
+              "operator: %d in %.2f s", nd - 1, w, check_now() - t0);
+        for (int i = 0; i + 1 < nd; i++) texla_op_destroy(ctx, dag[i]);
     }
     /* the LCP over it */
     texla_lcp_op_desc d = {.iterations = 3, .diag = v5c};

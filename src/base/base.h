@@ -29,9 +29,9 @@ typedef struct texla__err {
     int in_cb;
 } texla__err;
 
-/* Calls cb(code, msg, user) as a callback of e: with e->in_cb set, and a copy of msg (a refused
- * call from inside the callback rewrites e->msg, which is put back after it where msg is
- * e->msg); nothing where e->in_cb is set already. */
+/* Calls cb(code, msg, user) as a callback of e, with e->in_cb set (msg e->msg: a copy of it);
+ * e->msg is put back afterwards (a call refused inside the callback rewrote it); nothing
+ * where e->in_cb is set already. */
 void texla__callback(texla__err *e, texla_error_fn cb, texla_result code, const char *msg);
 /* From inside a callback of e: the error (TEXLA_ERR_CONTEXT) for what, which was not done;
  * else TEXLA_OK. */

@@ -29,15 +29,16 @@ texla_result texla__verrf(texla__err *e, texla_result code, const char *fmt, va_
 
 void texla__callback(texla__err *e, texla_error_fn cb, texla_result code, const char *msg) {
     if (!cb || e->in_cb) return;
-    char copy[TEXLA__MSG_LEN];
-    size_t n = strnlen(msg, TEXLA__MSG_LEN - 1);
-    memcpy(copy, msg, n);
-    copy[n] = 0;
+    /* the context's message as it is (for an error, msg itself): a call refused inside the
+     * callback writes its own, which must not outlive the callback */
+    char saved[TEXLA__MSG_LEN];
+    size_t n = strnlen(e->msg, TEXLA__MSG_LEN - 1);
+    memcpy(saved, e->msg, n);
+    saved[n] = 0;
     e->in_cb = 1;
-    cb(code, copy, e->user);
+    cb(code, msg == e->msg ? saved : msg, e->user);
     e->in_cb = 0;
-    /* a call refused inside the callback wrote its own message: the failing call keeps its */
-    if (msg == e->msg) memcpy(e->msg, copy, n + 1);
+    memcpy(e->msg, saved, n + 1);
 }
 
 texla_result texla__in_callback(texla__err *e, const char *what) {

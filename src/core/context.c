@@ -207,13 +207,16 @@ texla_result texla_ctx_finish(texla_ctx *ctx) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
     texla__gl_enter(&ctx->gl);
     texla_result r = texla__gl_current(&ctx->gl, "texla_ctx_finish");
-    texla__gl_finish(&ctx->gl);
+    if (!r) texla__gl_finish(&ctx->gl);
     texla__gl_leave(&ctx->gl);
     return r;
 }
 
 texla_result texla_ctx_begin(texla_ctx *ctx) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
+    /* from inside a callback nothing is begun (its end is refused there too) */
+    texla_result rc = texla__in_callback(&ctx->err, "texla_ctx_begin");
+    if (rc) return rc;
     texla__gl_enter(&ctx->gl);
     /* refused, the batch is still begun (its end still needed): every call in it refuses */
     return texla__gl_current(&ctx->gl, "texla_ctx_begin");

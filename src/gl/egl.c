@@ -170,17 +170,36 @@ texla_result texla__egl_make(texla__gl *g, int want, int vmax) {
 }
 
 void texla__egl_make_current(texla__gl *g) {
-    if (g->egl_ctx && eglGetCurrentContext() != g->egl_ctx)
-        eglMakeCurrent(g->egl_dpy, g->egl_surf, g->egl_surf, g->egl_ctx);
+    g->prev_ctx = NULL;
+    EGLContext cur = eglGetCurrentContext();
+    if (!g->egl_ctx || cur == g->egl_ctx) return;
+    if (cur != EGL_NO_CONTEXT) { /* another one (the application's, another texla_ctx's) */
+        g->prev_ctx = cur;
+        g->prev_dpy = eglGetCurrentDisplay();
+        g->prev_draw = eglGetCurrentSurface(EGL_DRAW);
+        g->prev_read = eglGetCurrentSurface(EGL_READ);
+    }
+    eglMakeCurrent(g->egl_dpy, g->egl_surf, g->egl_surf, g->egl_ctx);
+}
+
+/* the context texla__egl_make_current found current, current again (a call on this context
+ * from inside a call on another, e.g. from its callback, leaves that one as it was) */
+void texla__egl_restore(texla__gl *g) {
+    if (!g->prev_ctx) return;
+    eglMakeCurrent(g->prev_dpy, g->prev_draw, g->prev_read, g->prev_ctx);
+    g->prev_ctx = NULL;
 }
 
 void texla__egl_destroy(texla__gl *g) {
     if (!g->egl_dpy) return;
-    eglMakeCurrent(g->egl_dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    /* another context current (texla_ctx_destroy's leave put it back): it stays current */
+    EGLContext cur = eglGetCurrentContext();
+    int other = cur != EGL_NO_CONTEXT && cur != g->egl_ctx;
+    if (!other) eglMakeCurrent(g->egl_dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     if (g->egl_surf) eglDestroySurface(g->egl_dpy, g->egl_surf);
     if (g->egl_ctx) eglDestroyContext(g->egl_dpy, g->egl_ctx);
     /* eglTerminate is not called: EGL displays are shared per process, and another
      * context (texla's or the application's) may still use this one. */
-    eglReleaseThread();
+    if (!other) eglReleaseThread();
     g->egl_dpy = g->egl_ctx = g->egl_surf = NULL;
 }

@@ -163,6 +163,9 @@ struct texla__gl {
     int host, debug;
     const char *glsl_dir;  /* development override (texla_ctx_desc.glsl_dir) */
     void *egl_dpy, *egl_ctx, *egl_surf; /* headless only */
+    /* headless: another thread-current context found at the outermost enter, made current
+     * again at its leave (prev_ctx NULL: none) */
+    void *prev_dpy, *prev_ctx, *prev_draw, *prev_read;
     texla_info info;       /* strings and limits; core adds the rest */
     texla__caps caps;
     texla_stats stats;
@@ -197,6 +200,7 @@ struct texla__gl {
 texla_result texla__egl_make(texla__gl *g, int egl_device, int gl_version_max);
 void texla__egl_destroy(texla__gl *g);
 void texla__egl_make_current(texla__gl *g);
+void texla__egl_restore(texla__gl *g);
 texla_getproc_fn texla__egl_getproc(void); /* eglGetProcAddress, for glad */
 
 /* ---- the loaded GL (device.c) ---- */

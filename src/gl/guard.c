@@ -233,4 +233,5 @@ void texla__gl_enter(texla__gl *g) {
 void texla__gl_leave(texla__gl *g) {
     if (--g->depth > 0) return;
     if (g->host && !g->lost) restore(&g->saved);
+    if (!g->host) texla__egl_restore(g);
 }

@@ -14,15 +14,21 @@ static const texla__kind op_kinds[] = {[TEXLA_OP_DENSE] = TEXLA__KIND_MAT,
                                        [TEXLA_OP_PRODUCT] = TEXLA__KIND_OPERATOR};
 
 /* a product's part: the operators and the vector between them (named, not owned); depth: 1 +
- * the deeper part's (a matrix's is 0) */
+ * the deeper part's (a matrix's is 0); cost: the matrix products one application makes (a
+ * matrix's is 1); seen: the walk that last visited it (writes) */
 typedef struct product_part {
     texla_op l, r;
     texla_vec mid;
     int depth;
+    long long cost;
+    unsigned seen;
 } product_part;
 
-/* products nest at most this deep: applying one recurses once a level */
+/* products nest at most this deep (applying one recurses once a level), and one application
+ * makes at most this many matrix products (a product may name one operator twice: P = Q Q of
+ * Q = R R .. doubles at each level) */
 #define MAX_DEPTH 64
+#define MAX_COST (1LL << 20)
 
 static int writes(texla_ctx *ctx, texla_op a, uint64_t v, int depth);
 
@@ -103,11 +109,17 @@ texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, texla_vec 
     int lrows = lo->rows, lcols = lo->cols, rrows = ro->rows, rcols = ro->cols;
     int ld = l.kind == TEXLA_OP_PRODUCT ? ((const product_part *)lo->part)->depth : 0;
     int rd = r.kind == TEXLA_OP_PRODUCT ? ((const product_part *)ro->part)->depth : 0;
+    long long cost = (l.kind == TEXLA_OP_PRODUCT ? ((const product_part *)lo->part)->cost : 1) +
+                     (r.kind == TEXLA_OP_PRODUCT ? ((const product_part *)ro->part)->cost : 1);
     int depth = 1 + (ld > rd ? ld : rd);
     if (depth > MAX_DEPTH)
         return texla__fail(ctx, TEXLA_ERR_LIMIT,
                            "%s: the product would nest %d products deep; at most %d", fn, depth,
                            MAX_DEPTH);
+    if (cost > MAX_COST)
+        return texla__fail(ctx, TEXLA_ERR_LIMIT,
+                           "%s: applying the product would make %lld matrix products (its parts "
+                           "name operators more than once); at most %lld", fn, cost, MAX_COST);
     const texla__obj *mo = texla__obj_get(ctx, mid.id, TEXLA__KIND_VEC);
     if (!mo) return texla__bad_handle(ctx, fn, "mid", TEXLA__KIND_VEC, mid.id);
     if (lcols != rrows || mo->lay.n != rrows)
@@ -117,7 +129,7 @@ texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, texla_vec 
                            mo->lay.n);
     product_part *p = calloc(1, sizeof *p);
     if (!p) return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
-    *p = (product_part){l, r, mid, depth};
+    *p = (product_part){l, r, mid, depth, cost, 0};
     texla__obj *o;
     uint64_t id = 0;
     res = texla__obj_new(ctx, TEXLA__KIND_OPERATOR, &product_kind, &id, &o);
@@ -132,14 +144,24 @@ texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, texla_vec 
     return TEXLA_OK;
 }
 
-/* does applying a write v (a product's mid, at any depth below a)? (products nest at most
- * MAX_DEPTH deep; depth only guards the walk) */
-static int writes(texla_ctx *ctx, texla_op a, uint64_t v, int depth) {
+/* does applying a write v (a product's mid, at any depth below a)? Each product once per
+ * walk (walk: a stamp of this query; an operator named twice is not walked twice); products
+ * nest at most MAX_DEPTH deep, depth only guards the walk */
+static int walk_writes(texla_ctx *ctx, texla_op a, uint64_t v, int depth, unsigned walk) {
     if (a.kind != TEXLA_OP_PRODUCT || depth > MAX_DEPTH) return 0;
-    const texla__obj *o = texla__obj_get(ctx, a.id, TEXLA__KIND_OPERATOR);
+    texla__obj *o = texla__obj_get(ctx, a.id, TEXLA__KIND_OPERATOR);
     if (!o) return 0;
-    const product_part *p = o->part;
-    return p->mid.id == v || writes(ctx, p->l, v, depth + 1) || writes(ctx, p->r, v, depth + 1);
+    product_part *p = o->part;
+    if (p->seen == walk) return 0; /* walked already in this query, without finding v */
+    p->seen = walk;
+    return p->mid.id == v || walk_writes(ctx, p->l, v, depth + 1, walk) ||
+           walk_writes(ctx, p->r, v, depth + 1, walk);
+}
+
+static int writes(texla_ctx *ctx, texla_op a, uint64_t v, int depth) {
+    static _Thread_local unsigned walks;
+    if (++walks == 0) walks = 1; /* 0: never walked */
+    return walk_writes(ctx, a, v, depth, walks);
 }
 
 texla_result texla_op_writes(texla_ctx *ctx, texla_op a, texla_vec v, int *out) {
