@@ -994,6 +994,10 @@ static void on_reenter(texla_result code, const char *message, void *user) {
         }
         texla_vec_destroy(re.other, o);
     }
+    if (re.calls == 1) { /* a context made and destroyed inside: the interrupted call's stays */
+        texla_ctx *t = NULL;
+        if (texla_ctx_make(NULL, &t) == TEXLA_OK) texla_ctx_destroy(t);
+    }
     texla_mat_info mi;
     re_note(texla_mat_info_get(re.ctx, re.keep, &mi), TEXLA_OK, "texla_mat_info_get");
     texla_ctx_destroy(re.ctx); /* does nothing here */

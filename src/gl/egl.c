@@ -64,7 +64,9 @@ static int try_display(texla__gl *g, int vmax, EGLDisplay dpy, const char *what,
         note(log, cap, "%s: eglInitialize failed (%s); ", what, egl_err());
         return 0;
     }
-    gladLoaderLoadEGL(dpy); /* display extensions */
+    gladLoaderLoadEGL(dpy); /* display extensions (and EGL 1.4's calls) */
+    /* another context current: current again when texla_ctx_make returns */
+    texla__egl_save_current(g);
     const char *dext = eglQueryString(dpy, EGL_EXTENSIONS);
     if (!eglBindAPI(EGL_OPENGL_API)) {
         note(log, cap, "%s: no desktop OpenGL (%s); ", what, egl_err());
@@ -169,16 +171,19 @@ texla_result texla__egl_make(texla__gl *g, int want, int vmax) {
     return texla__glfail(g, TEXLA_ERR_CONTEXT, "no headless OpenGL 3.3+ core context: %s", log);
 }
 
-void texla__egl_make_current(texla__gl *g) {
-    g->prev_ctx = NULL;
+void texla__egl_save_current(texla__gl *g) {
+    if (!eglGetCurrentContext || !eglGetCurrentDisplay || !eglGetCurrentSurface) return;
     EGLContext cur = eglGetCurrentContext();
-    if (!g->egl_ctx || cur == g->egl_ctx) return;
-    if (cur != EGL_NO_CONTEXT) { /* another one (the application's, another texla_ctx's) */
-        g->prev_ctx = cur;
-        g->prev_dpy = eglGetCurrentDisplay();
-        g->prev_draw = eglGetCurrentSurface(EGL_DRAW);
-        g->prev_read = eglGetCurrentSurface(EGL_READ);
-    }
+    if (cur == EGL_NO_CONTEXT || cur == g->egl_ctx) return;
+    g->prev_ctx = cur; /* another one (the application's, another texla_ctx's) */
+    g->prev_dpy = eglGetCurrentDisplay();
+    g->prev_draw = eglGetCurrentSurface(EGL_DRAW);
+    g->prev_read = eglGetCurrentSurface(EGL_READ);
+}
+
+void texla__egl_make_current(texla__gl *g) {
+    if (!g->egl_ctx || eglGetCurrentContext() == g->egl_ctx) return;
+    texla__egl_save_current(g);
     eglMakeCurrent(g->egl_dpy, g->egl_surf, g->egl_surf, g->egl_ctx);
 }
 

@@ -199,6 +199,9 @@ struct texla__gl {
 /* ---- EGL (egl.c) ---- */
 texla_result texla__egl_make(texla__gl *g, int egl_device, int gl_version_max);
 void texla__egl_destroy(texla__gl *g);
+/* headless: texla's context current, another found current noted (save) for restore, which
+ * the outermost leave calls (texla__egl_make notes one before it makes its context) */
+void texla__egl_save_current(texla__gl *g);
 void texla__egl_make_current(texla__gl *g);
 void texla__egl_restore(texla__gl *g);
 texla_getproc_fn texla__egl_getproc(void); /* eglGetProcAddress, for glad */
