@@ -66,7 +66,6 @@ static texla_result reduce_passes(texla_ctx *ctx, const texla__tex *a, const int
 texla_result texla__scratch(texla_ctx *ctx, size_t floats) {
     size_t want = 16 + 4 * floats;
     if (ctx->scratch.buf && ctx->scratch.size >= want) return TEXLA_OK;
-    TEXLA__GL_CURRENT(&ctx->gl, "a reduction's scratch buffer"); /* before it is freed */
     if (want < 16 + 4 * 1024) want = 16 + 4 * 1024;
     texla__buf_free(&ctx->gl, &ctx->scratch);
     return texla__buf_make(&ctx->gl, want, NULL, &ctx->scratch); /* zeros: count starts at 0 */

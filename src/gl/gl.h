@@ -233,8 +233,13 @@ void texla__gl_leave(texla__gl *g);
 /* host mode, inside texla_ctx_make's guard: marks texla's vertex array with tag (a divisor on
  * an attribute texla leaves disabled), by which later calls know its context current */
 void texla__gl_mark(texla__gl *g, unsigned tag);
-/* TEXLA_ERR_CONTEXT (message names what) where g->lost, else TEXLA_OK: every function that
- * makes, reads, writes or draws into GL objects asks it first */
+/* nothing is done in GL now: another context is current (g->lost), or a callback of texla's
+ * interrupts a call (its objects must stay as they are); frees then keep what they free */
+static inline int texla__gl_refuses(const texla__gl *g) {
+    return g->lost || (g->err && g->err->in_cb);
+}
+/* TEXLA_ERR_CONTEXT (message names what) where texla__gl_refuses, else TEXLA_OK: every function
+ * that makes, reads, writes or draws into GL objects asks it first */
 texla_result texla__gl_current(texla__gl *g, const char *what);
 #define TEXLA__GL_CURRENT(g, what)                                                                \
     do {                                                                                          \

@@ -67,9 +67,10 @@ texla_result texla__tex_make(texla__gl *g, int w, int h, texla__tex *out) {
 }
 
 void texla__tex_free(texla__gl *g, texla__tex *t) {
-    /* another context current: nothing deleted there (its objects may have these names) and
-     * t kept as it is, so a free-then-make that the make refuses changes nothing */
-    if (g->lost) return;
+    /* another context current (nothing deleted there: its objects may have these names), or
+     * inside a callback: t kept as it is, so a free-then-make that the make refuses changes
+     * nothing */
+    if (texla__gl_refuses(g)) return;
     if (t->fbo) {
         glDeleteFramebuffers(1, &t->fbo);
     }
@@ -224,7 +225,7 @@ texla_result texla__tex_read_take(texla__gl *g, GLuint pbo, GLsync *fence, float
 }
 
 void texla__read_free(texla__gl *g, GLuint *pbo, GLsync *fence) {
-    if (g->lost) return; /* as texla__tex_free: kept */
+    if (texla__gl_refuses(g)) return; /* as texla__tex_free: kept */
     if (*fence) glDeleteSync(*fence);
     if (*pbo) glDeleteBuffers(1, pbo);
     *fence = 0;
@@ -309,7 +310,7 @@ texla_result texla__buf_make(texla__gl *g, size_t size, const void *data, texla_
 }
 
 void texla__buf_free(texla__gl *g, texla__buf *b) {
-    if (g->lost) return; /* as texla__tex_free: b kept */
+    if (texla__gl_refuses(g)) return; /* as texla__tex_free: b kept */
     if (b->buf && b->cap && b->cap <= BPOOL_ONE) {
         /* room for it: the oldest go first */
         while (g->nbpool && (g->nbpool == BPOOL_N || g->bpool_bytes + b->cap > BPOOL_BYTES)) {
@@ -393,7 +394,7 @@ texla_result texla__points_make(texla__gl *g, const void *v, int count, size_t s
 }
 
 void texla__points_free(texla__gl *g, GLuint *vao, GLuint *vbo) {
-    if (g->lost) return; /* as texla__tex_free: kept */
+    if (texla__gl_refuses(g)) return; /* as texla__tex_free: kept */
     if (*vao) glDeleteVertexArrays(1, vao);
     if (*vbo) glDeleteBuffers(1, vbo);
     *vao = *vbo = 0;

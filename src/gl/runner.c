@@ -204,7 +204,7 @@ static texla_result run_compute(texla__gl *g, const texla__prog *prog, const tex
 }
 
 texla_result texla__run(texla__gl *g, const texla__pass *p) {
-    if (g->lost || (g->err && g->err->in_cb)) {
+    if (texla__gl_refuses(g)) {
         char what[96];
         snprintf(what, sizeof what, "a pass of glsl/%s", texla__prog_file(p->prog));
         return texla__gl_current(g, what);
