@@ -495,6 +495,26 @@ static void test_merge(void) {
             for (int q = 0; q < len; q++) push(&m, &cap, i, (q * 3 + i) % m.cols);
         }
         sweep_matrix_with(&m, 0, 1, vs, 5);
+        /* the same bits in every run (eight products) */
+        tvec x = mkvec(1, m.cols, NULL, 0), y = mkvec(1, m.rows, NULL, 0);
+        float *X = check_rnd((size_t)m.cols), *y0 = malloc(sizeof *y0 * (size_t)m.rows),
+              *y1 = malloc(sizeof *y1 * (size_t)m.rows);
+        texla_sparse_desc d = {TEXLA_ENTRY_REAL, y.v, x.v, m.nnz, NULL, m.ri, m.ci, m.v, 0, 0};
+        texla_sparse a = {0};
+        const char *what = "merge E=4 wg=64, the same bits in eight products";
+        if (CHECK_OK(ctx, texla_vec_write(ctx, X, x.v), what) &&
+            CHECK_OK(ctx, texla_sparse_make(ctx, &d, &a), what) &&
+            CHECK_OK(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &vs[0]), what) &&
+            CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), what) && readv(y, y0, what)) {
+            int same = 1;
+            for (int k = 1; k < 8 && same; k++)
+                same = CHECK_OK(ctx, texla_sparse_matvec(ctx, a, x.v, y.v), what) &&
+                       readv(y, y1, what) && !memcmp(y0, y1, sizeof *y0 * (size_t)m.rows);
+            CHECK(same, "%s: product differs from the first", what);
+        }
+        texla_sparse_destroy(ctx, a);
+        texla_vec_destroy(ctx, x.v), texla_vec_destroy(ctx, y.v);
+        free(X), free(y0), free(y1);
         hfree(&m);
     }
     /* long rows in hundreds of groups: more than twice the workgroup, so a pass of their own adds
@@ -925,6 +945,38 @@ static void test_rowsort_twin(void) {
               "%s: %d trials of SELL rows sorted with x from a buffer (%d correct; want 1) of %d",
               m.name, sorted, ok, td.ntrials);
         check_made(ctx, &r, &m, "y = A x, the tuned choice (rows sorted twin)");
+    }
+    unmake(ctx, &r);
+    hfree(&m);
+}
+
+/* the tuner on rows of 1..8 random entries and a few of 9000: the fastest variant with the long
+ * rows in chunks has a twin of chunks four times as long, which runs right, and the tuned
+ * choice does */
+static void test_chunk_twin(void) {
+    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
+    int n = 20000;
+    hmat m = {"rows of 1..8 and eight of 9000 (chunks four times as long, tuned)", 1, n, n, 0,
+              NULL, NULL, NULL};
+    int cap = 0;
+    for (int i = 0; i < n; i++) {
+        int len = i % 2500 == 7 ? 9000 : 1 + (int)(rnd_u() % 8u);
+        for (int q = 0; q < len; q++) push(&m, &cap, i, (int)(rnd_u() % (unsigned)n));
+    }
+    made r = make_on(ctx, &m, 0);
+    texla_sparse_trial trials[NTRIALS];
+    texla_sparse_tune_desc td;
+    if (tune_with(&r, m.name, -1, trials, &td)) {
+        int chunked = 0, twins = 0, ok = 0;
+        for (int i = 0; i < td.ntrials && i < NTRIALS; i++) {
+            const texla_sparse_trial *t = &trials[i];
+            chunked += t->v.long_rows > 0 && t->ok;
+            if (t->v.long_rows > 0 && t->v.long_chunk == 16384) twins++, ok += t->ok;
+        }
+        CHECK(chunked >= 2 && twins >= 1 && ok == twins,
+              "%s: %d correct trials with chunks, %d with chunks of 16384 (%d correct) of %d",
+              m.name, chunked, twins, ok, td.ntrials);
+        check_made(ctx, &r, &m, "y = A x, the tuned choice (chunks twin)");
     }
     unmake(ctx, &r);
     hfree(&m);
@@ -2130,6 +2182,7 @@ void suite_sparse(void) {
     test_rule_lanes();
     test_csr_short_tune();
     test_rowsort_twin();
+    test_chunk_twin();
     test_csr16_late();
     test_symmetric();
     test_bad_inputs();
