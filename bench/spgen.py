@@ -528,6 +528,26 @@ def g_dense_rows(S, rng):
     return n, n, 1, rp, col, val
 
 
+def dense_rows_part(S, rng, keep):
+    n = max(1024, int(round(2 ** 20 * S)))
+    lens = np.full(n, 8, dtype=np.int64)
+    lng = rng.choice(n, 64, replace=False)
+    lens[lng] = max(16, n // 8)
+    mask = np.zeros(n, bool); mask[lng] = True
+    lens[mask if keep == "short" else ~mask] = 0
+    r, c = coo_rows(rng, lens, lambda r: rng.integers(0, n, size=r.size))
+    rp, col, val = coo_to_csr(n, n, r, c, uni(rng, r.size))
+    return n, n, 1, rp, col, val
+
+
+def g_dr_short(S, rng):
+    return dense_rows_part(S, rng, "short")
+
+
+def g_dr_long(S, rng):
+    return dense_rows_part(S, rng, "long")
+
+
 def g_short_wide(S, rng):
     """4096 x 2^22, 4096 random columns a row: few rows, each long."""
     R = max(16, int(round(4096 * S)))
@@ -609,6 +629,8 @@ HELD = [
     ("tridiag", g_tridiag, "2^22 x 2^22 tridiagonal"),
     ("rand5", g_rand5, "2^22 x 2^22, 2..6 (mean 4) random columns per row"),
     ("dense_rows", g_dense_rows, "2^20 x 2^20, 8 random columns per row, 64 rows of 2^17"),
+    ("dr_short", g_dr_short, "dense_rows without its long rows (2^20 rows of 8, 64 empty)"),
+    ("dr_long", g_dr_long, "dense_rows's 64 rows of 2^17 alone (the others empty)"),
     ("short_wide", g_short_wide, "4096 x 2^22, 4096 random columns per row"),
     ("tall_skinny", g_tall_skinny, "2^22 x 256, 8 random columns per row"),
     ("rows1k", g_rows1k, "2^14 x 2^20, 1024 random columns per row"),
