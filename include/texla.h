@@ -915,7 +915,10 @@ typedef struct texla_cg_workspace {
 } texla_cg_workspace;
 TEXLA_API texla_result texla_cg_workspace_make(texla_ctx *ctx, texla_vec like,
                                                texla_cg_workspace *out);
-/* Destroys what ws holds (of ctx) and zeroes it; NULL and zeroed workspaces are no-ops. */
+/* Destroys what ws holds (of ctx) and zeroes it; NULL and zeroed workspaces are no-ops. Where
+ * destroys are refused (from inside a callback, or host mode with another context current)
+ * nothing is destroyed and ws keeps its handles, still valid: destroy it again later. The
+ * other workspaces' destroys do the same. */
 TEXLA_API void texla_cg_workspace_destroy(texla_ctx *ctx, texla_cg_workspace *ws);
 /* Why texla_cg stopped. */
 typedef enum texla_cg_stop {
@@ -956,6 +959,7 @@ typedef struct texla_lcp_workspace {
     texla_mat m[4];
 } texla_lcp_workspace;
 TEXLA_API texla_result texla_lcp_workspace_make(texla_ctx *ctx, int n, texla_lcp_workspace *out);
+/* As texla_cg_workspace_destroy: zeroes ws, or keeps it where refused. */
 TEXLA_API void texla_lcp_workspace_destroy(texla_ctx *ctx, texla_lcp_workspace *ws);
 
 typedef struct texla_lcp_desc {
@@ -1079,6 +1083,7 @@ typedef struct texla_lcp_op_workspace {
 } texla_lcp_op_workspace;
 TEXLA_API texla_result texla_lcp_op_workspace_make(texla_ctx *ctx, texla_vec like,
                                                    texla_lcp_op_workspace *out);
+/* As texla_cg_workspace_destroy: zeroes ws, or keeps it where refused. */
 TEXLA_API void texla_lcp_op_workspace_destroy(texla_ctx *ctx, texla_lcp_op_workspace *ws);
 
 typedef struct texla_lcp_op_desc {

@@ -1096,8 +1096,96 @@ static void test_callback_reentry(void) {
     rmdir(dir);
 }
 
+/* the solvers' workspaces, destroyed from inside an error callback: refused, so each keeps its
+ * handles (before, each was zeroed with its objects alive: leaked until texla_ctx_destroy) */
+static struct {
+    texla_ctx *ctx;
+    texla_cg_workspace cg;
+    texla_lcp_workspace lcp;
+    texla_lcp_op_workspace lop;
+    int calls;
+} wsr;
+
+static void on_error_destroy_ws(texla_result code, const char *message, void *user) {
+    (void)code, (void)message, (void)user;
+    if (!wsr.ctx) return;
+    wsr.calls++;
+    texla_cg_workspace_destroy(wsr.ctx, &wsr.cg);
+    texla_lcp_workspace_destroy(wsr.ctx, &wsr.lcp);
+    texla_lcp_op_workspace_destroy(wsr.ctx, &wsr.lop);
+}
+
+static void test_callback_workspaces(void) {
+    texla_ctx_desc desc = {0};
+    desc.error_cb = on_error_destroy_ws;
+    memset(&wsr, 0, sizeof wsr);
+    texla_ctx *ctx = suite_ctx(&desc);
+    if (!ctx) return;
+    texla_vec like = {0};
+    texla_result r = texla_vec_make(ctx, 37, NULL, &like);
+    if (!r) r = texla_cg_workspace_make(ctx, like, &wsr.cg);
+    if (!r) r = texla_lcp_workspace_make(ctx, 37, &wsr.lcp);
+    if (!r) r = texla_lcp_op_workspace_make(ctx, like, &wsr.lop);
+    CHECK(r == TEXLA_OK, "the workspaces: %s: %s", texla_result_name(r), texla_error_message(ctx));
+    if (r) {
+        texla_ctx_destroy(ctx);
+        return;
+    }
+    texla_stats st0, st1;
+    texla_ctx_stats(ctx, &st0);
+    wsr.ctx = ctx;
+    texla_mat bad;
+    r = texla_mat_make(ctx, -1, 2, NULL, &bad); /* the error whose callback destroys them */
+    wsr.ctx = NULL;
+    texla_ctx_stats(ctx, &st1);
+    CHECK(r == TEXLA_ERR_ARGUMENT && wsr.calls == 1, "texla_mat_make(-1 rows): %s, %d callback(s)",
+          texla_result_name(r), wsr.calls);
+    int kept = 0, live = 0;
+    texla_vec_info vi;
+    texla_mat_info mi;
+    for (int k = 0; k < 6; k++) {
+        kept += wsr.cg.v[k].id != 0;
+        live += wsr.cg.v[k].id && texla_vec_info_get(ctx, wsr.cg.v[k], &vi) == TEXLA_OK;
+    }
+    for (int k = 0; k < 5; k++) kept += wsr.cg.s[k].id != 0;
+    for (int k = 0; k < 4; k++) {
+        kept += wsr.lcp.m[k].id != 0;
+        live += wsr.lcp.m[k].id && texla_mat_info_get(ctx, wsr.lcp.m[k], &mi) == TEXLA_OK;
+    }
+    for (int k = 0; k < 3; k++) {
+        kept += wsr.lop.v[k].id != 0;
+        live += wsr.lop.v[k].id && texla_vec_info_get(ctx, wsr.lop.v[k], &vi) == TEXLA_OK;
+    }
+    CHECK(kept == 18 && live == 13 && wsr.cg.n == 37 && wsr.lcp.n == 37 && wsr.lop.n == 37,
+          "workspaces destroyed (refused) inside a callback: %d of 18 handles kept, %d of 13 "
+          "vectors and matrices live, n %d %d %d (expected 37)", kept, live, wsr.cg.n, wsr.lcp.n,
+          wsr.lop.n);
+    CHECK(st1.textures == st0.textures, "textures alive %llu after the refused destroys, %llu "
+          "before", (unsigned long long)st1.textures, (unsigned long long)st0.textures);
+    /* outside the callback the destroys work and zero the workspaces */
+    texla_vec v0 = wsr.cg.v[0];
+    texla_cg_workspace_destroy(ctx, &wsr.cg);
+    texla_lcp_workspace_destroy(ctx, &wsr.lcp);
+    texla_lcp_op_workspace_destroy(ctx, &wsr.lop);
+    texla_stats st2;
+    texla_ctx_stats(ctx, &st2);
+    kept = wsr.cg.n + wsr.lcp.n + wsr.lop.n;
+    for (int k = 0; k < 6; k++) kept += wsr.cg.v[k].id != 0;
+    for (int k = 0; k < 5; k++) kept += wsr.cg.s[k].id != 0;
+    for (int k = 0; k < 4; k++) kept += wsr.lcp.m[k].id != 0;
+    for (int k = 0; k < 3; k++) kept += wsr.lop.v[k].id != 0;
+    CHECK(kept == 0 && st2.textures + 18 <= st0.textures &&
+              texla_vec_info_get(ctx, v0, &vi) == TEXLA_ERR_HANDLE,
+          "the workspaces destroyed outside a callback: %d fields left nonzero, textures %llu "
+          "(were %llu)", kept, (unsigned long long)st2.textures,
+          (unsigned long long)st0.textures);
+    texla_vec_destroy(ctx, like);
+    texla_ctx_destroy(ctx);
+}
+
 void suite_errors(void) {
     test_callback_reentry();
+    test_callback_workspaces();
     test_ctx_make();
     test_glsl_dir();
 

@@ -2067,6 +2067,8 @@ void suite_state(void) {
         if (ctx && !r) r = texla_vec_make(ctx, 3, NULL, &sy);
         if (ctx && !r) r = texla_sparse_make_coo(ctx, sy, sx, 3, si, sj, sv, &sa);
         if (ctx && !r) r = texla_sparse_matvec(ctx, sa, sx, sy); /* its product's form made */
+        texla_cg_workspace ws = {0};
+        if (ctx && !r) r = texla_cg_workspace_make(ctx, sx, &ws);
         if (ctx && !r && oc != EGL_NO_CONTEXT &&
             eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, oc)) {
             gladLoadGL((GLADloadfunc)eglGetProcAddress);
@@ -2093,6 +2095,10 @@ void suite_state(void) {
                 CHECK(r == TEXLA_ERR_CONTEXT, "texla_mat_read with %s: %s", where,
                       texla_result_name(r));
                 texla_mat_destroy(ctx, m); /* refused: m stays */
+                texla_cg_workspace_destroy(ctx, &ws); /* refused: ws keeps its handles */
+                CHECK(ws.n == 3 && ws.v[5].id && ws.s[4].id,
+                      "texla_cg_workspace_destroy with %s zeroed the workspace (n %d)", where,
+                      ws.n);
                 r = texla_sparse_matvec(ctx, sa, sx, sy);
                 CHECK(r == TEXLA_ERR_CONTEXT, "texla_sparse_matvec with %s: %s", where,
                       texla_result_name(r));
@@ -2141,6 +2147,13 @@ void suite_state(void) {
             CHECK(r == TEXLA_OK && y[0] == 1.5f && y[1] == -2.0f && y[2] == 4.0f,
                   "texla_sparse_matvec back in texla's context: %s, %g %g %g",
                   texla_result_name(r), y[0], y[1], y[2]);
+            texla_vec_info wi;
+            r = texla_vec_info_get(ctx, ws.v[5], &wi);
+            CHECK(r == TEXLA_OK && wi.n == 3, "the CG workspace back in texla's context: %s",
+                  texla_result_name(r));
+            texla_cg_workspace_destroy(ctx, &ws);
+            CHECK(ws.n == 0 && !ws.v[0].id && !ws.s[4].id,
+                  "texla_cg_workspace_destroy in texla's context left n %d", ws.n);
             /* texla_ctx_destroy in the other context: host memory freed (the sanitizer's leak
              * check), none of that context's objects deleted (texla's stay with its own) */
             eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, oc);
@@ -2161,6 +2174,7 @@ void suite_state(void) {
             check_skip("another context current", "no second context could be made here");
         }
         if (ctx) {
+            texla_cg_workspace_destroy(ctx, &ws);
             texla_mat_destroy(ctx, m);
             texla_mat_destroy(ctx, m3);
             texla_sparse_destroy(ctx, sa);
