@@ -135,6 +135,9 @@ uint32_t sp_loc(const texla__layout *l, long long i);
 texla_result sp_rows_make(texla_ctx *ctx, const char *fn, const texla__layout *l, int k,
                           sp_rows *out);
 void sp_rows_free(sp_rows *r);
+/* the groups of plane p's rows holding a row of more than long_rows entries: a row form's
+ * affected groups (sp_form.nag) without making it; -1 out of host memory */
+int sp_long_groups(const sp_plane *p, int long_rows);
 /* the variant with the fields that shape the storage only, and which plane it reads, for
  * product op (0 A x, 1 A' x) */
 texla_sparse_variant sp_format_of(const texla_sparse_variant *v, int op, int *plane);
@@ -212,10 +215,15 @@ typedef struct sp_spinner {
 /* queues about ms milliseconds of GPU work (nothing on software renderers or without timer
  * queries) and returns at once */
 texla_result sp_spin(texla_ctx *ctx, sp_spinner *s, double ms);
-/* the kernel v runs for k floats an entry and rows of at most M entries (herm: of a Hermitian
- * matrix, its symmetric block ELL conjugating the mirrored blocks), compiled by the driver's
- * threads now, not waited for (texla__prefetch; nothing where it cannot) */
-void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M, int herm);
+/* how a row form's long rows reach y (lng: it has some; nag: its affected groups, those
+ * holding a long row; wg: the variant's workgroup): 0 none, 1 a pass of their own, 2 added by
+ * the last of each affected group's parties. The one rule, for the product and the prefetch */
+int sp_long_pass(int lng, int nag, int wg);
+/* the kernels v runs for k floats an entry and rows of at most M entries (nag: the affected
+ * groups of its long rows, sp_long_groups, where M > v->long_rows; herm: of a Hermitian matrix,
+ * its symmetric block ELL conjugating the mirrored blocks), compiled by the driver's threads
+ * now, not waited for (texla__prefetch; nothing where it cannot) */
+void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M, int nag, int herm);
 
 /* ---- sptune.c: the rule, the tuner, the cache ---- */
 /* the cache key of product op of a matrix with statistics st on the compute (or fragment)

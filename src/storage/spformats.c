@@ -409,6 +409,29 @@ void sp_rows_free(sp_rows *r) {
     r->nat = NULL;
 }
 
+/* groups of rows (natural texel order) holding a row of m longer than T */
+static int long_groups(const sp_rows *rows, const sp_csr *m, int T) {
+    int nag = 0;
+    for (int g = 0; g < rows->ngroups; g++)
+        for (int c = 0; c < rows->G; c++) {
+            int i = rows->nat[(size_t)g * rows->G + c];
+            if (i >= 0 && m->ptr[i + 1] - m->ptr[i] > T) {
+                nag++;
+                break;
+            }
+        }
+    return nag;
+}
+
+int sp_long_groups(const sp_plane *p, int long_rows) {
+    if (long_rows <= 0) return 0;
+    sp_rows rows;
+    if (sp_rows_make(NULL, "", &p->out, p->k, &rows)) return -1;
+    int nag = long_groups(&rows, p->m, long_rows);
+    sp_rows_free(&rows);
+    return nag;
+}
+
 /* ---- variants: the fields that shape the storage ---- */
 
 texla_sparse_variant sp_format_of(const texla_sparse_variant *v, int op, int *plane) {
@@ -504,7 +527,6 @@ static texla_result plan_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
     const sp_csr *m = p->m;
     int T = fv->long_rows > 0 ? fv->long_rows : 0x7fffffff;
     int CH = fv->long_chunk > 0 ? fv->long_chunk : SP_CHUNK;
-    int last_g = -1;
     for (int q = 0; q < n; q++) {
         int i = pl->rows.nat[q];
         int len = i < 0 ? 0 : m->ptr[i + 1] - m->ptr[i];
@@ -512,11 +534,11 @@ static texla_result plan_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
             pl->nlong++;
             pl->nchunks += (int)(((long long)len + CH - 1) / CH);
             pl->nlong_entries += len;
-            if (q / G != last_g) pl->nag++, last_g = q / G;
             len = 0;
         }
         pl->len[q] = len;
     }
+    pl->nag = pl->nlong ? long_groups(&pl->rows, m, T) : 0;
     long long main_nnz = m->nnz - pl->nlong_entries;
     if (fv->format == TEXLA_SPARSE_CSR || fv->format == TEXLA_SPARSE_COO) {
         pl->stored = main_nnz;

@@ -302,7 +302,23 @@ static void bsr_defines(char *defs, size_t cap, const texla_sparse_variant *v, i
              v->bell, v->soa, v->wg, v->xbuf, L, herm);
 }
 
-void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M, int herm) {
+int sp_long_pass(int lng, int nag, int wg) {
+    /* the long rows added by the last of each affected group's parties (LONGPASS 2: no pass,
+     * no wait; H100: circuit's CSR a row 86.8 -> 78.6 us, dense_rows' SELL-32 by groups 161.1 ->
+     * 142.1 against a pass of their own), or by a pass of their own where the affected groups
+     * are many (powerlaw_light, CSR 4 lanes: 239.2 us with the pass, 246.3 without: each of its
+     * long rows has a chunk or two, and each group's writer looked itself up) */
+    return !lng ? 0 : nag > 2 * wg ? 1 : 2;
+}
+
+/* the defines of the long rows' own pass (LONGPASS 1) */
+static void long_pass_defines(char *defs, size_t cap, int k, int G) {
+    snprintf(defs, cap, "#define K %d\n#define G %d\n#define FMT 0\n#define MODE 3\n"
+             "#define L 1\n#define WG 256\n#define SOA 0\n#define LONG 1\n#define XBUF 0\n"
+             "#define LONGPASS 1\n#define CPW 0", k, G);
+}
+
+void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M, int nag, int herm) {
     texla__gl *g = &ctx->gl;
     if (!g->caps.parallel_compile) return;
     char defs[512];
@@ -314,9 +330,14 @@ void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M, in
     } else if ((f == TEXLA_SPARSE_CSR || f == TEXLA_SPARSE_ELL || f == TEXLA_SPARSE_SELL) &&
                (s == TEXLA_SCHED_ROW || s == TEXLA_SCHED_LANES || s == TEXLA_SCHED_GROUP ||
                 s == TEXLA_SCHED_STREAM)) {
-        int lng = v->long_rows > 0 && M > v->long_rows;
-        rows_defines(defs, sizeof defs, v, k, k == 1 ? 4 : 2, v->soa, lng, lng ? 2 : 0);
+        int lng = v->long_rows > 0 && M > v->long_rows, G = k == 1 ? 4 : 2;
+        int lpass = sp_long_pass(lng, nag, v->wg);
+        rows_defines(defs, sizeof defs, v, k, G, v->soa, lng, lpass);
         texla__prefetch(g, TEXLA__P_SPMV_ROW, defs);
+        if (lpass == 1) {
+            long_pass_defines(defs, sizeof defs, k, G);
+            texla__prefetch(g, TEXLA__P_SPMV_ROW, defs);
+        }
     } else {
         return;
     }
@@ -342,12 +363,7 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
         units = (f->ngroups + gpu - 1) / gpu;
     }
     int beta_on = add && beta != 0.0f, lng = f->nchunks > 0;
-    /* the long rows added by the last of each affected group's parties (LONGPASS 2: no pass,
-     * no wait; H100: circuit's CSR a row 86.8 -> 78.6 us, dense_rows' SELL-32 by groups 161.1 ->
-     * 142.1 against a pass of their own), or by a pass of their own where the affected groups
-     * are many (powerlaw_light, CSR 4 lanes: 239.2 us with the pass, 246.3 without: each of its
-     * long rows has a chunk or two, and each group's writer looked itself up) */
-    int lpass = !lng ? 0 : f->nag > 2 * wg ? 1 : 2;
+    int lpass = sp_long_pass(lng, f->nag, wg);
     char defs[512];
     rows_defines(defs, sizeof defs, v, f->k, G, f->fv.soa, lng, lpass);
     int sh = 0;
@@ -383,9 +399,7 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
     if (!r) r = texla__run(&ctx->gl, &p);
     if (!r && lpass == 1) {
         char d3[256];
-        snprintf(d3, sizeof d3, "#define K %d\n#define G %d\n#define FMT 0\n#define MODE 3\n"
-                 "#define L 1\n#define WG 256\n#define SOA 0\n#define LONG 1\n#define XBUF 0\n"
-                 "#define LONGPASS 1\n#define CPW 0", f->k, G);
+        long_pass_defines(d3, sizeof d3, f->k, G);
         texla__pass q = {.prog = TEXLA__P_SPMV_ROW, .defines = d3, .dst = &y->t,
                          .draw = TEXLA__DRAW_KERNEL};
         memcpy(q.i0, p.i0, sizeof q.i0);

@@ -986,11 +986,35 @@ static texla_result final_round(bench *b, clist *L) {
     return r;
 }
 
-/* v's kernel handed to the driver's compiler threads, for this product's longest row (A
- * Hermitian: A^H is too) */
-static void prefetch(texla_ctx *ctx, const sp_tune_req *q, const texla_sparse_variant *v) {
+/* the affected groups of each long-row threshold met so far (a scan of the rows each) */
+typedef struct nag_memo {
+    int n;
+    struct { int plane, long_rows, nag; } e[16];
+} nag_memo;
+
+/* v's kernels handed to the driver's compiler threads, for this product's longest row (A
+ * Hermitian: A^H is too) and, with long rows, the form's affected groups: the programs its
+ * product runs (sp_long_pass) */
+static void prefetch(texla_ctx *ctx, const sp_tune_req *q, const texla_sparse_variant *v,
+                     nag_memo *mm) {
+    if (!ctx->gl.caps.parallel_compile) return; /* no rows scanned for nothing */
     const sp_stats *st = q->pl[0]->st;
-    sp_prefetch(ctx, v, q->k, q->op ? st->cmax : st->lmax, st->sym == 2);
+    int M = q->op ? st->cmax : st->lmax, plane, nag = 0;
+    texla_sparse_variant fv = sp_format_of(v, q->op, &plane);
+    if (fv.long_rows > 0 && M > fv.long_rows && q->pl[plane] && q->pl[plane]->m) {
+        int i = 0;
+        while (i < mm->n && (mm->e[i].plane != plane || mm->e[i].long_rows != fv.long_rows)) i++;
+        if (i < mm->n) {
+            nag = mm->e[i].nag;
+        } else {
+            nag = sp_long_groups(q->pl[plane], fv.long_rows);
+            if (nag < 0) return; /* out of memory: compiled when first run */
+            if (mm->n < (int)(sizeof mm->e / sizeof mm->e[0]))
+                mm->e[mm->n].plane = plane, mm->e[mm->n].long_rows = fv.long_rows,
+                mm->e[mm->n++].nag = nag;
+        }
+    }
+    sp_prefetch(ctx, v, q->k, M, nag, st->sym == 2);
 }
 
 static int uniform_rows(const sp_tune_req *q) {
@@ -1005,6 +1029,7 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     long long compile_threads = -1; /* the host's setting, put back at the end */
     double t_begin = texla__now_ms();
     clist L = {0};
+    nag_memo memo = {0};
     candidates(ctx, q, &L);
     texla_sparse_variant rule = sp_rule(ctx, q->pl[0]->st, q->k, q->entry, q->op, q->compute);
     /* the rule's variant is always a candidate, and the first: with the budget spent after one
@@ -1023,10 +1048,10 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
         compile_threads = texla__compile_threads(&ctx->gl, -1);
         int twins = twins_wanted(q);
         for (int i = 0; q->compute && i < L.n; i++) {
-            prefetch(ctx, q, &L.c[i].v);
+            prefetch(ctx, q, &L.c[i].v, &memo);
             texla_sparse_variant t;
-            if (twins && xbuf_twin(&L.c[i].v, &t)) prefetch(ctx, q, &t);
-            if (twins && c16_twin(&L.c[i].v, q, &t)) prefetch(ctx, q, &t);
+            if (twins && xbuf_twin(&L.c[i].v, &t)) prefetch(ctx, q, &t, &memo);
+            if (twins && c16_twin(&L.c[i].v, q, &t)) prefetch(ctx, q, &t, &memo);
         }
     }
     bench b;
@@ -1084,7 +1109,7 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
             for (int w = 64; w <= 256; w *= 4) {
                 texla_sparse_variant u = v[i];
                 u.wg = w;
-                prefetch(ctx, q, &u);
+                prefetch(ctx, q, &u, &memo);
             }
     }
     /* x from a storage buffer: twins of the fastest of each format and schedule (at most
