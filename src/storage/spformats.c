@@ -611,11 +611,55 @@ static texla_result plan_make(texla_ctx *ctx, const char *fn, const sp_plane *p,
     return TEXLA_OK;
 }
 
+/* The long rows' table (buf 6, words): chunks (start, count); long rows (row of the group,
+ * first chunk, chunks); affected groups (group, first long row) and an end; then (spmv_row.comp's
+ * LONGPASS 2) each chunk's long row, each long row's affected group, a bit per group of y */
+static size_t long_words(const plan *pl) {
+    return 2 * (size_t)pl->nchunks + 3 * (size_t)pl->nlong + 2 * ((size_t)pl->nag + 1) +
+           (size_t)pl->nchunks + (size_t)pl->nlong + ((size_t)pl->rows.ngroups + 31) / 32;
+}
+
+/* The state buffer (buf 5, bytes): next, done, two words; the chunks' sums; the long rows'
+ * totals and counters, the affected groups' counters (LONGPASS 2) */
+static size_t state_bytes(const plan *pl, int k) {
+    return 16 + 4 * ((size_t)k * ((size_t)pl->nchunks + (size_t)pl->nlong) + (size_t)pl->nlong +
+                     (size_t)pl->nag);
+}
+
+/* CSR's stream blocks (buf 3): whole groups, greedily, at most SP_STREAM_ENT / k entries and
+ * SP_STREAM_ROWS / k rows each; (first group, first entry) of each and an end into blk (NULL:
+ * counted only), from the main part's row lengths; their count */
+static int stream_blocks(const plan *pl, int k, uint32_t *blk) {
+    int ng = pl->rows.ngroups, G = pl->rows.G, gmax = SP_STREAM_ROWS / k / G;
+    long long TBk = SP_STREAM_ENT / k, s = 0;
+    int nb = 0;
+    for (int g = 0; g < ng;) {
+        long long acc = 0;
+        for (int c = 0; c < G; c++) acc += pl->len[(size_t)g * G + c];
+        int h = g + 1;
+        if (acc <= TBk)
+            for (; h < ng && h - g < gmax; h++) {
+                long long lh = 0;
+                for (int c = 0; c < G; c++) lh += pl->len[(size_t)h * G + c];
+                if (acc + lh > TBk) break;
+                acc += lh;
+            }
+        if (blk) blk[2 * nb] = (uint32_t)g, blk[2 * nb + 1] = (uint32_t)s;
+        nb++;
+        s += acc;
+        g = h;
+    }
+    if (blk) blk[2 * nb] = (uint32_t)ng, blk[2 * nb + 1] = (uint32_t)s;
+    return nb;
+}
+
 static void row_cost(const sp_plane *p, const plan *pl, const texla_sparse_variant *fv,
                      double *bytes) {
     double ent = (fv->cols8 ? 1.0 : fv->cols16 ? 2.0 : 4.0) + 4.0 * p->k, b = (double)pl->ne * ent;
     switch (fv->format) {
-    case TEXLA_SPARSE_CSR: b += ((double)pl->rs + 1) * 4; break;
+    case TEXLA_SPARSE_CSR:
+        b += ((double)pl->rs + 1) * 4 + 8.0 * (stream_blocks(pl, p->k, NULL) + 1);
+        break;
     case TEXLA_SPARSE_ELL: b += (double)pl->rs * 4; break;
     case TEXLA_SPARSE_SELL:
         b += ((double)pl->nslices + 1) * 4 + (double)(pl->rsorted ? pl->rs : pl->rows.ngroups) * 4;
@@ -623,7 +667,9 @@ static void row_cost(const sp_plane *p, const plan *pl, const texla_sparse_varia
     case TEXLA_SPARSE_COO: b += (double)pl->ne * 4; break; /* the output index of each entry */
     default: break;
     }
-    if (pl->nlong) b += (double)pl->nchunks * (8 + 4 * p->k) + (double)pl->nlong * 12 + pl->nag * 8.0;
+    /* the tables and state buffer as make_rows uploads them (the long rows' entries are in ne) */
+    if (pl->nlong) b += (double)long_words(pl) * 4;
+    b += (double)state_bytes(pl, p->k);
     *bytes = b;
 }
 
@@ -854,25 +900,13 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
             aux = ptr; /* the output index of each entry goes to binding 3 */
             ptr = NULL;
         } else { /* the stream blocks: whole groups, greedily, at most TBk entries and RBk rows */
-            int ng = pl.rows.ngroups, TBk = SP_STREAM_ENT / k, gmax = SP_STREAM_ROWS / k / G;
+            int ng = pl.rows.ngroups;
             blk = malloc(sizeof *blk * 2 * ((size_t)ng + 1));
             if (!blk) {
                 r = oom(ctx, fn, what, (double)ng * 8);
                 goto done;
             }
-            int nb = 0;
-            for (int g = 0; g < ng;) {
-                uint32_t s = ptr[(size_t)g * G];
-                int h = g + 1;
-                if (ptr[(size_t)h * G] - s <= (uint32_t)TBk)
-                    while (h < ng && h - g < gmax && ptr[(size_t)(h + 1) * G] - s <= (uint32_t)TBk) h++;
-                blk[2 * nb] = (uint32_t)g;
-                blk[2 * nb++ + 1] = s;
-                g = h;
-            }
-            blk[2 * nb] = (uint32_t)ng;
-            blk[2 * nb + 1] = ptr[(size_t)ng * G];
-            f->nblocks = nb;
+            f->nblocks = stream_blocks(&pl, k, blk);
         }
     } else {
         if (c16) /* every part padding */
@@ -939,12 +973,8 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
     f->nchunks = pl.nchunks;
     f->nag = pl.nag;
     if (pl.nlong) {
-        /* chunks (start, count); long rows (row of the group, first chunk, chunks); affected
-         * groups (group, first long row) and an end; then (spmv_row.comp's LONGPASS 2) each
-         * chunk's long row, each long row's affected group, a bit per group of y */
-        size_t nbm = ((size_t)pl.rows.ngroups + 31) / 32;
-        size_t ltn = 2 * (size_t)pl.nchunks + 3 * (size_t)pl.nlong + 2 * ((size_t)pl.nag + 1) +
-                     (size_t)pl.nchunks + (size_t)pl.nlong + nbm;
+        /* the tables of long_words, in its order */
+        size_t nbm = ((size_t)pl.rows.ngroups + 31) / 32, ltn = long_words(&pl);
         lt = malloc(sizeof *lt * ltn);
         if (!lt) {
             r = oom(ctx, fn, "the long rows", (double)ltn * 4);
@@ -1005,12 +1035,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
                    sizeof *aux * (fv->format == TEXLA_SPARSE_SELL && !pl.rsorted ? (size_t)pl.rows.ngroups
                                   : fv->format == TEXLA_SPARSE_COO ? (size_t)ne : (size_t)pl.rs));
     if (!r && blk) r = upload(ctx, f, 3, blk, sizeof *blk * 2 * ((size_t)f->nblocks + 1));
-    /* next, done, two words; the chunks' sums; the long rows' totals and counters, the affected
-     * groups' counters (LONGPASS 2) */
-    if (!r)
-        r = upload(ctx, f, 5, NULL,
-                   16 + 4 * ((size_t)k * ((size_t)pl.nchunks + (size_t)pl.nlong) +
-                             (size_t)pl.nlong + (size_t)pl.nag));
+    if (!r) r = upload(ctx, f, 5, NULL, state_bytes(&pl, k));
     f->padding = m->nnz ? ((double)ne - (double)m->nnz) / (double)m->nnz : 0;
 done:
     free(col), free(val), free(ptr), free(aux), free(lt), free(cloc), free(blk);
