@@ -32,26 +32,18 @@ bvec4 texla_live(ivec2 t) {
 // NaN and non-finite tests on the bits: a compiler may take x != x, isnan and isinf as false
 // (fast math), integer operations it leaves alone.
 bool texla_isnan(float x) { return (floatBitsToUint(x) & 0x7fffffffu) > 0x7f800000u; }
-bvec4 texla_isnan(vec4 x) {
-    return greaterThan(floatBitsToUint(x) & uvec4(0x7fffffffu), uvec4(0x7f800000u));
-}
 bvec4 texla_nonfinite(vec4 x) {
     return greaterThanEqual(floatBitsToUint(x) & uvec4(0x7fffffffu), uvec4(0x7f800000u));
 }
 
 // max and min that return a NaN operand when there is one (numpy's rule; GLSL leaves max and
-// min of NaN undefined): the folds of the max/min reductions.
+// min of NaN undefined): reduce.comp's folds across invocations (its per-element loops and
+// reduce.frag fold with plain max/min and keep the NaN beside, cheaper per element).
 float texla_max_nan(float a, float b) {
     return texla_isnan(a) ? a : texla_isnan(b) ? b : max(a, b);
 }
 float texla_min_nan(float a, float b) {
     return texla_isnan(a) ? a : texla_isnan(b) ? b : min(a, b);
-}
-vec4 texla_max_nan(vec4 a, vec4 b) {
-    return mix(mix(max(a, b), b, texla_isnan(b)), a, texla_isnan(a));
-}
-vec4 texla_min_nan(vec4 a, vec4 b) {
-    return mix(mix(min(a, b), b, texla_isnan(b)), a, texla_isnan(a));
 }
 
 // v with its padding lanes forced to zero (a select, so Inf or NaN in v cannot leak).

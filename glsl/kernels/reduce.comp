@@ -6,7 +6,7 @@
 // the result directly, else each writes part[group] and the last workgroup to finish folds the
 // parts in index order. Fixed order everywhere: the same result run to run. The counter is
 // left at zero for the next pass.
-// Defines: FOLD 0 sum, 1 max, 2 min (a NaN element makes max and min NaN: texla_max_nan);
+// Defines: FOLD 0 sum, 1 max, 2 min (a NaN element makes max and min NaN; see NaN below);
 // MAP 0 none, 1 A .* B, 2 A .* A, 3 |A|, 4 NaN and +-Inf become the fold's identity; TILE 0:
 // the row-major grid stride above, 1: whole tiles of TW x (256 / TW) texels per workgroup,
 // UNROLL in flight (the "reduce" family's variants, src/core/variants.c).
@@ -30,19 +30,49 @@ shared float sh[WG];
 #endif
 shared bool last_group;
 
+// NaN (max and min): F, the fold across invocations, returns a NaN operand (texla_max_nan). The
+// per-invocation loops, where the time goes, fold with the plain G (GLSL's max/min: a NaN may
+// be dropped) and keep beside it nanbits, the largest |bits| of any element (an integer max):
+// a NaN's exceed +Inf's 0x7f800000, so after the loops the invocation's value becomes that
+// NaN when there was one, which F then carries to the result. maxabs (FOLD 1, MAP 3) folds
+// |bits| alone, as unsigned integers: they order as the non-negative floats do (+0 < the
+// denormals < the normals < +Inf < every NaN), so their max is the largest magnitude, or a
+// NaN when any element is one, without a float compare (and no denormal flushed).
 #if FOLD == 1
 #define ID (-uintBitsToFloat(0x7f800000u))
 #define F(a, b) texla_max_nan(a, b)
+#define G(a, b) max(a, b)
 #elif FOLD == 2
 #define ID uintBitsToFloat(0x7f800000u)
 #define F(a, b) texla_min_nan(a, b)
+#define G(a, b) min(a, b)
 #else
 #define ID 0.0
 #define F(a, b) ((a) + (b))
+#define G(a, b) ((a) + (b))
+#endif
+#if FOLD == 1 && MAP == 3
+#define BITS 1 // maxabs: the accumulators are |bits| (uint), their identity +0.0's
+#define ACC uint
+#define AID 0u
+#define TO_FLOAT(a) uintBitsToFloat(a)
+#else
+#define ACC float
+#define AID ID
+#define TO_FLOAT(a) (a)
+#if (FOLD == 1 || FOLD == 2) && MAP != 4
+#define NANBITS 1 // max and min (MAP 4 leaves no NaN)
+uint nanbits = 0u;
+#endif
 #endif
 
-float element(ivec2 s) {
+ACC element(ivec2 s) {
     vec4 v = texelFetch(u_src0, s, 0);
+#ifdef BITS
+    uvec4 u = floatBitsToUint(v) & uvec4(0x7fffffffu); // |v|
+    if (u_shape.x >= 0) u *= uvec4(texla_live(s));     // padding lanes: +0.0, the identity
+    return max(max(u.x, u.y), max(u.z, u.w));
+#else
 #if MAP == 1
     v *= texelFetch(u_src1, s, 0);
 #elif MAP == 2
@@ -53,7 +83,12 @@ float element(ivec2 s) {
     v = mix(v, vec4(ID), texla_nonfinite(v));
 #endif
     if (u_shape.x >= 0) v = mix(vec4(ID), v, texla_live(s));
-    return F(F(v.x, v.y), F(v.z, v.w));
+#ifdef NANBITS
+    uvec4 u = floatBitsToUint(v) & uvec4(0x7fffffffu);
+    nanbits = max(nanbits, max(max(u.x, u.y), max(u.z, u.w)));
+#endif
+    return G(G(v.x, v.y), G(v.z, v.w));
+#endif
 }
 
 #if defined(TEXLA_SUBGROUP)
@@ -115,23 +150,23 @@ void main() {
     int w = u_i1.x, h = u_i1.y, tw = u_i1.z, tiles = u_i1.w;
     ivec2 me = ivec2(int(lid) % TW, int(lid) / TW);
     int G = int(groups), t = int(gl_WorkGroupID.x);
-    float acc_[UNROLL];
-    for (int i = 0; i < UNROLL; ++i) acc_[i] = ID;
+    ACC acc_[UNROLL];
+    for (int i = 0; i < UNROLL; ++i) acc_[i] = AID;
     for (; t < tiles; t += UNROLL * G) {
         for (int i = 0; i < UNROLL; ++i) {
             int ti = t + i * G;
             ivec2 s = ivec2((ti % tw) * TW, (ti / tw) * (256 / TW)) + me;
-            if (ti < tiles && s.x < w && s.y < h) acc_[i] = F(acc_[i], element(s));
+            if (ti < tiles && s.x < w && s.y < h) acc_[i] = G(acc_[i], element(s));
         }
     }
     for (int i = UNROLL / 2; i > 0; i >>= 1)
-        for (int j = 0; j < i; ++j) acc_[j] = F(acc_[j], acc_[j + i]);
-    float a0 = acc_[0], a1 = ID, a2 = ID, a3 = ID;
+        for (int j = 0; j < i; ++j) acc_[j] = G(acc_[j], acc_[j + i]);
+    ACC a0 = acc_[0], a1 = AID, a2 = AID, a3 = AID;
 #else
     int w = u_i1.x, h = u_i1.y, dx = u_i1.z, dy = u_i1.w;
     int g = int(gl_GlobalInvocationID.x);
     ivec2 p = ivec2(g % w, g / w);
-    float a0 = ID, a1 = ID, a2 = ID, a3 = ID;
+    ACC a0 = AID, a1 = AID, a2 = AID, a3 = AID;
     // four texels t, t + N, t + 2N, t + 3N per round
     for (;;) {
         ivec2 p1 = p + ivec2(dx, dy), p2, p3;
@@ -141,20 +176,24 @@ void main() {
         p3 = p2 + ivec2(dx, dy);
         if (p3.x >= w) p3 += ivec2(-w, 1);
         if (p3.y >= h) break;
-        a0 = F(a0, element(p));
-        a1 = F(a1, element(p1));
-        a2 = F(a2, element(p2));
-        a3 = F(a3, element(p3));
+        a0 = G(a0, element(p));
+        a1 = G(a1, element(p1));
+        a2 = G(a2, element(p2));
+        a3 = G(a3, element(p3));
         p = p3 + ivec2(dx, dy);
         if (p.x >= w) p += ivec2(-w, 1);
     }
     for (; p.y < h;) {
-        a0 = F(a0, element(p));
+        a0 = G(a0, element(p));
         p += ivec2(dx, dy);
         if (p.x >= w) p += ivec2(-w, 1);
     }
 #endif
-    float acc = group_fold(F(F(a0, a1), F(a2, a3)), lid);
+    float acc = TO_FLOAT(G(G(a0, a1), G(a2, a3)));
+#ifdef NANBITS
+    if (nanbits > 0x7f800000u) acc = uintBitsToFloat(nanbits); // the largest NaN seen
+#endif
+    acc = group_fold(acc, lid);
     if (groups == 1u) {
         if (lid == 0u) imageStore(u_dst, ivec2(0, 0), vec4(acc, 0.0, 0.0, 0.0));
         return;

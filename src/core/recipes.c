@@ -47,7 +47,9 @@ static texla_result reduce_passes(texla_ctx *ctx, const texla__tex *a, const int
         texla__pass p = {.prog = TEXLA__P_REDUCE, .dst = out,
                          .src = {src, first && map == TEXLA__MAP_MUL ? b : NULL}};
         p.i0[0] = fold;
-        p.i0[1] = first ? map : TEXLA__MAP_NONE;
+        /* |A| on every pass of maxabs: reduce.frag then folds the bits on each (a partial is
+         * never negative, so |partial| is the partial) */
+        p.i0[1] = first || map == TEXLA__MAP_ABS ? map : TEXLA__MAP_NONE;
         p.i0[2] = last;
         p.i1[0] = w;
         p.i1[1] = h;
