@@ -69,7 +69,7 @@ static const char *stage_name(GLenum type) {
 static void prelude(const texla__gl *g, GLenum type, const char *defines, char *buf, size_t cap) {
     const texla__caps *c = &g->caps;
     if (type != GL_COMPUTE_SHADER) {
-        snprintf(buf, cap, "#version 330 core\n");
+        snprintf(buf, cap, "#version 330 core\n%s%s", defines ? defines : "", defines ? "\n" : "");
         return;
     }
     int n = snprintf(buf, cap, "#version %d core\n", c->glsl_version >= 450 ? 450 : 430);
@@ -204,7 +204,7 @@ static texla_result build(texla__gl *g, texla__prog_id id, int backend, const ch
         int points = registry[id].form == TEXLA__FORM_POINTS;
         r = compile(g, GL_VERTEX_SHADER, points ? TEXLA__POINTS_VERT : QUAD_VERT, NULL, NULL, 0, &a);
         if (!r)
-            r = compile(g, GL_FRAGMENT_SHADER, file, points ? NULL : main_file, NULL, 0, &b);
+            r = compile(g, GL_FRAGMENT_SHADER, file, points ? NULL : main_file, defines, 0, &b);
         if (r && a) glDeleteShader(a);
     }
     return r ? r : link(g, id, a, b, p);
