@@ -1216,7 +1216,9 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     /* long rows in chunks of four times the entries: a twin of the fastest variant with
      * chunks, built even past the deadline (fewer chunks, each ending with its row's count:
      * H100, dense_rows' 64 rows of 2^17, SELL-32 by groups 126.4 us against 135.8; circuit's
-     * rows of 10^4..10^6, CSR a row with x from a buffer, 81.4 against 78.5) */
+     * rows of 10^4..10^6, CSR a row with x from a buffer, 81.4 against 78.5), at its
+     * workgroup size and at 256 (a chunk's entries an invocation: dense_rows' twin at 128, the
+     * first round's size, ran 146.9 us against 142.7 with chunks of 4096) */
     if (!r && q->compute && best >= 0) {
         int lb = -1;
         for (int i = 0; i < L.n; i++)
@@ -1227,6 +1229,8 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
             texla_sparse_variant u = L.c[lb].v;
             u.long_chunk = 4 * SP_CHUNK;
             int n1 = L.n;
+            add(ctx, &L, u, q);
+            u.wg = 256;
             add(ctx, &L, u, q);
             for (int i = n1; i < L.n && !r && !overdue(&b, q); i++)
                 if (!L.c[i].tried) r = run_storage(&b, fn, q, &L, i, 0);
