@@ -463,7 +463,8 @@ TEXLA_API texla_result texla_scalar_neg(texla_ctx *ctx, texla_scalar a, texla_sc
      * sum(a .* b), the squared 2-norm sum(a .* a), the largest and smallest element, the      \
      * largest magnitude; in one kernel pass on the compute backend, log passes on the          \
      * fragment one. NaN propagates, as in numpy: any NaN element makes every one of these      \
-     * NaN (maxval, minval and maxabs included; maxabs is never negative). */                   \
+     * NaN (maxval, minval and maxabs included; maxabs is never negative). A denormal           \
+     * largest or smallest value may come back as 0 (GLSL lets float compares flush them). */   \
     TEXLA_API texla_result texla_##T##_sum(texla_ctx *ctx, texla_##T a, texla_scalar dst);     \
     TEXLA_API texla_result texla_##T##_dot(texla_ctx *ctx, texla_##T a, texla_##T b,           \
                                            texla_scalar dst);                                   \

@@ -32,7 +32,8 @@
  *   0xff800001) among infinities, among denormals, at 1, 7, 4099, 257 x 257 and 300000
  *   elements, vectors and matrices, every "reduce" variant and the fragment backend;
  *   all-negative, all-positive, +-Inf, all -Inf, -0.0, +-0.0 and denormal data without NaN
- *   exact (max and min of denormals may be 0: a float compare may flush them; maxabs not).
+ *   exact (max, min and maxabs of denormals may be 0: a float compare may flush them, and the
+ *   compute folds across invocations compare floats).
  *   Banded: the recognised stencil (texla_banded_poisson, and a hand-made one with four
  *   different neighbour coefficients), a near-stencil (one entry off: the general kernel), 7
  *   diagonals (two kernel passes), y = A x + s b, q = A p with p'q; the paired storage counted
@@ -843,7 +844,8 @@ static const char *nan_pattern(int k, int n, float *a) {
         return "-0.0 and +0.0, no NaN";
     case 17: /* both signs; the largest magnitudes in the middle */
         for (int i = 0; i < n; i++)
-            a[i] = (i % 2 ? -1.0f : 1.0f) * ldexpf((float)(1 + (i * 7919) % 1000), -149);
+            a[i] = (i % 2 ? -1.0f : 1.0f) *
+                   ldexpf((float)(1u + (unsigned)i * 7919u % 1000u), -149);
         a[n / 2] = ldexpf(0x7fffff, -149), a[n / 3] = -ldexpf(0x7ffffe, -149);
         return "denormals, no NaN";
     case 18:

@@ -37,7 +37,8 @@ shared bool last_group;
 // NaN when there was one, which F then carries to the result. maxabs (FOLD 1, MAP 3) folds
 // |bits| alone, as unsigned integers: they order as the non-negative floats do (+0 < the
 // denormals < the normals < +Inf < every NaN), so their max is the largest magnitude, or a
-// NaN when any element is one, without a float compare (and no denormal flushed).
+// NaN when any element is one, without a float compare in the loops; F across invocations
+// compares floats, which may flush a denormal largest magnitude to 0 (the H100 does).
 #if FOLD == 1
 #define ID (-uintBitsToFloat(0x7f800000u))
 #define F(a, b) texla_max_nan(a, b)

@@ -1225,9 +1225,17 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
             if (L.c[i].ok && L.c[i].v.long_rows && L.c[i].v.long_chunk <= SP_CHUNK &&
                 (lb < 0 || L.c[i].us < L.c[lb].us))
                 lb = i;
+        /* not where no row has more than one chunk (the same storage), nor, unless every
+         * candidate is asked for, where the chunks' fastest is far behind the best (R-MAT's
+         * merge path: 165 us against 420 and more) */
+        const sp_stats *st = q->pl[0] ? q->pl[0]->st : NULL;
+        int longest = st ? (q->op ? st->cmax : st->lmax) : 0;
+        if (lb >= 0 && (longest <= L.c[lb].v.long_chunk ||
+                        (!q->all && L.c[lb].us > 1.5 * L.c[best].us)))
+            lb = -1;
         if (lb >= 0) {
             texla_sparse_variant u = L.c[lb].v;
-            u.long_chunk = 4 * SP_CHUNK;
+            u.long_chunk = 4 * L.c[lb].v.long_chunk;
             int n1 = L.n;
             add(ctx, &L, u, q);
             u.wg = 256;
