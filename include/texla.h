@@ -625,7 +625,8 @@ typedef struct texla_sparse_variant {
                            from an atomic counter */
     int bpsm;           /* workgroups per SM of the fixed grid (0: 4) */
     int slice;          /* SELL: C = 8, 16 or 32 (0: 32) */
-    int sigma;          /* SELL: rows sorted by length within windows of sigma rows (0: none) */
+    int sigma;          /* SELL: rows sorted by length within windows of sigma rows (0: none;
+                           at most 2^30) */
     int block;          /* BSR: 2, 3 or 4 (0: 3) */
     int bell;           /* BSR: 0 block CSR; 1 blocks column-major over block rows (block ELL);
                            2 block ELL in slices of 32 block rows, each padded to its own

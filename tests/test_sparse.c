@@ -1829,6 +1829,15 @@ static void test_bad_inputs(void) {
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "rowsort with GROUP");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_SELL, .slice = 12};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "slice 12");
+    v = (texla_sparse_variant){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_GROUP, .slice = 32,
+                               .sigma = 2147483647};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT,
+               "sigma 2^31 - 1");
+    CHECK(strstr(texla_error_message(ctx), "sigma") != NULL, "sigma 2^31 - 1: message %s",
+          texla_error_message(ctx));
+    v.sigma = 1 << 30;
+    CHECK_OK(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), "sigma 2^30");
+    CHECK_OK(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, NULL), "unpinned");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 5};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "merge E 5");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_MERGE};

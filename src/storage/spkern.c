@@ -32,6 +32,7 @@ void sp_variant_norm(texla_sparse_variant *v) {
         return;
     }
     if (!v->wg) v->wg = 128;
+    v->soa = v->soa != 0;
     if (v->sched != TEXLA_SCHED_LANES && v->sched != TEXLA_SCHED_MERGE) v->lanes = 0;
     else if (!v->lanes) v->lanes = 8;
     if (v->dist == 0) v->bpsm = 0;
@@ -154,6 +155,8 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
                TEXLA_ERR_UNSUPPORTED;
     if (f == TEXLA_SPARSE_SELL && v->slice != 8 && v->slice != 16 && v->slice != 32)
         return *why = "the SELL slice is 8, 16 or 32 rows", TEXLA_ERR_ARGUMENT;
+    if (f == TEXLA_SPARSE_SELL && v->sigma > (1 << 30))
+        return *why = "the SELL sigma is 0 (no sorting) or 2 .. 2^30 rows", TEXLA_ERR_ARGUMENT;
     if (v->rowsort && (f != TEXLA_SPARSE_SELL || s != TEXLA_SCHED_ROW))
         return *why = "rowsort is SELL's, with ROW (a workgroup puts its rows back in order)",
                TEXLA_ERR_ARGUMENT;

@@ -183,7 +183,7 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
         v.sched = TEXLA_SCHED_LANES;
         v.lanes = pow2_at_least(n < 32768 ? m / 4 : m / 8, 2, 32);
         /* the longest row in chunks where its lanes would take it too long */
-        if (M / v.lanes > SERIAL_MAX) v.long_rows = (int)fmax(256, 16 * ceil(m));
+        if (M / v.lanes > SERIAL_MAX) v.long_rows = (int)fmin(fmax(256, 16 * ceil(m)), 1 << 30);
     } else if (M <= 1.25 * m + 2 && M <= SERIAL_MAX) {
         v.format = TEXLA_SPARSE_ELL;
         v.sched = TEXLA_SCHED_GROUP;
@@ -538,7 +538,8 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
         /* the second threshold only when asked for all: on the H100 the two ran within 2% of
          * each other (circuit: SELL-8 130.8 / 133.0 us, CSR lanes 174.2 / 174.9), and each is a
          * storage to build (0.2-0.5 s at 15M entries) */
-        int Ts[2] = {(int)fmax(256, 16 * ceil(m)), (int)fmax(1024, 64 * ceil(m))};
+        int Ts[2] = {(int)fmin(fmax(256, 16 * ceil(m)), 1 << 30),
+                     (int)fmin(fmax(1024, 64 * ceil(m)), 1 << 30)};
         for (int t = 0; t < (all ? 2 : 1); t++) {
             if (Ts[t] >= M) continue;
             add(ctx, L, (V){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_GROUP, .slice = 32,
@@ -1230,7 +1231,7 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
          * merge path: 165 us against 420 and more) */
         const sp_stats *st = q->pl[0] ? q->pl[0]->st : NULL;
         int longest = st ? (q->op ? st->cmax : st->lmax) : 0;
-        if (lb >= 0 && (longest <= L.c[lb].v.long_chunk ||
+        if (lb >= 0 && (longest <= L.c[lb].v.long_chunk || longest <= L.c[lb].v.long_rows ||
                         (!q->all && L.c[lb].us > 1.5 * L.c[best].us)))
             lb = -1;
         if (lb >= 0) {
