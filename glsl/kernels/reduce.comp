@@ -31,7 +31,7 @@ shared float sh[WG];
 shared bool last_group;
 
 // NaN (max and min): F, the fold across invocations, returns a NaN operand (texla_max_nan). The
-// per-invocation loops, where the time goes, fold with the plain G (GLSL's max/min: a NaN may
+// per-invocation loops, where the time goes, fold with the plain FP (GLSL's max/min: a NaN may
 // be dropped) and keep beside it nanbits, the largest |bits| of any element (an integer max):
 // a NaN's exceed +Inf's 0x7f800000, so after the loops the invocation's value becomes that
 // NaN when there was one, which F then carries to the result. maxabs (FOLD 1, MAP 3) folds
@@ -42,15 +42,15 @@ shared bool last_group;
 #if FOLD == 1
 #define ID (-uintBitsToFloat(0x7f800000u))
 #define F(a, b) texla_max_nan(a, b)
-#define G(a, b) max(a, b)
+#define FP(a, b) max(a, b)
 #elif FOLD == 2
 #define ID uintBitsToFloat(0x7f800000u)
 #define F(a, b) texla_min_nan(a, b)
-#define G(a, b) min(a, b)
+#define FP(a, b) min(a, b)
 #else
 #define ID 0.0
 #define F(a, b) ((a) + (b))
-#define G(a, b) ((a) + (b))
+#define FP(a, b) ((a) + (b))
 #endif
 #if FOLD == 1 && MAP == 3
 #define BITS 1 // maxabs: the accumulators are |bits| (uint), their identity +0.0's
@@ -88,7 +88,7 @@ ACC element(ivec2 s) {
     uvec4 u = floatBitsToUint(v) & uvec4(0x7fffffffu);
     nanbits = max(nanbits, max(max(u.x, u.y), max(u.z, u.w)));
 #endif
-    return G(G(v.x, v.y), G(v.z, v.w));
+    return FP(FP(v.x, v.y), FP(v.z, v.w));
 #endif
 }
 
@@ -97,13 +97,13 @@ float subgroup_fold(float v) {
 #if FOLD == 1 || FOLD == 2
     // subgroupMax/Min of a NaN are undefined: a NaN lane's bits win (the largest, so the same
     // NaN every run), else the plain fold
-    uint nanbits = subgroupMax(texla_isnan(v) ? floatBitsToUint(v) : 0u);
+    uint nb = subgroupMax(texla_isnan(v) ? floatBitsToUint(v) : 0u);
 #if FOLD == 1
     float r = subgroupMax(v);
 #else
     float r = subgroupMin(v);
 #endif
-    return nanbits != 0u ? uintBitsToFloat(nanbits) : r;
+    return nb != 0u ? uintBitsToFloat(nb) : r;
 #else
     return subgroupAdd(v);
 #endif
@@ -157,11 +157,11 @@ void main() {
         for (int i = 0; i < UNROLL; ++i) {
             int ti = t + i * G;
             ivec2 s = ivec2((ti % tw) * TW, (ti / tw) * (256 / TW)) + me;
-            if (ti < tiles && s.x < w && s.y < h) acc_[i] = G(acc_[i], element(s));
+            if (ti < tiles && s.x < w && s.y < h) acc_[i] = FP(acc_[i], element(s));
         }
     }
     for (int i = UNROLL / 2; i > 0; i >>= 1)
-        for (int j = 0; j < i; ++j) acc_[j] = G(acc_[j], acc_[j + i]);
+        for (int j = 0; j < i; ++j) acc_[j] = FP(acc_[j], acc_[j + i]);
     ACC a0 = acc_[0], a1 = AID, a2 = AID, a3 = AID;
 #else
     int w = u_i1.x, h = u_i1.y, dx = u_i1.z, dy = u_i1.w;
@@ -177,20 +177,20 @@ void main() {
         p3 = p2 + ivec2(dx, dy);
         if (p3.x >= w) p3 += ivec2(-w, 1);
         if (p3.y >= h) break;
-        a0 = G(a0, element(p));
-        a1 = G(a1, element(p1));
-        a2 = G(a2, element(p2));
-        a3 = G(a3, element(p3));
+        a0 = FP(a0, element(p));
+        a1 = FP(a1, element(p1));
+        a2 = FP(a2, element(p2));
+        a3 = FP(a3, element(p3));
         p = p3 + ivec2(dx, dy);
         if (p.x >= w) p += ivec2(-w, 1);
     }
     for (; p.y < h;) {
-        a0 = G(a0, element(p));
+        a0 = FP(a0, element(p));
         p += ivec2(dx, dy);
         if (p.x >= w) p += ivec2(-w, 1);
     }
 #endif
-    float acc = TO_FLOAT(G(G(a0, a1), G(a2, a3)));
+    float acc = TO_FLOAT(FP(FP(a0, a1), FP(a2, a3)));
 #ifdef NANBITS
     if (nanbits > 0x7f800000u) acc = uintBitsToFloat(nanbits); // the largest NaN seen
 #endif

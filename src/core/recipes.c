@@ -46,9 +46,9 @@ static texla_result reduce_passes(texla_ctx *ctx, const texla__tex *a, const int
         }
         /* the fold a define (reduce.frag: a program each; the sum's carries no NaN code) */
         static const char *const folds[3] = {"#define FOLD 0", "#define FOLD 1", "#define FOLD 2"};
-        texla__pass p = {.prog = TEXLA__P_REDUCE, .dst = out, .defines = folds[fold > 0 && fold < 3 ? fold : 0],
+        texla__pass p = {.prog = TEXLA__P_REDUCE, .dst = out,
+                         .defines = folds[fold > 0 && fold < 3 ? fold : 0],
                          .src = {src, first && map == TEXLA__MAP_MUL ? b : NULL}};
-        p.i0[0] = fold;
         /* |A| on every pass of maxabs: reduce.frag then folds the bits on each (a partial is
          * never negative, so |partial| is the partial) */
         p.i0[1] = first || map == TEXLA__MAP_ABS ? map : TEXLA__MAP_NONE;
