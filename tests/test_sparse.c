@@ -1565,6 +1565,82 @@ static void test_cache_cols8(void) {
     rmdir(dir);
 }
 
+/* value with its field key's value replaced by rep (the field's end: a space or the end), into
+ * out; 0 where value has no such field */
+static int with_field(const char *value, const char *key, const char *rep, char *out, size_t n) {
+    size_t kn = strlen(key);
+    for (const char *p = value; *p; p += strcspn(p, " "), p += *p == ' ') {
+        if (strncmp(p, key, kn) || p[kn] != '=') continue;
+        const char *end = p + kn + 1 + strcspn(p + kn + 1, " ");
+        snprintf(out, n, "%.*s%s%s", (int)(p + kn + 1 - value), value, rep, end);
+        return 1;
+    }
+    return 0;
+}
+
+/* the cache's numbers, read whole and checked (they were read by sscanf's %d, undefined
+ * behaviour out of an int's range): a line whose value holds a number out of an int's range,
+ * one not a decimal integer, an empty one, or text after us, is ignored with a warning, the
+ * product still correct and not from that line (the rule's); the good line is still read.
+ * good: a cache file whose first entry is m's A x (its value as the tuner wrote it) */
+static void test_cache_numbers(const char *path, const hmat *m, const char *good) {
+    const char *nl = strchr(good, '\n');
+    const char *t1 = nl ? strchr(nl + 1, '\t') : NULL, *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+    CHECK(t2 != NULL, "the cache file has no entry: %.200s", good);
+    if (!t2) return;
+    char value[512], wg[64] = "";
+    snprintf(value, sizeof value, "%.*s", (int)strcspn(t2 + 1, "\n"), t2 + 1);
+    const char *w = strstr(value, " wg=");
+    if (w) snprintf(wg, sizeof wg, "%lld", (1LL << 32) + strtoll(w + 4, NULL, 10));
+    /* key, the bad value; wrapped: what sscanf's %d made of it fits the line (before: taken) */
+    static const struct { const char *key, *rep; } bad[] = {
+        {"L", "99999999999999999999"}, {"wg", "-2147483649"}, {"sigma", "1e3"},
+        {"L", "12abc"},                {"wg", ""},            {"wg", "4294967424"},
+        {"us", "1e999"},               {"us", "12.5x"},       {"us", "12.5 junk"},
+        {"C", "+"},                    {"b", "0x3"},          {"wg", " 128"},
+    };
+    const int nbad = (int)(sizeof bad / sizeof bad[0]);
+    for (int i = 0; i <= nbad; i++) { /* the last: the good line */
+        char line[600];
+        const char *key = i < nbad ? bad[i].key : "", *rep = i < nbad ? bad[i].rep : "";
+        if (i < nbad && !strcmp(rep, "4294967424") && wg[0]) rep = wg; /* 2^32 + the line's wg */
+        if (i < nbad && !with_field(value, key, rep, line, sizeof line)) {
+            CHECK(0, "the cache value has no field %s: %s", key, value);
+            continue;
+        }
+        if (i == nbad) snprintf(line, sizeof line, "%s", value);
+        char *file = malloc(strlen(good) + sizeof line);
+        if (!file) return;
+        size_t head = (size_t)(t2 + 1 - good), vlen = strcspn(t2 + 1, "\n");
+        sprintf(file, "%.*s%s%s", (int)head, good, line, t2 + 1 + vlen);
+        spit(path, file);
+        free(file);
+        warnings = 0;
+        last_warning[0] = '\0';
+        texla_ctx *c = cache_ctx(path);
+        if (!c) return;
+        made r = make_on(c, m, 1);
+        check_made(c, &r, m, i < nbad ? "y = A x with a bad number in the cached value"
+                                      : "y = A x with the good value put back");
+        texla_sparse_info inf;
+        if (CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "info (cached numbers)")) {
+            if (i < nbad) {
+                CHECK(inf.how[0] == 1 && warnings == 1 &&
+                          strstr(last_warning, "is not a sparse variant") &&
+                          strstr(last_warning, "ignored and tuned again"),
+                      "cached %s=\"%s\": how %d (expected 1, the rule), %d warnings (%s)", key, rep,
+                      inf.how[0], warnings, last_warning);
+            } else {
+                CHECK(inf.how[0] == 3 && warnings == 0,
+                      "the good value \"%s\" put back: how %d (expected 3, the cache), %d "
+                      "warnings (%s)", value, inf.how[0], warnings, last_warning);
+            }
+        }
+        unmake(c, &r);
+        texla_ctx_destroy(c);
+    }
+}
+
 static void test_tuner(void) {
     double t0 = check_now();
     char dir[64];
@@ -1735,6 +1811,7 @@ static void test_tuner(void) {
         unmake(c, &r);
         texla_ctx_destroy(c);
         file = slurp(path);
+        if (file) test_cache_numbers(path, &m, file); /* before the value is spoiled below */
         char *tab = file ? strchr(file + strcspn(file, "\n") + 1, '\t') : NULL;
         if (tab && (tab = strchr(tab + 1, '\t'))) {
             strcpy(tab + 1, "fmt=sell sched=bogus L=0\n");

@@ -43,6 +43,9 @@
  *    (texla_sparse_trial.final) and cached. */
 #include "storage/sparse.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,38 +86,99 @@ void sp_tune_key(const sp_stats *st, int entry, int op, int compute, char *key, 
              st->cnlong);
 }
 
-static int name_index(const char *s, const char *const *names, int n) {
-    for (int i = 0; i < n; i++)
-        if (!strcmp(s, names[i])) return i;
+/* the index of the name s[0..len) among names[1..n) ("auto" is never cached), or -1 */
+static int name_index(const char *s, size_t len, const char *const *names, int n) {
+    for (int i = 1; i < n; i++)
+        if (strlen(names[i]) == len && !memcmp(s, names[i], len)) return i;
     return -1;
 }
 
-/* "fmt=sell sched=group L=0 wg=128 dist=0 bpsm=0 C=32 sigma=1024 b=0 bell=0 soa=0 long=0
- * chunk=0 xb=0 c16=0 c8=0 rs=0 us=12.5": 1 when every field is there and well formed */
-static int parse_value(const char *s, texla_sparse_variant *v, double *us) {
+/* The cache's value, as sp_tune_store writes it: "fmt=sell sched=group L=0 wg=128 dist=0 bpsm=0
+ * C=32 sigma=1024 b=0 bell=0 soa=0 long=0 chunk=0 xb=0 c16=0 c8=0 rs=0 us=12.5", every field in
+ * that order, separated by spaces. Each number is read whole and checked (sscanf's %d on a
+ * number out of an int's range is undefined behaviour): an integer field is an optional sign
+ * and decimal digits within an int's range, us a finite number >= 0, and nothing else but
+ * spaces follows us. NULL when every field is there and well formed, else what is wrong (into
+ * bad, n bytes) */
+static const char *parse_value(const char *s, texla_sparse_variant *v, double *us, char *bad,
+                               size_t n) {
     memset(v, 0, sizeof *v);
-    char fmt[16] = "", sch[16] = "";
-    int got = sscanf(s, "fmt=%15s sched=%15s L=%d wg=%d dist=%d bpsm=%d C=%d sigma=%d b=%d "
-                        "bell=%d soa=%d long=%d chunk=%d xb=%d c16=%d c8=%d rs=%d us=%lf",
-                     fmt, sch, &v->lanes, &v->wg, &v->dist, &v->bpsm, &v->slice, &v->sigma,
-                     &v->block, &v->bell, &v->soa, &v->long_rows, &v->long_chunk, &v->xbuf,
-                     &v->cols16, &v->cols8, &v->rowsort, us);
-    if (got != 18) return 0;
-    int f = name_index(fmt, fmt_names, TEXLA_SPARSE_NFORMATS);
-    int k = name_index(sch, sched_names, TEXLA_SCHED_STREAM + 1);
-    if (f <= 0 || k <= 0 || !(*us >= 0) || !isfinite(*us)) return 0;
-    v->format = (texla_sparse_format)f;
-    v->sched = (texla_sparse_sched)k;
-    return 1;
+    *us = 0;
+    static const char *const keys[] = {"fmt", "sched", "L",    "wg", "dist", "bpsm",
+                                       "C",   "sigma", "b",    "bell", "soa", "long",
+                                       "chunk", "xb",  "c16",  "c8", "rs",   "us"};
+    /* the integer fields, keys[2..16] */
+    int *const ints[] = {&v->lanes, &v->wg,    &v->dist, &v->bpsm,      &v->slice,
+                         &v->sigma, &v->block, &v->bell, &v->soa,       &v->long_rows,
+                         &v->long_chunk, &v->xbuf, &v->cols16, &v->cols8, &v->rowsort};
+    enum { NKEYS = sizeof keys / sizeof keys[0] };
+    const char *p = s;
+    for (int i = 0; i < NKEYS; i++) {
+        size_t kn = strlen(keys[i]);
+        int spaced = i == 0 || *p == ' '; /* at least one space between fields */
+        while (i > 0 && *p == ' ') p++;
+        if (!spaced || strncmp(p, keys[i], kn) != 0 || p[kn] != '=') {
+            snprintf(bad, n, "no field %s= where expected (at \"%.40s\")", keys[i], p);
+            return bad;
+        }
+        const char *val = p + kn + 1, *end = val + strcspn(val, " ");
+        int len = (int)(end - val < 40 ? end - val : 40); /* what the message quotes */
+        p = end;
+        if (i < 2) { /* a storage format's or a schedule's name */
+            int f = i ? name_index(val, (size_t)(end - val), sched_names, TEXLA_SCHED_STREAM + 1)
+                      : name_index(val, (size_t)(end - val), fmt_names, TEXLA_SPARSE_NFORMATS);
+            if (f < 0) {
+                snprintf(bad, n, "%s=\"%.*s\" names no %s", keys[i], len, val,
+                         i ? "schedule" : "storage format");
+                return bad;
+            }
+            if (i) v->sched = (texla_sparse_sched)f;
+            else v->format = (texla_sparse_format)f;
+            continue;
+        }
+        /* a number: from the '=' on (strtoll and strtod would skip spaces: "wg= 5" has an empty
+         * value) to the field's end, whole (not "12abc") */
+        int ok = val < end && (*val == '-' || *val == '+' || isdigit((unsigned char)*val) ||
+                               (i == NKEYS - 1 && *val == '.'));
+        int saved = errno, range = 1;
+        char *stop = NULL;
+        errno = 0;
+        if (ok && i == NKEYS - 1) { /* us: microseconds */
+            double d = strtod(val, &stop);
+            ok = stop == end;
+            range = errno != ERANGE && isfinite(d) && d >= 0;
+            if (ok && range) *us = d;
+        } else if (ok) {
+            long long x = strtoll(val, &stop, 10);
+            ok = stop == end;
+            range = errno != ERANGE && x >= INT_MIN && x <= INT_MAX;
+            if (ok && range) *ints[i - 2] = (int)x;
+        }
+        errno = saved;
+        if (!ok || !range) {
+            snprintf(bad, n, "%s=\"%.*s\" is %s", keys[i], len, val,
+                     !ok ? (i == NKEYS - 1 ? "not a number" : "not a decimal integer")
+                         : (i == NKEYS - 1 ? "not a finite number of microseconds >= 0"
+                                           : "out of an int's range"));
+            return bad;
+        }
+    }
+    while (*p == ' ') p++;
+    if (*p) {
+        snprintf(bad, n, "text follows us: \"%.40s\"", p);
+        return bad;
+    }
+    return NULL;
 }
 
 int sp_tune_cached(texla_ctx *ctx, const char *key, int k, int op, texla_sparse_variant *v,
                    double *us) {
-    char val[512];
+    char val[512], bad[160], why_buf[200];
     if (!texla__tune_get(ctx, key, val, sizeof val)) return 0;
-    const char *why = NULL;
-    if (!parse_value(val, v, us)) {
-        why = "is not a sparse variant";
+    const char *why = NULL, *wrong = parse_value(val, v, us, bad, sizeof bad);
+    if (wrong) {
+        snprintf(why_buf, sizeof why_buf, "is not a sparse variant (%s)", wrong);
+        why = why_buf;
     } else {
         texla_sparse_variant n = *v;
         sp_variant_norm(&n);
