@@ -74,7 +74,7 @@
  *   The error and warning callbacks run inside the call that raised them: from there only
  *   queries work on that context (texla_error_message, texla_result_name, the info and shape
  *   calls); a call on it that would make, destroy, read, write or run anything, texla_ctx_begin,
- *   _end and _finish and the texla_ctx_set_ calls return TEXLA_ERR_CONTEXT and do nothing
+ *   _end, _finish and _check and the texla_ctx_set_ calls return TEXLA_ERR_CONTEXT and do nothing
  *   (texla_ctx_destroy does nothing), and no callback is called again from inside one. Other
  *   contexts work as anywhere. The message a callback gets is its own copy; the context's
  *   message is as it was before the callback when it returns.
@@ -301,6 +301,12 @@ TEXLA_API texla_result texla_ctx_finish(texla_ctx *ctx);
  * is refused). */
 TEXLA_API texla_result texla_ctx_begin(texla_ctx *ctx);
 TEXLA_API texla_result texla_ctx_end(texla_ctx *ctx);
+/* Whether texla's calls on ctx would run now: TEXLA_OK, or, where they would be refused
+ * (inside texla's error or warning callback; host mode with texla's context not current, or
+ * within a batch whose begin found it so), TEXLA_ERR_CONTEXT reported as theirs would be, the
+ * message naming caller (NULL: "texla_ctx_check"). Begins nothing: for code built on the
+ * public API whose refusals should name its own call (texla's solvers' workspace destroys). */
+TEXLA_API texla_result texla_ctx_check(texla_ctx *ctx, const char *caller);
 /* Pins the backend of one program (its glsl/ file name without the extension, e.g. "axpby",
  * "matmul", "reduce"; NULL: every program) to FRAGMENT or COMPUTE, or back to AUTO.
  * TEXLA_ERR_UNSUPPORTED when the program cannot run there. */
@@ -919,8 +925,8 @@ TEXLA_API texla_result texla_cg_workspace_make(texla_ctx *ctx, texla_vec like,
                                                texla_cg_workspace *out);
 /* Destroys what ws holds (of ctx) and zeroes it; NULL and zeroed workspaces are no-ops. Where
  * destroys are refused (from inside a callback, or host mode with another context current)
- * nothing is destroyed and ws keeps its handles, still valid: destroy it again later. The
- * other workspaces' destroys do the same. */
+ * nothing is destroyed and ws keeps its handles, still valid: destroy it again later; the
+ * error (TEXLA_ERR_CONTEXT) names this call. The other workspaces' destroys do the same. */
 TEXLA_API void texla_cg_workspace_destroy(texla_ctx *ctx, texla_cg_workspace *ws);
 /* Why texla_cg stopped. */
 typedef enum texla_cg_stop {

@@ -978,6 +978,13 @@ static void on_reenter(texla_result code, const char *message, void *user) {
     re_note(texla_vec_read(re.ctx, re.v, out), TEXLA_ERR_CONTEXT, "texla_vec_read");
     re_note(texla_ctx_end(re.ctx), TEXLA_ERR_CONTEXT, "texla_ctx_end");
     re_note(texla_ctx_begin(re.ctx), TEXLA_ERR_CONTEXT, "texla_ctx_begin");
+    re_note(texla_ctx_check(re.ctx, "a caller's call"), TEXLA_ERR_CONTEXT, "texla_ctx_check");
+    if (!strstr(texla_error_message(re.ctx), "a caller's call: ")) {
+        re.wrong++;
+        if (!re.first[0])
+            snprintf(re.first, sizeof re.first, "texla_ctx_check's refusal does not name its "
+                     "caller: %s", texla_error_message(re.ctx));
+    }
     re_note(texla_vec_add(re.ctx, re.v, re.v, re.w), TEXLA_ERR_CONTEXT, "texla_vec_add");
     re_note(texla_ctx_finish(re.ctx), TEXLA_ERR_CONTEXT, "texla_ctx_finish");
     re_note(texla_ctx_set_matmul_k(re.ctx, 3), TEXLA_ERR_CONTEXT, "texla_ctx_set_matmul_k");
@@ -1005,10 +1012,11 @@ static void on_reenter(texla_result code, const char *message, void *user) {
 }
 
 /* A warning (a corrupt tuning cache, read during a sparse product) and an error (a bad size),
- * each with a callback that makes 40 matrices, destroys one, reads, ends a batch, sets an
- * option and destroys the context: each of those is refused (TEXLA_ERR_CONTEXT) and does
- * nothing, the product is right, the failing call keeps its own message. Before: the makes
- * moved the object table under the product (a use after free; the CLI's ASan run caught it). */
+ * each with a callback that makes 40 matrices, destroys one, reads, ends a batch, checks the
+ * context (texla_ctx_check, its refusal naming its caller), sets an option and destroys the
+ * context: each of those is refused (TEXLA_ERR_CONTEXT) and does nothing, the product is
+ * right, the failing call keeps its own message. Before: the makes moved the object table
+ * under the product (a use after free; the CLI's ASan run caught it). */
 static void test_callback_reentry(void) {
     char dir[] = "/tmp/texla-test-reentry-XXXXXX";
     if (!mkdtemp(dir)) {
@@ -1073,8 +1081,8 @@ static void test_callback_reentry(void) {
           "message \"%s\"", texla_result_name(r), re.calls - warn_calls, msg);
     CHECK(re.wrong == 0, "from inside a callback: %d wrong result(s), the first: %s", re.wrong,
           re.first);
-    CHECK(re.refused == re.calls * 46, "%d calls refused from inside %d callbacks, expected %d",
-          re.refused, re.calls, re.calls * 46);
+    CHECK(re.refused == re.calls * 47, "%d calls refused from inside %d callbacks, expected %d",
+          re.refused, re.calls, re.calls * 47);
     CHECK(re.msg_changed == 0, "the message a callback was given changed under it (%d times)",
           re.msg_changed);
     /* no batch was begun or ended inside: none is open now */
@@ -1104,6 +1112,7 @@ static struct {
     texla_lcp_workspace lcp;
     texla_lcp_op_workspace lop;
     int calls;
+    char msg[3][512]; /* the context's message after each refused destroy */
 } wsr;
 
 static void on_error_destroy_ws(texla_result code, const char *message, void *user) {
@@ -1111,8 +1120,11 @@ static void on_error_destroy_ws(texla_result code, const char *message, void *us
     if (!wsr.ctx) return;
     wsr.calls++;
     texla_cg_workspace_destroy(wsr.ctx, &wsr.cg);
+    snprintf(wsr.msg[0], sizeof wsr.msg[0], "%s", texla_error_message(wsr.ctx));
     texla_lcp_workspace_destroy(wsr.ctx, &wsr.lcp);
+    snprintf(wsr.msg[1], sizeof wsr.msg[1], "%s", texla_error_message(wsr.ctx));
     texla_lcp_op_workspace_destroy(wsr.ctx, &wsr.lop);
+    snprintf(wsr.msg[2], sizeof wsr.msg[2], "%s", texla_error_message(wsr.ctx));
 }
 
 static void test_callback_workspaces(void) {
@@ -1162,6 +1174,14 @@ static void test_callback_workspaces(void) {
           wsr.lop.n);
     CHECK(st1.textures == st0.textures, "textures alive %llu after the refused destroys, %llu "
           "before", (unsigned long long)st1.textures, (unsigned long long)st0.textures);
+    /* each refusal names the destroy called, not the texla_ctx_begin it is built on */
+    static const char *const ws_names[3] = {"texla_cg_workspace_destroy: ",
+                                            "texla_lcp_workspace_destroy: ",
+                                            "texla_lcp_op_workspace_destroy: "};
+    for (int k = 0; k < 3; k++)
+        CHECK(!strncmp(wsr.msg[k], ws_names[k], strlen(ws_names[k])) &&
+                  strstr(wsr.msg[k], "callback") && !strstr(wsr.msg[k], "texla_ctx_begin"),
+              "%sinside a callback: the message is \"%s\"", ws_names[k], wsr.msg[k]);
     /* outside the callback the destroys work and zero the workspaces */
     texla_vec v0 = wsr.cg.v[0];
     texla_cg_workspace_destroy(ctx, &wsr.cg);

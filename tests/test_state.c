@@ -1870,6 +1870,16 @@ static void round_trip(const char *situation) {
     after_call(label);
 }
 
+/* the errors of the host-mode context used with another context current: how many, and the
+ * last one's message */
+static int lost_errors;
+static char lost_error[512];
+static void on_lost_error(texla_result code, const char *message, void *user) {
+    (void)code, (void)user;
+    lost_errors++;
+    snprintf(lost_error, sizeof lost_error, "%s", message);
+}
+
 void suite_state(void) {
     host h;
     char why[1024];
@@ -2051,6 +2061,7 @@ void suite_state(void) {
         EGLContext oc = extra_context(&h, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT);
         texla_ctx_desc desc = {0};
         desc.host_getproc = (texla_getproc_fn)eglGetProcAddress;
+        desc.error_cb = on_lost_error;
         texla_ctx *ctx = NULL;
         texla_result r = texla_ctx_make(&desc, &ctx);
         CHECK(r == TEXLA_OK, "texla_ctx_make (host mode): %s: %s", texla_result_name(r),
@@ -2068,7 +2079,11 @@ void suite_state(void) {
         if (ctx && !r) r = texla_sparse_make_coo(ctx, sy, sx, 3, si, sj, sv, &sa);
         if (ctx && !r) r = texla_sparse_matvec(ctx, sa, sx, sy); /* its product's form made */
         texla_cg_workspace ws = {0};
+        texla_lcp_workspace lws = {0};
+        texla_lcp_op_workspace ows = {0};
         if (ctx && !r) r = texla_cg_workspace_make(ctx, sx, &ws);
+        if (ctx && !r) r = texla_lcp_workspace_make(ctx, 3, &lws);
+        if (ctx && !r) r = texla_lcp_op_workspace_make(ctx, sx, &ows);
         if (ctx && !r && oc != EGL_NO_CONTEXT &&
             eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, oc)) {
             gladLoadGL((GLADloadfunc)eglGetProcAddress);
@@ -2099,6 +2114,27 @@ void suite_state(void) {
                 CHECK(ws.n == 3 && ws.v[5].id && ws.s[4].id,
                       "texla_cg_workspace_destroy with %s zeroed the workspace (n %d)", where,
                       ws.n);
+                /* each refused once, by its own name (it named texla_ctx_begin) */
+                for (int k = 0; k < 3; k++) {
+                    static const char *const wn[3] = {"texla_cg_workspace_destroy",
+                                                      "texla_lcp_workspace_destroy",
+                                                      "texla_lcp_op_workspace_destroy"};
+                    lost_errors = 0;
+                    if (k == 0) texla_cg_workspace_destroy(ctx, &ws);
+                    if (k == 1) texla_lcp_workspace_destroy(ctx, &lws);
+                    if (k == 2) texla_lcp_op_workspace_destroy(ctx, &ows);
+                    const char *msg = texla_error_message(ctx);
+                    size_t wl = strlen(wn[k]);
+                    CHECK(lost_errors == 1 && !strcmp(lost_error, msg) &&
+                              !strncmp(msg, wn[k], wl) && !strncmp(msg + wl, ": ", 2) &&
+                              strstr(msg, "not current on this thread"),
+                          "%s with %s: %d error callback(s), message \"%s\"", wn[k], where,
+                          lost_errors, msg);
+                }
+                CHECK(ws.n == 3 && ws.v[5].id && lws.n == 3 && lws.m[3].id && ows.n == 3 &&
+                          ows.v[2].id,
+                      "the refused workspace destroys with %s zeroed a workspace (n %d %d %d)",
+                      where, ws.n, lws.n, ows.n);
                 r = texla_sparse_matvec(ctx, sa, sx, sy);
                 CHECK(r == TEXLA_ERR_CONTEXT, "texla_sparse_matvec with %s: %s", where,
                       texla_result_name(r));
@@ -2154,6 +2190,10 @@ void suite_state(void) {
             texla_cg_workspace_destroy(ctx, &ws);
             CHECK(ws.n == 0 && !ws.v[0].id && !ws.s[4].id,
                   "texla_cg_workspace_destroy in texla's context left n %d", ws.n);
+            texla_lcp_workspace_destroy(ctx, &lws);
+            texla_lcp_op_workspace_destroy(ctx, &ows);
+            CHECK(lws.n == 0 && !lws.m[3].id && ows.n == 0 && !ows.v[2].id,
+                  "the LCP workspace destroys in texla's context left n %d %d", lws.n, ows.n);
             /* texla_ctx_destroy in the other context: host memory freed (the sanitizer's leak
              * check), none of that context's objects deleted (texla's stay with its own) */
             eglMakeCurrent(h.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, oc);
@@ -2175,6 +2215,8 @@ void suite_state(void) {
         }
         if (ctx) {
             texla_cg_workspace_destroy(ctx, &ws);
+            texla_lcp_workspace_destroy(ctx, &lws);
+            texla_lcp_op_workspace_destroy(ctx, &ows);
             texla_mat_destroy(ctx, m);
             texla_mat_destroy(ctx, m3);
             texla_sparse_destroy(ctx, sa);

@@ -222,6 +222,19 @@ texla_result texla_ctx_begin(texla_ctx *ctx) {
     return texla__gl_current(&ctx->gl, "texla_ctx_begin");
 }
 
+/* texla_ctx_begin's checks under the caller's name, with nothing left begun; outside a batch the
+ * context is found as a call finds it (host mode: the state saved and restored) */
+texla_result texla_ctx_check(texla_ctx *ctx, const char *caller) {
+    if (!ctx) return TEXLA_ERR_ARGUMENT;
+    const char *fn = caller ? caller : "texla_ctx_check";
+    texla_result r = texla__in_callback(&ctx->err, fn);
+    if (r) return r;
+    texla__gl_enter(&ctx->gl);
+    r = texla__gl_current(&ctx->gl, fn);
+    texla__gl_leave(&ctx->gl);
+    return r;
+}
+
 texla_result texla_ctx_end(texla_ctx *ctx) {
     if (!ctx) return TEXLA_ERR_ARGUMENT;
     texla_result r = texla__in_callback(&ctx->err, "texla_ctx_end");

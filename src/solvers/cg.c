@@ -40,15 +40,13 @@ void texla_cg_workspace_destroy(texla_ctx *ctx, texla_cg_workspace *ws) {
     for (int k = 0; k < 6; k++) any |= ws->v[k].id;
     for (int k = 0; k < 5; k++) any |= ws->s[k].id;
     if (!any) return; /* zeroed: nothing asked of GL */
-    /* refused (inside a callback, or host mode with another context current): each destroy
-     * would do nothing, so ws keeps its handles, all still valid; an open batch's end is
-     * refused too inside a callback, so it is always called */
-    texla_result r = texla_ctx_begin(ctx);
-    if (!r) {
-        for (int k = 0; k < 6; k++) texla_vec_destroy(ctx, ws->v[k]);
-        for (int k = 0; k < 5; k++) texla_scalar_destroy(ctx, ws->s[k]);
-        *ws = (texla_cg_workspace){0};
-    }
+    /* refused (inside a callback, or host mode with another context current), by this name:
+     * each destroy would do nothing, so ws keeps its handles, all still valid */
+    if (texla_ctx_check(ctx, "texla_cg_workspace_destroy")) return;
+    texla_ctx_begin(ctx);
+    for (int k = 0; k < 6; k++) texla_vec_destroy(ctx, ws->v[k]);
+    for (int k = 0; k < 5; k++) texla_scalar_destroy(ctx, ws->s[k]);
+    *ws = (texla_cg_workspace){0};
     texla_ctx_end(ctx);
 }
 

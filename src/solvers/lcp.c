@@ -90,17 +90,17 @@ texla_result texla_lcp_workspace_make(texla_ctx *ctx, int n, texla_lcp_workspace
 }
 
 /* The workspaces' destroys: nothing where refused (inside a callback, or host mode with
- * another context current), when each destroy would do nothing; ws then keeps its handles, all
- * still valid. Inside a callback the batch's end is refused as its begin was: always called. */
+ * another context current), when each destroy would do nothing; the refusal names the destroy,
+ * and ws keeps its handles, all still valid. */
 void texla_lcp_workspace_destroy(texla_ctx *ctx, texla_lcp_workspace *ws) {
     if (!ctx || !ws) return;
     uint64_t any = 0;
     for (int k = 0; k < 4; k++) any |= ws->m[k].id;
     if (!any) return; /* zeroed: nothing asked of GL */
-    if (!texla_ctx_begin(ctx)) {
-        for (int k = 0; k < 4; k++) texla_mat_destroy(ctx, ws->m[k]);
-        *ws = (texla_lcp_workspace){0};
-    }
+    if (texla_ctx_check(ctx, "texla_lcp_workspace_destroy")) return;
+    texla_ctx_begin(ctx);
+    for (int k = 0; k < 4; k++) texla_mat_destroy(ctx, ws->m[k]);
+    *ws = (texla_lcp_workspace){0};
     texla_ctx_end(ctx);
 }
 
@@ -350,10 +350,10 @@ void texla_lcp_op_workspace_destroy(texla_ctx *ctx, texla_lcp_op_workspace *ws) 
     uint64_t any = 0;
     for (int k = 0; k < 3; k++) any |= ws->v[k].id;
     if (!any) return; /* zeroed: nothing asked of GL */
-    if (!texla_ctx_begin(ctx)) {
-        for (int k = 0; k < 3; k++) texla_vec_destroy(ctx, ws->v[k]);
-        *ws = (texla_lcp_op_workspace){0};
-    }
+    if (texla_ctx_check(ctx, "texla_lcp_op_workspace_destroy")) return;
+    texla_ctx_begin(ctx);
+    for (int k = 0; k < 3; k++) texla_vec_destroy(ctx, ws->v[k]);
+    *ws = (texla_lcp_op_workspace){0};
     texla_ctx_end(ctx);
 }
 
