@@ -470,7 +470,8 @@ TEXLA_API texla_result texla_scalar_neg(texla_ctx *ctx, texla_scalar a, texla_sc
      * largest magnitude; in one kernel pass on the compute backend, log passes on the          \
      * fragment one. NaN propagates, as in numpy: any NaN element makes every one of these      \
      * NaN (maxval, minval and maxabs included; maxabs is never negative). A denormal           \
-     * largest or smallest value may come back as 0 (GLSL lets float compares flush them). */   \
+     * largest or smallest value may come back as 0 (GLSL lets float compares flush them), the  \
+     * compute backend's maxabs excepted (it compares the bits as integers). */                 \
     TEXLA_API texla_result texla_##T##_sum(texla_ctx *ctx, texla_##T a, texla_scalar dst);     \
     TEXLA_API texla_result texla_##T##_dot(texla_ctx *ctx, texla_##T a, texla_##T b,           \
                                            texla_scalar dst);                                   \

@@ -19,6 +19,14 @@ layout(std430, binding = 0) coherent buffer Scratch {
     uint pad0, pad1, pad2;
     float part[];
 };
+#if FOLD == 1 && MAP == 3
+// maxabs: the parts as bits (the same words)
+layout(std430, binding = 0) coherent buffer ScratchBits {
+    uint count_;
+    uint pad0_, pad1_, pad2_;
+    uint partb[];
+};
+#endif
 uniform sampler2D u_src0;
 uniform sampler2D u_src1;
 
@@ -35,10 +43,11 @@ shared bool last_group;
 // be dropped) and keep beside it nanbits, the largest |bits| of any element (an integer max):
 // a NaN's exceed +Inf's 0x7f800000, so after the loops the invocation's value becomes that
 // NaN when there was one, which F then carries to the result. maxabs (FOLD 1, MAP 3) folds
-// |bits| alone, as unsigned integers: they order as the non-negative floats do (+0 < the
-// denormals < the normals < +Inf < every NaN), so their max is the largest magnitude, or a
-// NaN when any element is one, without a float compare in the loops; F across invocations
-// compares floats, which may flush a denormal largest magnitude to 0 (the H100 does).
+// |bits| alone, as unsigned integers, everywhere (the loops, the workgroup, the parts): they
+// order as the non-negative floats do (+0 < the denormals < the normals < +Inf < every NaN),
+// so their max is the largest magnitude, or the largest NaN's bits when any element is one,
+// with no float compare that could flush a denormal to 0 (a float fold across invocations
+// did on the H100).
 #if FOLD == 1
 #define ID (-uintBitsToFloat(0x7f800000u))
 #define F(a, b) texla_max_nan(a, b)
@@ -56,11 +65,9 @@ shared bool last_group;
 #define BITS 1 // maxabs: the accumulators are |bits| (uint), their identity +0.0's
 #define ACC uint
 #define AID 0u
-#define TO_FLOAT(a) uintBitsToFloat(a)
 #else
 #define ACC float
 #define AID ID
-#define TO_FLOAT(a) (a)
 #if (FOLD == 1 || FOLD == 2) && MAP != 4
 #define NANBITS 1 // max and min (MAP 4 leaves no NaN)
 uint nanbits = 0u;
@@ -134,6 +141,32 @@ float group_fold(float v, uint lid) {
 #endif
 }
 
+#ifdef BITS
+shared uint shb[WG];
+
+// group_fold for maxabs' bits: an integer max, valid in invocation 0
+uint group_fold_bits(uint v, uint lid) {
+#if defined(TEXLA_SUBGROUP)
+    v = subgroupMax(v);
+    if (subgroupElect()) shb[gl_SubgroupID] = v;
+    barrier();
+    if (lid == 0u) {
+        for (uint i = 1u; i < gl_NumSubgroups; ++i) v = max(v, shb[i]);
+    }
+#else
+    shb[lid] = v;
+    barrier();
+    for (uint s = WG / 2u; s > 0u; s >>= 1u) {
+        if (lid < s) shb[lid] = max(shb[lid], shb[lid + s]);
+        barrier();
+    }
+    v = shb[0];
+#endif
+    barrier();
+    return v;
+}
+#endif
+
 void main() {
     uint lid = gl_LocalInvocationIndex;
     uint groups = gl_NumWorkGroups.x;
@@ -190,28 +223,44 @@ void main() {
         if (p.x >= w) p += ivec2(-w, 1);
     }
 #endif
-    float acc = TO_FLOAT(FP(FP(a0, a1), FP(a2, a3)));
+#ifdef BITS
+    uint acc = group_fold_bits(max(max(a0, a1), max(a2, a3)), lid);
+#define RT uint
+#define RID 0u
+#define RF(a, b) max(a, b)
+#define GFOLD group_fold_bits
+#define PART partb
+#define OUT(a) uintBitsToFloat(a)
+#else
+    float acc = FP(FP(a0, a1), FP(a2, a3));
 #ifdef NANBITS
     if (nanbits > 0x7f800000u) acc = uintBitsToFloat(nanbits); // the largest NaN seen
 #endif
     acc = group_fold(acc, lid);
+#define RT float
+#define RID ID
+#define RF(a, b) F(a, b)
+#define GFOLD group_fold
+#define PART part
+#define OUT(a) (a)
+#endif
     if (groups == 1u) {
-        if (lid == 0u) imageStore(u_dst, ivec2(0, 0), vec4(acc, 0.0, 0.0, 0.0));
+        if (lid == 0u) imageStore(u_dst, ivec2(0, 0), vec4(OUT(acc), 0.0, 0.0, 0.0));
         return;
     }
     if (lid == 0u) {
-        part[gl_WorkGroupID.x] = acc;
+        PART[gl_WorkGroupID.x] = acc;
         memoryBarrierBuffer();
         last_group = atomicAdd(count, 1u) == groups - 1u;
     }
     barrier();
     if (!last_group) return;
     memoryBarrierBuffer();
-    float a = ID;
-    for (uint i = lid; i < groups; i += uint(WG)) a = F(a, part[i]);
-    a = group_fold(a, lid);
+    RT a = RID;
+    for (uint i = lid; i < groups; i += uint(WG)) a = RF(a, PART[i]);
+    a = GFOLD(a, lid);
     if (lid == 0u) {
-        imageStore(u_dst, ivec2(0, 0), vec4(a, 0.0, 0.0, 0.0));
+        imageStore(u_dst, ivec2(0, 0), vec4(OUT(a), 0.0, 0.0, 0.0));
         count = 0u;
     }
 }
