@@ -953,8 +953,8 @@ static void test_rowsort_twin(void) {
 }
 
 /* the tuner on rows of 1..8 random entries and a few of 9000, every candidate asked for: the
- * fastest variant with the long rows in chunks has a twin of chunks four times as long, which
- * runs right, and the tuned choice does */
+ * fastest variant with the long rows in chunks has twins of chunks four times as long (one at
+ * 512 invocations), which run right, and the tuned choice does */
 static void test_chunk_twin(void) {
     if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
     int n = 10000;
@@ -972,17 +972,75 @@ static void test_chunk_twin(void) {
                                  .ops = 1, .all = 1};
     if (CHECK(trials != NULL, "%s: host memory", m.name), trials && r.a.id &&
         CHECK_OK(ctx, texla_sparse_tune(ctx, r.a, &td), m.name)) {
-        int chunked = 0, twins = 0, ok = 0;
+        int chunked = 0, twins = 0, ok = 0, at512 = 0;
         CHECK(td.ntrials <= NT, "%s: %d trials, at most %d kept", m.name, td.ntrials, NT);
         for (int i = 0; i < td.ntrials && i < NT; i++) {
             const texla_sparse_trial *t = &trials[i];
             chunked += t->v.long_rows > 0 && t->ok;
-            if (t->v.long_rows > 0 && t->v.long_chunk == 16384) twins++, ok += t->ok;
+            if (t->v.long_rows > 0 && t->v.long_chunk == 16384)
+                twins++, ok += t->ok, at512 += t->v.wg == 512;
         }
-        CHECK(chunked >= 2 && twins >= 1 && ok == twins,
-              "%s: %d correct trials with chunks, %d with chunks of 16384 (%d correct) of %d",
-              m.name, chunked, twins, ok, td.ntrials);
+        CHECK(chunked >= 2 && twins >= 2 && ok == twins && at512 == 1,
+              "%s: %d correct trials with chunks, %d with chunks of 16384 (%d correct, %d at "
+              "512 invocations) of %d", m.name, chunked, twins, ok, at512, td.ntrials);
         check_made(ctx, &r, &m, "y = A x, the tuned choice (chunks twin)");
+    }
+    free(trials);
+    unmake(ctx, &r);
+    hfree(&m);
+}
+
+/* rows of mean 8 and a few of 2000 (compute backend): past the serial cap (1024 entries, or 64
+ * means) the rows are skewed: the untuned rule takes the merge path (it took SELL-32 by groups,
+ * whose invocation walks its longest row alone: 2.2 ms on the H100 for power-law rows of
+ * 16.5M entries, 12x the merge path), and the tuner tries no row schedule that leaves an
+ * invocation more than the cap (CSR or SELL a row or by groups without chunks, 2 lanes) */
+static hmat moderate_skew(const char *name, int n, int M) {
+    hmat m = {name, 1, n, n, 0, NULL, NULL, NULL};
+    int cap = 0;
+    for (int i = 0; i < n; i++)
+        for (int q = 0, len = i % 1500 == 11 ? M : 1 + (int)(rnd_u() % 15u); q < len; q++)
+            push(&m, &cap, i, (int)(rnd_u() % (unsigned)n));
+    return m;
+}
+
+static void test_rule_moderate_skew(void) {
+    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
+    int n = 6000, M = 2000;
+    hmat m0 = moderate_skew("rows of 1..15 and four of 2000 (the rule)", n, M);
+    texla_sparse_info inf;
+    if (rule_product(&m0, &inf))
+        CHECK(inf.how[0] == 1 && inf.now[0].sched == TEXLA_SCHED_MERGE,
+              "%s: the rule chose format %d, schedule %d (how %d); want the merge path",
+              "rows of 1..15 and four of 2000 (the rule)", (int)inf.now[0].format,
+              (int)inf.now[0].sched, inf.how[0]);
+    hmat m = moderate_skew("rows of 1..15 and four of 2000 (the tuner's candidates)", n, M);
+    made r = make_on(ctx, &m, 0);
+    enum { NT = 256 };
+    texla_sparse_trial *trials = malloc(sizeof *trials * NT);
+    texla_sparse_tune_desc td = {.trials = trials, .max_trials = NT, .budget = -1, .force = 1,
+                                 .ops = 1};
+    if (CHECK(trials != NULL, "%s: host memory", m.name), trials && r.a.id &&
+        CHECK_OK(ctx, texla_sparse_tune(ctx, r.a, &td), m.name)) {
+        int bad = 0, rows = 0;
+        for (int i = 0; i < td.ntrials && i < NT; i++) {
+            const texla_sparse_variant *v = &trials[i].v;
+            int rowfmt = v->format == TEXLA_SPARSE_CSR || v->format == TEXLA_SPARSE_ELL ||
+                         v->format == TEXLA_SPARSE_SELL;
+            int chain = v->long_rows > 0 && v->long_rows < M ? v->long_rows : M;
+            if (v->sched == TEXLA_SCHED_LANES) chain /= v->lanes;
+            else if (v->sched != TEXLA_SCHED_ROW && v->sched != TEXLA_SCHED_GROUP) chain = 0;
+            rows += rowfmt && chain > 0;
+            if (rowfmt && chain > 1024) {
+                bad++;
+                CHECK(0, "%s: trial %d (format %d, schedule %d, %d lanes, long rows %d) leaves "
+                      "an invocation %d entries", m.name, i, (int)v->format, (int)v->sched,
+                      v->lanes, v->long_rows, chain);
+            }
+        }
+        CHECK(!bad && rows > 0 && td.ntrials > 0, "%s: %d of %d trials past the cap, %d row "
+              "schedules tried", m.name, bad, td.ntrials, rows);
+        check_made(ctx, &r, &m, "y = A x, the tuned choice (moderate skew)");
     }
     free(trials);
     unmake(ctx, &r);
@@ -2322,6 +2380,7 @@ void suite_sparse(void) {
     test_csr_short_tune();
     test_rowsort_twin();
     test_chunk_twin();
+    test_rule_moderate_skew();
     test_csr16_late();
     test_symmetric();
     test_bad_inputs();

@@ -7,8 +7,8 @@
  * How a product is tuned (the cost is CPU work on the host: building and uploading storages,
  * the reference, reading y back; the GPU's runs are short):
  *  - candidates from the row statistics; padded storages moving more than twice CSR's bytes are
- *    not built, and row schedules that leave more than SERIAL_MAX entries of the longest row
- *    to one invocation are not tried. They are ordered by prior: the rule's variant and its
+ *    not built, and row schedules that leave more entries of the longest row to one invocation
+ *    than serial_cap are not tried. They are ordered by prior: the rule's variant and its
  *    storage first, then the storages by the bytes they move; a storage is built once for all
  *    its candidates. Every candidate's kernel is handed to the driver's compiler threads first.
  *  - the budget (a deadline per product): once past it no new storage is started (the first
@@ -54,13 +54,21 @@
 /* 2: variants have xbuf, and CSR the stream schedule; 3: cols16, rowsort; 4: cols8 (far8);
  * 5: the merge path writes y itself and is the rule for skewed rows (choices timed before it
  * ranked the merge path at 1.7x its time now: retuned); 6: the long rows' count (the rule's
- * merge path for many long rows) */
-#define KEY_VERSION 6
+ * merge path for many long rows); 7: rows past serial_cap skewed, and row schedules past it not
+ * tried (power-law rows of a few thousand entries had been tuned to 12x the merge path) */
+#define KEY_VERSION 7
 
 /* a row schedule whose longest row's chain of loads takes far longer than a whole product
  * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
- * tuned product takes 0.14; the tuner spent its budget timing them) */
+ * tuned product takes 0.14; the tuner spent its budget timing them). Such a chain costs
+ * about 0.8 us an entry on the H100 whatever the rest of the product (power-law rows of mean
+ * 7.9, the longest 2608, 16.5M entries: SELL-32 a row 2.2 ms, where the merge path takes
+ * 0.18; the tuner's budget went to rows of that kind and that was its choice), so the chain
+ * is capped at SERIAL_SOFT entries, or 64 times the mean row where rows are that long
+ * anyway (every invocation's chain then about as long), and rows past the cap are skewed */
 #define SERIAL_MAX 16384.0
+#define SERIAL_SOFT 1024.0
+static double serial_cap(double mean) { return fmin(SERIAL_MAX, fmax(SERIAL_SOFT, 64 * mean)); }
 
 /* more long rows (past SP_LONG_ROW entries) than this: the merge path's, whatever the longest
  * (a few long rows: chunks) */
@@ -226,7 +234,7 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
     double m = op ? st->cmean : st->mean, sd = op ? st->csd : st->sd;
     int M = op ? st->cmax : st->lmax, n = op ? st->cols : st->rows;
     int nl = op ? st->cnlong : st->nlong;
-    int skewed = (M > 4096 && M > 64 * m) || M > SERIAL_MAX;
+    int skewed = M > serial_cap(m);
     v.wg = 128;
     int best_b = 0;
     if (k <= 2)
@@ -247,7 +255,7 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
         v.sched = TEXLA_SCHED_LANES;
         v.lanes = pow2_at_least(n < 32768 ? m / 4 : m / 8, 2, 32);
         /* the longest row in chunks where its lanes would take it too long */
-        if (M / v.lanes > SERIAL_MAX) v.long_rows = (int)fmin(fmax(256, 16 * ceil(m)), 1 << 30);
+        if (M / v.lanes > serial_cap(m)) v.long_rows = (int)fmin(fmax(256, 16 * ceil(m)), 1 << 30);
     } else if (M <= 1.25 * m + 2 && M <= SERIAL_MAX) {
         v.format = TEXLA_SPARSE_ELL;
         v.sched = TEXLA_SCHED_GROUP;
@@ -460,7 +468,8 @@ static void add(texla_ctx *ctx, clist *L, texla_sparse_variant v, const sp_tune_
     if (sp_variant_check(ctx, &v, q->k, q->op, &why)) return;
     if (!q->all && q->compute && q->pl[0] && q->pl[0]->st) {
         const sp_stats *st = q->pl[0]->st;
-        if (serial_entries(&v, q->op ? st->cmax : st->lmax) > SERIAL_MAX) return;
+        if (serial_entries(&v, q->op ? st->cmax : st->lmax) > serial_cap(q->op ? st->cmean : st->mean))
+            return;
     }
     if (v.sched == TEXLA_SCHED_ATOMIC && !q->scatter) return;
     for (int i = 0; i < L->n; i++)
@@ -1282,28 +1291,31 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
      * chunks, built even past the deadline (fewer chunks, each ending with its row's count:
      * H100, dense_rows' 64 rows of 2^17, SELL-32 by groups 126.4 us against 135.8; circuit's
      * rows of 10^4..10^6, CSR a row with x from a buffer, 81.4 against 78.5), at its
-     * workgroup size and at 256 (a chunk's entries an invocation: dense_rows' twin at 128, the
-     * first round's size, ran 146.9 us against 142.7 with chunks of 4096) */
+     * workgroup size, at 256 and at 512 (a chunk's entries an invocation: dense_rows' twin at
+     * 128, the first round's size, ran 146.9 us against 142.7 with chunks of 4096; at 256
+     * 125.0, at 512 119.0, where its long rows alone ran 56.2 and 47.9) */
     if (!r && q->compute && best >= 0) {
-        int lb = -1;
-        for (int i = 0; i < L.n; i++)
-            if (L.c[i].ok && L.c[i].v.long_rows && L.c[i].v.long_chunk <= SP_CHUNK &&
+        /* the fastest whose chunks are real: a row past its threshold and past one chunk (else
+         * the twin is the same storage); not, unless every candidate is asked for, where it is
+         * far behind the best (R-MAT's merge path: 165 us against 420 and more) */
+        const sp_stats *st = q->pl[0] ? q->pl[0]->st : NULL;
+        int longest = st ? (q->op ? st->cmax : st->lmax) : 0, lb = -1;
+        for (int i = 0; i < L.n; i++) {
+            const texla_sparse_variant *v = &L.c[i].v;
+            if (L.c[i].ok && v->long_rows && v->long_chunk <= SP_CHUNK &&
+                longest > v->long_chunk && longest > v->long_rows &&
                 (lb < 0 || L.c[i].us < L.c[lb].us))
                 lb = i;
-        /* not where no row has more than one chunk (the same storage), nor, unless every
-         * candidate is asked for, where the chunks' fastest is far behind the best (R-MAT's
-         * merge path: 165 us against 420 and more) */
-        const sp_stats *st = q->pl[0] ? q->pl[0]->st : NULL;
-        int longest = st ? (q->op ? st->cmax : st->lmax) : 0;
-        if (lb >= 0 && (longest <= L.c[lb].v.long_chunk || longest <= L.c[lb].v.long_rows ||
-                        (!q->all && L.c[lb].us > 1.5 * L.c[best].us)))
-            lb = -1;
+        }
+        if (lb >= 0 && !q->all && L.c[lb].us > 1.5 * L.c[best].us) lb = -1;
         if (lb >= 0) {
             texla_sparse_variant u = L.c[lb].v;
             u.long_chunk = 4 * L.c[lb].v.long_chunk;
             int n1 = L.n;
             add(ctx, &L, u, q);
             u.wg = 256;
+            add(ctx, &L, u, q);
+            u.wg = 512;
             add(ctx, &L, u, q);
             for (int i = n1; i < L.n && !r && !overdue(&b, q); i++)
                 if (!L.c[i].tried) r = run_storage(&b, fn, q, &L, i, 0);
