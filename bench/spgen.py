@@ -438,6 +438,10 @@ def g_powerlaw_light(S, rng):
     return powerlaw(S, rng, 2.5, 5)      # mean ~8, a lighter tail (longest some thousands)
 
 
+def g_powerlaw_mid(S, rng):
+    return powerlaw(S, rng, 3.0, 5.5)    # mean ~8, the longest some hundreds (under the serial cap)
+
+
 def g_rmat_mild(S, rng):
     return rmat(S, rng, 0.45, 0.22, 0.22)
 
@@ -616,6 +620,7 @@ HELD = [
     ("fem4x4s", g_fem4x4s, "real scalar matrix of 4x4 blocks (35^3 nodes, 27-point): BSR 4 found by the tuner"),
     ("powerlaw_rows", g_powerlaw_rows, "2^21 rows, Pareto(1.5) lengths (mean ~9, up to 2^18), random columns"),
     ("powerlaw_light", g_powerlaw_light, "2^21 rows, Pareto(2.5) lengths (mean ~8), random columns"),
+    ("powerlaw_mid", g_powerlaw_mid, "2^21 rows, Pareto(3) lengths (mean ~8, up to ~700), random columns"),
     ("rmat_mild", g_rmat_mild, "R-MAT (0.45, 0.22, 0.22, 0.11), 2^21 nodes, 2^24 edges drawn: a milder skew"),
     ("rmat_hot", g_rmat_hot, "rmat (seed 1) with its columns relabelled by falling count (x's locality)"),
     ("small_rand", g_small_rand, "2^15 x 2^15, 16 random columns per row (launch-bound)"),
