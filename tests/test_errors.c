@@ -714,6 +714,10 @@ static void test_ctx_calls(texla_ctx *ctx) {
     EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_ctx_finish(NULL));
     EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_ctx_set_matmul_k(NULL, 1));
 
+    EXPECT_NOCTX(TEXLA_ERR_ARGUMENT, texla_ctx_check(NULL, "x"));
+    /* a check that passes begins nothing: an end then has no begin to close */
+    EXPECT(ctx, TEXLA_OK, texla_ctx_check(ctx, NULL), NULL);
+    EXPECT(ctx, TEXLA_ERR_ARGUMENT, texla_ctx_end(ctx), "texla_ctx_end", "no texla_ctx_begin");
     EXPECT(ctx, TEXLA_OK, texla_ctx_set_matmul_k(ctx, 3), NULL);
     EXPECT(ctx, TEXLA_ERR_ARGUMENT, texla_ctx_set_matmul_k(ctx, -1), "-1");
     EXPECT(ctx, TEXLA_ERR_ARGUMENT, texla_ctx_set_matmul_k(ctx, INT_MIN), NULL);
