@@ -1765,6 +1765,7 @@ static void run_sequence(host *h) {
     texla_stats stats;
     STEP(ctx, "texla_ctx_stats", texla_ctx_stats(ctx, &stats));
     STEP(ctx, "texla_ctx_finish", texla_ctx_finish(ctx));
+    STEP(ctx, "texla_ctx_check", texla_ctx_check(ctx, "a caller"));
 
     /* a failing call leaves the state alone too */
     cur_call = "texla_mat_add (shape mismatch)";
