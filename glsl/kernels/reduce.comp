@@ -31,11 +31,6 @@ uniform sampler2D u_src0;
 uniform sampler2D u_src1;
 
 #define WG 256
-#if defined(TEXLA_SUBGROUP)
-shared float sh[WG / TEXLA_SUBGROUP_SIZE];
-#else
-shared float sh[WG];
-#endif
 shared bool last_group;
 
 // NaN (max and min): F, the fold across invocations, returns a NaN operand (texla_max_nan). The
@@ -73,6 +68,26 @@ shared bool last_group;
 uint nanbits = 0u;
 #endif
 #endif
+// across invocations and workgroups: RT values folded by RF (maxabs: bits, an integer max;
+// else floats by F), the parts in PART, the result OUT(a) as a float
+#ifdef BITS
+#define RT uint
+#define RID 0u
+#define RF(a, b) max(a, b)
+#define PART partb
+#define OUT(a) uintBitsToFloat(a)
+#else
+#define RT float
+#define RID ID
+#define RF(a, b) F(a, b)
+#define PART part
+#define OUT(a) (a)
+#endif
+#if defined(TEXLA_SUBGROUP)
+shared RT sh[WG / TEXLA_SUBGROUP_SIZE];
+#else
+shared RT sh[WG];
+#endif
 
 ACC element(ivec2 s) {
     vec4 v = texelFetch(u_src0, s, 0);
@@ -99,7 +114,7 @@ ACC element(ivec2 s) {
 #endif
 }
 
-#if defined(TEXLA_SUBGROUP)
+#if defined(TEXLA_SUBGROUP) && !defined(BITS)
 float subgroup_fold(float v) {
 #if FOLD == 1 || FOLD == 2
     // subgroupMax/Min of a NaN are undefined: a NaN lane's bits win (the largest, so the same
@@ -118,13 +133,17 @@ float subgroup_fold(float v) {
 #endif
 
 // the fold of every invocation's v, valid in invocation 0
-float group_fold(float v, uint lid) {
+RT group_fold(RT v, uint lid) {
 #if defined(TEXLA_SUBGROUP)
+#ifdef BITS
+    v = subgroupMax(v);
+#else
     v = subgroup_fold(v);
+#endif
     if (subgroupElect()) sh[gl_SubgroupID] = v;
     barrier();
     if (lid == 0u) {
-        for (uint i = 1u; i < gl_NumSubgroups; ++i) v = F(v, sh[i]);
+        for (uint i = 1u; i < gl_NumSubgroups; ++i) v = RF(v, sh[i]);
     }
     barrier();
     return v;
@@ -132,40 +151,14 @@ float group_fold(float v, uint lid) {
     sh[lid] = v;
     barrier();
     for (uint s = WG / 2u; s > 0u; s >>= 1u) {
-        if (lid < s) sh[lid] = F(sh[lid], sh[lid + s]);
+        if (lid < s) sh[lid] = RF(sh[lid], sh[lid + s]);
         barrier();
     }
-    float r = sh[0];
+    RT r = sh[0];
     barrier();
     return r;
 #endif
 }
-
-#ifdef BITS
-shared uint shb[WG];
-
-// group_fold for maxabs' bits: an integer max, valid in invocation 0
-uint group_fold_bits(uint v, uint lid) {
-#if defined(TEXLA_SUBGROUP)
-    v = subgroupMax(v);
-    if (subgroupElect()) shb[gl_SubgroupID] = v;
-    barrier();
-    if (lid == 0u) {
-        for (uint i = 1u; i < gl_NumSubgroups; ++i) v = max(v, shb[i]);
-    }
-#else
-    shb[lid] = v;
-    barrier();
-    for (uint s = WG / 2u; s > 0u; s >>= 1u) {
-        if (lid < s) shb[lid] = max(shb[lid], shb[lid + s]);
-        barrier();
-    }
-    v = shb[0];
-#endif
-    barrier();
-    return v;
-}
-#endif
 
 void main() {
     uint lid = gl_LocalInvocationIndex;
@@ -223,27 +216,11 @@ void main() {
         if (p.x >= w) p += ivec2(-w, 1);
     }
 #endif
-#ifdef BITS
-    uint acc = group_fold_bits(max(max(a0, a1), max(a2, a3)), lid);
-#define RT uint
-#define RID 0u
-#define RF(a, b) max(a, b)
-#define GFOLD group_fold_bits
-#define PART partb
-#define OUT(a) uintBitsToFloat(a)
-#else
-    float acc = FP(FP(a0, a1), FP(a2, a3));
+    RT acc = FP(FP(a0, a1), FP(a2, a3));
 #ifdef NANBITS
     if (nanbits > 0x7f800000u) acc = uintBitsToFloat(nanbits); // the largest NaN seen
 #endif
     acc = group_fold(acc, lid);
-#define RT float
-#define RID ID
-#define RF(a, b) F(a, b)
-#define GFOLD group_fold
-#define PART part
-#define OUT(a) (a)
-#endif
     if (groups == 1u) {
         if (lid == 0u) imageStore(u_dst, ivec2(0, 0), vec4(OUT(acc), 0.0, 0.0, 0.0));
         return;
@@ -258,7 +235,7 @@ void main() {
     memoryBarrierBuffer();
     RT a = RID;
     for (uint i = lid; i < groups; i += uint(WG)) a = RF(a, PART[i]);
-    a = GFOLD(a, lid);
+    a = group_fold(a, lid);
     if (lid == 0u) {
         imageStore(u_dst, ivec2(0, 0), vec4(OUT(a), 0.0, 0.0, 0.0));
         count = 0u;
