@@ -1035,15 +1035,18 @@ static texla_result final_round(bench *b, clist *L) {
         fin[nf++] = i;
     }
     /* and the first candidate timed (right after the first build, the GPU least warm) short of
-     * hopeless, whatever its storage's other finalists: H100, short_wide (4096 rows of 4096),
+     * hopeless, whatever its storage's other finalists (but not as a third size of a variant): H100, short_wide (4096 rows of 4096),
      * the rule's CSR with 32 lanes read 344.9 us first, behind three of its storage's, and was
      * never timed again, where it runs 160 (the choice: CSR-stream, 176) */
     int first = -1;
     for (int i = 0; i < L->n; i++)
         if (L->c[i].ok && L->c[i].us > 0 && (first < 0 || L->c[i].at_ms < L->c[first].at_ms))
             first = i;
+    int sizes = 0; /* at most two sizes of a variant but the first finalist's, as above */
+    for (int j = 0; first >= 0 && j < nf; j++)
+        sizes += same_but_wg(&L->c[fin[j]].v, &L->c[first].v);
     if (nf > 0 && first >= 0 && !L->c[first].final && kept_of(b, &L->c[first]) >= 0 &&
-        L->c[first].us <= HOPELESS * L->c[fin[0]].us) {
+        sizes < 2 && L->c[first].us <= HOPELESS * L->c[fin[0]].us) {
         L->c[first].final = 1;
         fin[nf++] = first;
     }
