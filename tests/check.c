@@ -2,7 +2,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +152,48 @@ const char *check_path(const char *dir, const char *name) {
     snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
     return buf[k];
 }
+
+static char loc_dir[64]; /* the locales made with localedef, removed at exit */
+
+static void loc_cleanup(void) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", loc_dir);
+    if (loc_dir[0] && system(cmd) != 0) fprintf(stderr, "could not remove %s\n", loc_dir);
+}
+
+static const char *comma_named(void) {
+    static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8",
+                                  "de_DE", "fr_FR"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (setlocale(LC_NUMERIC, names[i]) && localeconv()->decimal_point[0] == ',')
+            return names[i];
+    return NULL;
+}
+
+const char *check_comma_locale(char *keep, size_t cap) {
+    const char *saved = setlocale(LC_NUMERIC, NULL);
+    snprintf(keep, cap, "%s", saved ? saved : "C");
+    const char *got = comma_named();
+    static int tried;
+    if (!got && !tried) { /* glibc reads LOCPATH at each setlocale */
+        tried = 1;
+        snprintf(loc_dir, sizeof loc_dir, "/tmp/texla-locale-XXXXXX");
+        if (mkdtemp(loc_dir)) {
+            atexit(loc_cleanup);
+            char cmd[256];
+            snprintf(cmd, sizeof cmd,
+                     "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1", loc_dir);
+            if (system(cmd) == 0) setenv("LOCPATH", loc_dir, 1);
+        } else {
+            loc_dir[0] = '\0';
+        }
+    }
+    if (!got && getenv("LOCPATH")) got = comma_named();
+    if (!got) setlocale(LC_NUMERIC, keep);
+    return got;
+}
+
+void check_locale_restore(const char *keep) { setlocale(LC_NUMERIC, keep); }
 
 int check_count_tmp(const char *dir) {
     DIR *d = opendir(dir);

@@ -76,6 +76,12 @@ void check_negzero_report(void);
 int check_mkdtemp(char *dir, size_t cap, const char *templ);
 /* dir/name, in one of 16 buffers used in turn */
 const char *check_path(const char *dir, const char *name);
+
+/* LC_NUMERIC set to a locale whose decimal point is ',' (de_DE or fr_FR: installed, else made
+ * once with localedef into a scratch folder that LOCPATH names): its name, or NULL where none
+ * can be had; keep gets what check_locale_restore puts back */
+const char *check_comma_locale(char *keep, size_t cap);
+void check_locale_restore(const char *keep);
 /* how many files in dir have ".tmp" in their name (left-over temporaries); -1: dir unreadable */
 int check_count_tmp(const char *dir);
 /* unlinks the files in dir, then removes it; returns rmdir's result (errno set when -1) */

@@ -17,7 +17,6 @@
 
 #include <errno.h>
 #include <float.h>
-#include <locale.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -687,18 +686,10 @@ static void test_write_errors(void) {
 
 /* A host application with a comma as decimal point must still read and write '.' */
 static void test_locale(void) {
-    static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8",
-                                  "de_DE", "fr_FR"};
-    char *saved = setlocale(LC_NUMERIC, NULL);
     char keep[128];
-    snprintf(keep, sizeof keep, "%s", saved ? saved : "C");
-    const char *got = NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && !got; i++)
-        if (setlocale(LC_NUMERIC, names[i]) && localeconv()->decimal_point[0] == ',')
-            got = names[i];
+    const char *got = check_comma_locale(keep, sizeof keep);
     if (!got) {
-        setlocale(LC_NUMERIC, keep);
-        check_skip("mm under a comma locale", "no de_DE or fr_FR locale installed");
+        check_skip("mm under a comma locale", "no de_DE or fr_FR locale installed or made");
         return;
     }
     const float a[] = {1.5f, -0.25f, 3e-7f};
@@ -714,7 +705,7 @@ static void test_locale(void) {
           texla_result_name(r), last_msg());
     texla_mm_free(&m);
     bad("comma.mtx", ARG "1 1\n1,5\n", 3, "not a real number");
-    setlocale(LC_NUMERIC, keep);
+    check_locale_restore(keep);
 }
 
 /* ---- with a context: the message reaches texla_error_message(ctx) and the callback ---- */

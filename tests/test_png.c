@@ -463,6 +463,20 @@ static void test_round_trip(void) {
     snprintf(want, sizeof want, "%.9g %.9g", lo, hi);
     texts("gray16", &im, want, "logical", "13 x 11", "dense 4x1", "gray16");
     free(im.px);
+    /* an application whose LC_NUMERIC writes ',': the range is written and read with '.' */
+    char keep[128];
+    const char *comma = check_comma_locale(keep, sizeof keep);
+    if (comma) {
+        d = DR(TEXLA_PNG_LOGICAL, TEXLA_MAP_GRAY16, -0.5f, 5.25f);
+        round_trip("rt16comma.png", m, a, RR, CC, &d, -0.5, 5.25, 65535);
+        WRITE(texla_png_mat(ctx, m, at("rt16comma.png"), &d), at("rt16comma.png"), &im);
+        texts("gray16 under a comma locale", &im, "-0.5 5.25", "logical", "13 x 11", "dense 4x1",
+              "gray16");
+        free(im.px);
+        check_locale_restore(keep);
+    } else {
+        check_skip("png under a comma locale", "no de_DE or fr_FR locale installed or made");
+    }
     texla_mat_destroy(ctx, m);
 }
 

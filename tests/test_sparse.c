@@ -17,6 +17,7 @@
 #include "suites.h"
 #include "testutil.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1699,6 +1700,67 @@ static void test_cache_numbers(const char *path, const hmat *m, const char *good
     }
 }
 
+/* An application whose LC_NUMERIC writes ',' (GTK programs set the user's locale) shares the
+ * cache with `texla tune` and other programs: the same keys, and values read back either way */
+static void test_cache_locale(const char *path, const hmat *m, const char *good) {
+    const char *nl = strchr(good, '\n');
+    const char *t1 = nl ? strchr(nl + 1, '\t') : NULL, *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+    if (!t2) return; /* test_cache_numbers said so */
+    char key[600];
+    snprintf(key, sizeof key, "\t%.*s\t", (int)(t2 - t1 - 1), t1 + 1);
+    char keep[128];
+    const char *got = check_comma_locale(keep, sizeof keep);
+    if (!got) {
+        check_skip("the tuning cache under a comma locale", "no de_DE or fr_FR locale installed or made");
+        return;
+    }
+    /* written under "C", read under the comma locale: the cached variant, no warning */
+    spit(path, good);
+    warnings = 0;
+    texla_ctx *c = cache_ctx(path);
+    texla_sparse_info inf;
+    if (c) {
+        made r = make_on(c, m, 1);
+        check_made(c, &r, m, "y = A x, the cache read under a comma locale");
+        if (CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "info (comma locale)"))
+            CHECK(inf.how[0] == 3 && warnings == 0,
+                  "a cache written under C, read under %s: how %d (expected 3, the cache), %d "
+                  "warnings (%s)", got, inf.how[0], warnings, last_warning);
+        unmake(c, &r);
+        texla_ctx_destroy(c);
+    }
+    /* tuned under the comma locale: the same key, the microseconds with '.'; read under "C" */
+    unlink(path);
+    c = cache_ctx(path);
+    if (c) {
+        made r = make_on(c, m, 1);
+        texla_sparse_tune_desc td = {0};
+        CHECK_OK(c, texla_sparse_tune(c, r.a, &td), "tuning under a comma locale");
+        unmake(c, &r);
+        texla_ctx_destroy(c);
+    }
+    check_locale_restore(keep);
+    char *file = slurp(path);
+    const char *us = file ? strstr(file, " us=") : NULL;
+    CHECK(file && strstr(file, key), "tuned under %s, the key differs from the one written under "
+          "C: want %s in %.400s", got, key, file ? file : "(none)");
+    CHECK(us && isdigit((unsigned char)us[4]) && us[4 + strspn(us + 4, "0123456789")] == '.',
+          "tuned under %s, us= is not written with '.': %.400s", got, file ? file : "(none)");
+    free(file);
+    warnings = 0;
+    c = cache_ctx(path);
+    if (c) {
+        made r = make_on(c, m, 1);
+        check_made(c, &r, m, "y = A x, a cache written under a comma locale");
+        if (CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "info (written under a comma locale)"))
+            CHECK(inf.how[0] == 3 && warnings == 0,
+                  "a cache written under %s, read under C: how %d (expected 3, the cache), %d "
+                  "warnings (%s)", got, inf.how[0], warnings, last_warning);
+        unmake(c, &r);
+        texla_ctx_destroy(c);
+    }
+}
+
 static void test_tuner(void) {
     double t0 = check_now();
     char dir[64];
@@ -1870,6 +1932,7 @@ static void test_tuner(void) {
         texla_ctx_destroy(c);
         file = slurp(path);
         if (file) test_cache_numbers(path, &m, file); /* before the value is spoiled below */
+        if (file) test_cache_locale(path, &m, file);
         char *tab = file ? strchr(file + strcspn(file, "\n") + 1, '\t') : NULL;
         if (tab && (tab = strchr(tab + 1, '\t'))) {
             strcpy(tab + 1, "fmt=sell sched=bogus L=0\n");

@@ -61,6 +61,12 @@ texla_result texla__afile_open(texla__err *e, const char *fn, const char *path, 
 texla_result texla__afile_commit(texla__err *e, const char *fn, texla__afile *a, int err,
                                  const char *what);
 
+/* Numbers in the text texla writes and reads back (cnum.c): '.' as the decimal point whatever
+ * LC_NUMERIC says. texla__c_point: the locale's point in s (snprintf's output) made '.';
+ * texla__strtod_c: strtod of text written with '.' */
+void texla__c_point(char *s);
+double texla__strtod_c(const char *s, char **end);
+
 /* an allocation count of n >= 0 elements, at least one */
 static inline size_t texla__at_least_one(long long n) { return n > 0 ? (size_t)n : 1; }
 /* ceil(n / 4) without overflow at INT_MAX */

@@ -254,16 +254,6 @@ static void encode_cell(uint8_t *p, int fmt, texla_png_map map, float v, int cls
 
 /* ---- numbers in text chunks, with '.' whatever the locale says ---- */
 
-static void to_c_point(char *s) {
-    const char *dp = localeconv()->decimal_point;
-    if (!dp || !*dp || !strcmp(dp, ".")) return;
-    size_t k = strlen(dp);
-    for (char *p = strstr(s, dp); p; p = strstr(p + 1, dp)) {
-        *p = '.';
-        memmove(p + 1, p + k, strlen(p + k) + 1);
-    }
-}
-
 /* "LO HI" as written by write_image; 0: not two finite numbers with LO <= HI */
 static int parse_range(const char *s, float *lo, float *hi) {
     char buf[128];
@@ -518,7 +508,7 @@ static texla_result write_image(texla_ctx *ctx, const char *fn, const char *path
 
     char range[64], nonfinite[96], desc[400];
     snprintf(range, sizeof range, "%.9g %.9g", lo, hi);
-    to_c_point(range);
+    texla__c_point(range);
     snprintf(nonfinite, sizeof nonfinite, "nan %lld +inf %lld -inf %lld", nan, pinf, ninf);
     snprintf(desc, sizeof desc, "texla %s view of %s; values %s, map %s%s%s", o->raw ? "raw" :
              "logical", g->shape, range, map_names[map], nan + pinf + ninf ? "; " : "",
@@ -569,7 +559,7 @@ static texla_result write_plot(texla_ctx *ctx, const char *fn, const char *path,
     if (!(lo <= hi)) lo = hi = 0;
     char range[64], desc[400];
     snprintf(range, sizeof range, "%.9g %.9g", lo, hi);
-    to_c_point(range);
+    texla__c_point(range);
     snprintf(desc, sizeof desc, "texla line plot of %s (%zu points%s); values %s%s%s", shape, n,
              o->pd.log_y ? ", log10 value axis" : "", range, o->pd.title ? "; " : "",
              o->pd.title ? o->pd.title : "");

@@ -92,6 +92,7 @@ void sp_tune_key(const sp_stats *st, int entry, int op, int compute, char *key, 
              st->mean, st->sd, st->empty, st->cmax, st->cmean, st->csd, st->cempty, st->fill[2],
              st->fill[3], st->fill[4], st->near, st->far16, st->far8, st->sym, st->nlong,
              st->cnlong);
+    texla__c_point(key); /* the same key whatever LC_NUMERIC the application set */
 }
 
 /* the index of the name s[0..len) among names[1..n) ("auto" is never cached), or -1 */
@@ -152,7 +153,7 @@ static const char *parse_value(const char *s, texla_sparse_variant *v, double *u
         char *stop = NULL;
         errno = 0;
         if (ok && i == NKEYS - 1) { /* us: microseconds */
-            double d = strtod(val, &stop);
+            double d = texla__strtod_c(val, &stop); /* '.' whatever the locale */
             ok = stop == end;
             range = errno != ERANGE && isfinite(d) && d >= 0;
             if (ok && range) *us = d;
@@ -207,6 +208,7 @@ void sp_tune_store(texla_ctx *ctx, const char *key, const texla_sparse_variant *
              fmt_names[v->format], sched_names[v->sched], v->lanes, v->wg, v->dist, v->bpsm,
              v->slice, v->sigma, v->block, v->bell, v->soa, v->long_rows, v->long_chunk, v->xbuf,
              v->cols16, v->cols8, v->rowsort, us);
+    texla__c_point(val);
     texla__tune_put(ctx, key, val);
 }
 
