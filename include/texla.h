@@ -916,7 +916,8 @@ typedef struct texla_cg_desc {
     struct texla_cg_workspace *workspace;
 } texla_cg_desc;
 /* The work objects of texla_cg for one layout (like's), owned by the caller: six vectors (four
- * in fixed-iteration mode) and five GPU scalars. Their contents between solves mean nothing. */
+ * in fixed-iteration mode) and five GPU scalars. Their contents between solves mean nothing;
+ * each is an object of its own (texla_cg refuses a workspace naming one twice: TEXLA_ERR_ALIAS). */
 typedef struct texla_cg_workspace {
     int n;
     texla_vec v[6];
@@ -1074,13 +1075,15 @@ TEXLA_API texla_result texla_vec_lcp_step(texla_ctx *ctx, texla_vec x, texla_vec
  * the product's mid is not written; each row's lanes sum in a fixed order, so the result is
  * the same run to run, equal to the unfused step's up to the order of the row sums); x's layout
  * must be what the matrices' products read and write. Otherwise A x goes to work, then
- * texla_vec_lcp_step. work (x's layout) is none of the others; dst is none of the others. */
+ * texla_vec_lcp_step. work (x's layout) is none of the others; dst is none of the others. A
+ * product A's mid (at any depth) is none of x, b, e, index, mu and work, on every backend
+ * (TEXLA_ERR_ALIAS). */
 TEXLA_API texla_result texla_op_lcp_step(texla_ctx *ctx, texla_op a, texla_vec x, texla_vec b,
                                          texla_vec e, texla_vec index, texla_vec mu,
                                          texla_vec work, texla_vec dst);
 /* texla_op_lcp_step `steps` times on x in place: x <- project(x + (A x + b) .* e), steps >= 0.
  * work and x2 (x's layout, vectors of their own) are scratch: the steps alternate between x and
- * x2, and an odd count ends with a copy into x. */
+ * x2, and an odd count ends with a copy into x. A product A's mid is none of them. */
 TEXLA_API texla_result texla_op_lcp_iterate(texla_ctx *ctx, texla_op a, texla_vec b, texla_vec e,
                                             texla_vec index, texla_vec mu, int steps,
                                             texla_vec work, texla_vec x2, texla_vec x);
@@ -1112,7 +1115,8 @@ typedef struct texla_lcp_op_desc {
  * x <- project(x - omega D^-1 (A x + b)), D = diag(A); per iteration one product and one
  * texla_vec_lcp_step, no read-back inside; out (may be NULL) as texla_lcp_jacobi (measures,
  * verdict and friction indices checked; no progress or history: history_len 0), read back at
- * the end. x must be none of b, diag and the friction vectors. */
+ * the end. x must be none of b, diag and the friction vectors; a product A's mid none of b, x,
+ * diag, the friction vectors and the workspace's vectors. */
 TEXLA_API texla_result texla_lcp_jacobi_op(texla_ctx *ctx, texla_op a, texla_vec b,
                                            const texla_lcp_op_desc *desc, texla_vec x,
                                            texla_lcp_result *out);

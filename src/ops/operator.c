@@ -185,11 +185,12 @@ void texla_op_destroy(texla_ctx *ctx, texla_op a) {
 
 /* The operands of a projected Jacobi step (texla_op_lcp_step, texla_op_lcp_iterate): ops[] x, b,
  * e, work, index, mu, dst (without index and mu: dst 4th, *n = 5) checked and resolved, *ao the
- * operator's object; dst_name names the last operand in messages. */
+ * operator's object; dst_name names the last operand in messages, dst_read says whether it is
+ * read later (iterating: x2), so it must not be a product's mid either. */
 static texla_result lcp_operands(texla_ctx *ctx, const char *fn, texla_op a, texla_vec x,
                                  texla_vec b, texla_vec e, texla_vec index, texla_vec mu,
                                  texla_vec work, texla_vec dst, const char *dst_name,
-                                 texla__operand ops[7], int *n, texla__obj **ao) {
+                                 int dst_read, texla__operand ops[7], int *n, texla__obj **ao) {
     int bounded = index.id != 0 || mu.id != 0;
     texla__operand o[7] = {{"x", x.id, TEXLA__KIND_VEC, NULL},
                            {"b", b.id, TEXLA__KIND_VEC, NULL},
@@ -216,6 +217,14 @@ static texla_result lcp_operands(texla_ctx *ctx, const char *fn, texla_op a, tex
         return texla__fail(ctx, TEXLA_ERR_SHAPE,
                            "%s: a must be n x n with n the vectors' %d elements; it is %d x %d",
                            fn, ops[0].o->lay.n, (*ao)->rows, (*ao)->cols);
+    /* a product's mid receives R x before the step reads b, e, index and mu (and, iterating,
+     * the next step reads dst as its x): refused on every backend, the fused kernels' too
+     * (they leave mid alone), so a call means the same wherever it runs */
+    for (int i = 0; a.kind == TEXLA_OP_PRODUCT && i < *n - !dst_read; i++)
+        if (writes(ctx, a, ops[i].id, 0))
+            return texla__fail(ctx, TEXLA_ERR_ALIAS,
+                               "%s: %s is the intermediate vector (mid) of a product in a, which "
+                               "every product rewrites", fn, ops[i].name);
     return TEXLA_OK;
 }
 
@@ -226,7 +235,8 @@ texla_result texla_op_lcp_step(texla_ctx *ctx, texla_op a, texla_vec x, texla_ve
     int bounded = index.id != 0 || mu.id != 0, n;
     texla__operand ops[7];
     texla__obj *ao;
-    texla_result r = lcp_operands(ctx, fn, a, x, b, e, index, mu, work, dst, "dst", ops, &n, &ao);
+    texla_result r = lcp_operands(ctx, fn, a, x, b, e, index, mu, work, dst, "dst", 0, ops, &n,
+                                  &ao);
     if (r) return r;
     /* a sparse A, or L R with both sparse: the fused kernels (storage/splcp.c) */
     texla__obj *lo = NULL, *ro = NULL;
@@ -265,7 +275,7 @@ texla_result texla_op_lcp_iterate(texla_ctx *ctx, texla_op a, texla_vec b, texla
     texla__operand ops[7];
     texla__obj *ao;
     /* x2 in dst's place: it receives each odd step while x, b, e, ... are read */
-    texla_result r = lcp_operands(ctx, fn, a, x, b, e, index, mu, work, x2, "x2", ops, &n, &ao);
+    texla_result r = lcp_operands(ctx, fn, a, x, b, e, index, mu, work, x2, "x2", 1, ops, &n, &ao);
     if (r) return r;
     for (int i = 0; i < n - 1; i++)
         if (ops[i].id == x2.id)

@@ -50,9 +50,23 @@ void texla_cg_workspace_destroy(texla_ctx *ctx, texla_cg_workspace *ws) {
     texla_ctx_end(ctx);
 }
 
-/* the caller's workspace: its objects are this context's, of b's layout, and none is x or b */
+/* the caller's workspace: its objects are this context's, of b's layout, none is x or b, and
+ * none is another of its entries (one written while the other is read: x was rewritten before a
+ * later pass refused, or the solve ended in NaN and reported it as TEXLA_OK) */
 static texla_result check_workspace(texla_ctx *ctx, const texla_cg_workspace *ws,
                                     const texla_vec_info *bi, texla_vec b, texla_vec x) {
+    for (int k = 0; k < 6; k++)
+        for (int j = 0; j < k; j++)
+            if (ws->v[j].id == ws->v[k].id)
+                return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS,
+                                      "texla_cg: the workspace's vectors %d and %d are one vector; "
+                                      "each must be of its own", j, k);
+    for (int k = 0; k < 5; k++)
+        for (int j = 0; j < k; j++)
+            if (ws->s[j].id == ws->s[k].id)
+                return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS,
+                                      "texla_cg: the workspace's scalars %d and %d are one scalar; "
+                                      "each must be of its own", j, k);
     for (int k = 0; k < 6; k++) {
         texla_vec_info wi;
         texla_result r = texla_vec_info_get(ctx, ws->v[k], &wi);

@@ -459,12 +459,14 @@ texla_result texla_lcp_jacobi_op(texla_ctx *ctx, texla_op a, texla_vec b,
         if (!r) r = ws_alias(ctx, fn, wids, 3, all, all_names, 5);
         if (r) return r;
     }
-    /* a product operator writes its mid: not b, x, diag or a work vector (the first product
-     * would overwrite it) */
-    for (int k = 0; a.kind == TEXLA_OP_PRODUCT && k < (ws ? 6 : 3); k++) {
-        texla_vec v = k == 0 ? b : k == 1 ? x : k == 2 ? desc.diag : ws->v[k - 3];
-        static const char *const vn[6] = {"b", "x", "diag", "the workspace's vector 0",
-                                          "the workspace's vector 1", "the workspace's vector 2"};
+    /* a product operator writes its mid: not b, x, diag, the friction vectors or a work vector
+     * (the first product would overwrite it) */
+    for (int k = 0; a.kind == TEXLA_OP_PRODUCT && k < (ws ? 8 : 5); k++) {
+        const texla_vec own_v[5] = {b, x, desc.diag, desc.friction_index, desc.friction_mu};
+        texla_vec v = k < 5 ? own_v[k] : ws->v[k - 5];
+        static const char *const vn[8] = {"b", "x", "diag", "friction_index", "friction_mu",
+                                          "the workspace's vector 0", "the workspace's vector 1",
+                                          "the workspace's vector 2"};
         int w = 0;
         if (v.id == 0) continue;
         if ((r = texla_op_writes(ctx, a, v, &w))) return r;
