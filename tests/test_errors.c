@@ -653,6 +653,81 @@ static void test_make_and_io(texla_ctx *ctx) {
 
 /* ---- driver limits ---- */
 
+/* The solvers' operands that a call writes behind the caller's back: a product operator's mid
+ * (R x, rewritten by every product) as an operand the step reads, and a CG workspace that names
+ * one object twice. Each is TEXLA_ERR_ALIAS naming the operand, before anything is written:
+ * once, dst, x and the friction vectors came back silently wrong (or x as NaN with TEXLA_OK). */
+static void test_solver_aliases(texla_ctx *ctx) {
+    enum { n = 8 };
+    float h[6][n], lr[n * n], before[n], after[n];
+    texla_vec v[6];
+    for (int k = 0; k < 6; k++) {
+        for (int i = 0; i < n; i++) h[k][i] = (float)((k * 7 + i * 3) % 11) / 11.0f - 0.3f;
+        texla_vec_make(ctx, n, h[k], &v[k]);
+    }
+    for (int i = 0; i < n * n; i++) lr[i] = i % n == i / n ? 2.0f : 0.125f * (float)(i % 5);
+    texla_mat l, rm;
+    texla_mat_make(ctx, n, n, lr, &l);
+    texla_mat_make(ctx, n, n, lr, &rm);
+    texla_vec x = v[0], b = v[1], e = v[2], work = v[3], dst = v[4], mid = v[5], none = {0};
+    /* mid as b, e, index, mu of a step, or as x2 of the iteration: refused, dst and x kept */
+    static const char *const names[5] = {"b", "e", "index", "mu", "x2"};
+    texla_op p;
+    CHECK_OK(ctx, texla_op_product(ctx, texla_op_dense(l), texla_op_dense(rm), mid, &p),
+             "texla_op_product");
+    for (int k = 0; k < 5; k++) {
+        texla_vec sb = k == 0 ? mid : b, se = k == 1 ? mid : e;
+        texla_vec idx = k == 2 ? mid : k == 3 ? b : none, mu = k == 3 ? mid : k == 2 ? e : none;
+        texla_vec_read(ctx, k < 4 ? dst : x, before);
+        if (k < 4)
+            EXPECT_LABEL(ctx, "texla_op_lcp_step, a product's mid read by the step",
+                         TEXLA_ERR_ALIAS,
+                         texla_op_lcp_step(ctx, p, x, sb, se, idx, mu, work, dst), names[k], "mid");
+        else
+            EXPECT_LABEL(ctx, "texla_op_lcp_iterate, a product's mid as x2", TEXLA_ERR_ALIAS,
+                         texla_op_lcp_iterate(ctx, p, b, e, none, none, 2, work, mid, x), "x2",
+                         "mid");
+        texla_vec_read(ctx, k < 4 ? dst : x, after);
+        CHECK(!memcmp(before, after, sizeof before), "a refused LCP step (mid as %s) changed its "
+              "destination", names[k]);
+    }
+    /* texla_lcp_jacobi_op: the friction vectors as the mid */
+    for (int k = 0; k < 2; k++) {
+        texla_lcp_op_desc d = {0};
+        d.iterations = 2;
+        d.diag = work;
+        d.friction_index = k ? e : mid;
+        d.friction_mu = k ? mid : e;
+        texla_vec_read(ctx, x, before);
+        EXPECT_LABEL(ctx, "texla_lcp_jacobi_op, a friction vector as the product's mid",
+                     TEXLA_ERR_ALIAS, texla_lcp_jacobi_op(ctx, p, b, &d, x, NULL),
+                     k ? "friction_mu" : "friction_index", "mid");
+        texla_vec_read(ctx, x, after);
+        CHECK(!memcmp(before, after, sizeof before), "a refused texla_lcp_jacobi_op changed x");
+    }
+    texla_op_destroy(ctx, p);
+    /* texla_cg: a workspace naming one vector, or one scalar, twice */
+    for (int k = 0; k < 2; k++) {
+        texla_cg_workspace ws, twice;
+        CHECK_OK(ctx, texla_cg_workspace_make(ctx, b, &ws), "texla_cg_workspace_make");
+        twice = ws;
+        if (k) twice.s[1] = twice.s[0];
+        else twice.v[4] = twice.v[0];
+        texla_cg_desc d = {0};
+        d.tol = 1e-5f;
+        d.workspace = &twice;
+        texla_vec_read(ctx, x, before);
+        EXPECT_LABEL(ctx, "texla_cg, a workspace naming an object twice", TEXLA_ERR_ALIAS,
+                     texla_cg(ctx, texla_op_dense(l), b, &d, x, NULL), "texla_cg", "workspace");
+        texla_vec_read(ctx, x, after);
+        CHECK(!memcmp(before, after, sizeof before), "a refused texla_cg changed x");
+        texla_cg_workspace_destroy(ctx, &ws);
+    }
+    for (int k = 0; k < 6; k++) texla_vec_destroy(ctx, v[k]);
+    texla_mat_destroy(ctx, l);
+    texla_mat_destroy(ctx, rm);
+}
+
 static void test_limits(texla_ctx *ctx) {
     texla_info info;
     memset(&info, 0, sizeof info);
@@ -1226,6 +1301,7 @@ void suite_errors(void) {
     test_product(ctx, texla_mat_matmul_nt, "texla_mat_matmul_nt", 0, 1);
     test_diag(ctx);
     test_dot(ctx);
+    test_solver_aliases(ctx);
     test_limits(ctx);
     texla_ctx_destroy(ctx);
 }
