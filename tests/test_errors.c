@@ -723,6 +723,21 @@ static void test_solver_aliases(texla_ctx *ctx) {
         CHECK(!memcmp(before, after, sizeof before), "a refused texla_cg changed x");
         texla_cg_workspace_destroy(ctx, &ws);
     }
+    /* two entries never made (zero handles): the handle check names them, not "one vector" */
+    {
+        texla_cg_workspace ws;
+        CHECK_OK(ctx, texla_cg_workspace_make(ctx, b, &ws), "texla_cg_workspace_make");
+        texla_cg_workspace part = ws;
+        part.v[4] = part.v[5] = (texla_vec){0};
+        texla_cg_desc d = {0};
+        d.tol = 1e-5f;
+        d.workspace = &part;
+        texla_result r = texla_cg(ctx, texla_op_dense(l), b, &d, x, NULL);
+        CHECK(r != TEXLA_OK && r != TEXLA_ERR_ALIAS && !strstr(texla_error_message(ctx), "one vector"),
+              "texla_cg, a workspace with two zero handles: %s: %s", texla_result_name(r),
+              texla_error_message(ctx));
+        texla_cg_workspace_destroy(ctx, &ws);
+    }
     for (int k = 0; k < 6; k++) texla_vec_destroy(ctx, v[k]);
     texla_mat_destroy(ctx, l);
     texla_mat_destroy(ctx, rm);

@@ -57,13 +57,13 @@ static texla_result check_workspace(texla_ctx *ctx, const texla_cg_workspace *ws
                                     const texla_vec_info *bi, texla_vec b, texla_vec x) {
     for (int k = 0; k < 6; k++)
         for (int j = 0; j < k; j++)
-            if (ws->v[j].id == ws->v[k].id)
+            if (ws->v[k].id && ws->v[j].id == ws->v[k].id) /* 0: the handle check's to name */
                 return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS,
                                       "texla_cg: the workspace's vectors %d and %d are one vector; "
                                       "each must be of its own", j, k);
     for (int k = 0; k < 5; k++)
         for (int j = 0; j < k; j++)
-            if (ws->s[j].id == ws->s[k].id)
+            if (ws->s[k].id && ws->s[j].id == ws->s[k].id)
                 return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS,
                                       "texla_cg: the workspace's scalars %d and %d are one scalar; "
                                       "each must be of its own", j, k);
