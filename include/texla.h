@@ -1046,8 +1046,8 @@ TEXLA_API texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b
 /* *out: the operator A x = L (R x), l p x q and r q x n (any kinds, products included). mid, a
  * vector of q elements in the layout r's product writes (a sparse or banded r: its row layout),
  * holds R x during each product: it must be none of the vectors the product is applied to
- * (texla_op_matvec refuses an x or y that is the mid of any product in it, TEXLA_ERR_ALIAS).
- * Products nest at most 64 deep, and one application makes at most 2^20 matrix products
+ * (texla_op_matvec refuses an x or y that is the mid of any product in it, TEXLA_ERR_ALIAS),
+ * nor the mid of a product inside l or r (refused here, TEXLA_ERR_ALIAS). Products nest at most 64 deep, and one application makes at most 2^20 matrix products
  * (TEXLA_ERR_LIMIT). The product names l, r and mid without owning them: keep them alive
  * while it is used (a product whose part is gone fails with TEXLA_ERR_HANDLE). Destroy it
  * with texla_op_destroy. */

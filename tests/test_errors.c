@@ -691,6 +691,15 @@ static void test_solver_aliases(texla_ctx *ctx) {
         CHECK(!memcmp(before, after, sizeof before), "a refused LCP step (mid as %s) changed its "
               "destination", names[k]);
     }
+    /* a product of a product over the same mid: every application would refuse (the inner
+     * product rewrites what the outer one reads), so making it is refused, on either side */
+    for (int k = 0; k < 2; k++) {
+        texla_op q = {0, 0};
+        EXPECT_LABEL(ctx, "texla_op_product, mid already a part's mid", TEXLA_ERR_ALIAS,
+                     texla_op_product(ctx, k ? texla_op_dense(l) : p, k ? p : texla_op_dense(rm),
+                                      mid, &q), "mid", k ? "r" : "l");
+        CHECK(q.id == 0, "a refused texla_op_product gave a handle");
+    }
     /* texla_lcp_jacobi_op: the friction vectors as the mid */
     for (int k = 0; k < 2; k++) {
         texla_lcp_op_desc d = {0};

@@ -900,14 +900,24 @@ static void test_errors(void) {
                    "nested product: y is the left factor's mid");
         CHECK_CODE(ctx, texla_op_matvec(ctx, out, v5, v5b), TEXLA_OK, "nested product: fine");
         texla_op_destroy(ctx, out), texla_op_destroy(ctx, in);
-        /* products nest at most 64 deep; texla_op_writes sees the innermost mid */
+        /* a product of a product over the same mid (which no application could run) */
+        CHECK_OK(ctx, texla_op_product(ctx, a, texla_op_sparse(s55), v5d, &in), "(a s55)");
+        texla_op nest = {0, 0};
+        CHECK_CODE(ctx, texla_op_product(ctx, in, texla_op_sparse(s55), v5d, &nest),
+                   TEXLA_ERR_ALIAS, "nested product over its part's mid");
+        texla_op_destroy(ctx, in);
+        /* products nest at most 64 deep (a mid of its own at each level); texla_op_writes sees
+         * the innermost mid */
+        texla_vec mids[65] = {{0}};
+        for (int i = 1; i < 65; i++) texla_vec_make(ctx, 5, NULL, &mids[i]);
+        mids[0] = v5d;
         texla_op chain[65];
         int made = 0;
         texla_result rc = TEXLA_OK;
         for (; made < 65 && !rc; made++)
             rc = texla_op_product(ctx, texla_op_sparse(s55),
-                                  made ? chain[made - 1] : texla_op_sparse(s55),
-                                  made ? v5b : v5d, &chain[made]);
+                                  made ? chain[made - 1] : texla_op_sparse(s55), mids[made],
+                                  &chain[made]);
         CHECK(made == 65 && rc == TEXLA_ERR_LIMIT && strstr(texla_error_message(ctx), "64"),
               "a chain of products: the %dth returned %s (%s); expected the 65th to be refused "
               "naming 64", made, texla_result_name(rc), texla_error_message(ctx));
@@ -923,8 +933,7 @@ static void test_errors(void) {
         rc = TEXLA_OK;
         for (; nd < 24 && !rc; nd++)
             rc = texla_op_product(ctx, nd ? dag[nd - 1] : texla_op_sparse(s55),
-                                  nd ? dag[nd - 1] : texla_op_sparse(s55), nd ? v5b : v5d,
-                                  &dag[nd]);
+                                  nd ? dag[nd - 1] : texla_op_sparse(s55), mids[nd], &dag[nd]);
         /* level k makes 2^(k+1) products: level 20 (the 21st) is the first past 2^20 */
         CHECK(nd == 21 && rc == TEXLA_ERR_LIMIT && strstr(texla_error_message(ctx), "1048576"),
               "products naming one operator twice: the %dth returned %s (%s); expected the 21st "
@@ -936,6 +945,7 @@ static void test_errors(void) {
         CHECK(w == 1 && check_now() - t0 < 1.0, "texla_op_writes through %d levels of a shared "
               "operator: %d in %.2f s", nd - 1, w, check_now() - t0);
         for (int i = 0; i + 1 < nd; i++) texla_op_destroy(ctx, dag[i]);
+        for (int i = 1; i < 65; i++) texla_vec_destroy(ctx, mids[i]);
     }
     /* the LCP over it */
     texla_lcp_op_desc d = {.iterations = 3, .diag = v5c};

@@ -127,6 +127,13 @@ texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, texla_vec 
                            "%s: l is %d x %d and r %d x %d: l's columns must be r's rows, and mid "
                            "(%d elements) must have as many", fn, lrows, lcols, rrows, rcols,
                            mo->lay.n);
+    /* mid already the intermediate of a product inside l or r: applying this one would have
+     * that part rewrite the vector it reads (every texla_op_matvec would refuse) */
+    for (int k = 0; k < 2; k++)
+        if (writes(ctx, k ? r : l, mid.id, 0))
+            return texla__fail(ctx, TEXLA_ERR_ALIAS,
+                               "%s: mid is already the intermediate vector of a product in %s; "
+                               "each product of a chain needs a mid of its own", fn, k ? "r" : "l");
     product_part *p = calloc(1, sizeof *p);
     if (!p) return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
     *p = (product_part){l, r, mid, depth, cost, 0};
