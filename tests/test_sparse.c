@@ -1700,6 +1700,22 @@ static void test_cache_numbers(const char *path, const hmat *m, const char *good
     }
 }
 
+/* a new context on the cache at path: m's product takes the cached variant, without a warning */
+static void expect_cached(const char *path, const hmat *m, const char *what) {
+    warnings = 0;
+    texla_ctx *c = cache_ctx(path);
+    if (!c) return;
+    made r = make_on(c, m, 1);
+    check_made(c, &r, m, what);
+    texla_sparse_info inf;
+    if (CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), what))
+        CHECK(inf.how[0] == 3 && warnings == 0,
+              "a cache %s: how %d (expected 3, the cache), %d warnings (%s)", what, inf.how[0],
+              warnings, last_warning);
+    unmake(c, &r);
+    texla_ctx_destroy(c);
+}
+
 /* An application whose LC_NUMERIC writes ',' (GTK programs set the user's locale) shares the
  * cache with `texla tune` and other programs: the same keys, and values read back either way */
 static void test_cache_locale(const char *path, const hmat *m, const char *good) {
@@ -1716,22 +1732,10 @@ static void test_cache_locale(const char *path, const hmat *m, const char *good)
     }
     /* written under "C", read under the comma locale: the cached variant, no warning */
     spit(path, good);
-    warnings = 0;
-    texla_ctx *c = cache_ctx(path);
-    texla_sparse_info inf;
-    if (c) {
-        made r = make_on(c, m, 1);
-        check_made(c, &r, m, "y = A x, the cache read under a comma locale");
-        if (CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "info (comma locale)"))
-            CHECK(inf.how[0] == 3 && warnings == 0,
-                  "a cache written under C, read under %s: how %d (expected 3, the cache), %d "
-                  "warnings (%s)", got, inf.how[0], warnings, last_warning);
-        unmake(c, &r);
-        texla_ctx_destroy(c);
-    }
+    expect_cached(path, m, "written under C, read under a comma locale");
     /* tuned under the comma locale: the same key, the microseconds with '.'; read under "C" */
     unlink(path);
-    c = cache_ctx(path);
+    texla_ctx *c = cache_ctx(path);
     if (c) {
         made r = make_on(c, m, 1);
         texla_sparse_tune_desc td = {0};
@@ -1747,18 +1751,7 @@ static void test_cache_locale(const char *path, const hmat *m, const char *good)
     CHECK(us && isdigit((unsigned char)us[4]) && us[4 + strspn(us + 4, "0123456789")] == '.',
           "tuned under %s, us= is not written with '.': %.400s", got, file ? file : "(none)");
     free(file);
-    warnings = 0;
-    c = cache_ctx(path);
-    if (c) {
-        made r = make_on(c, m, 1);
-        check_made(c, &r, m, "y = A x, a cache written under a comma locale");
-        if (CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "info (written under a comma locale)"))
-            CHECK(inf.how[0] == 3 && warnings == 0,
-                  "a cache written under %s, read under C: how %d (expected 3, the cache), %d "
-                  "warnings (%s)", got, inf.how[0], warnings, last_warning);
-        unmake(c, &r);
-        texla_ctx_destroy(c);
-    }
+    expect_cached(path, m, "written under a comma locale, read under C");
 }
 
 static void test_tuner(void) {
