@@ -1047,10 +1047,10 @@ TEXLA_API texla_result texla_lcp_jacobi(texla_ctx *ctx, texla_mat a, texla_mat b
  * vector of q elements in the layout r's product writes (a sparse or banded r: its row layout),
  * holds R x during each product: it must be none of the vectors the product is applied to
  * (texla_op_matvec refuses an x or y that is the mid of any product in it, TEXLA_ERR_ALIAS),
- * nor the mid of a product inside l or r (refused here, TEXLA_ERR_ALIAS). Products nest at most 64 deep, and one application makes at most 2^20 matrix products
- * (TEXLA_ERR_LIMIT). The product names l, r and mid without owning them: keep them alive
- * while it is used (a product whose part is gone fails with TEXLA_ERR_HANDLE). Destroy it
- * with texla_op_destroy. */
+ * nor the mid of a product inside l or r (refused here, TEXLA_ERR_ALIAS). Products nest at
+ * most 64 deep, and one application makes at most 2^20 matrix products (TEXLA_ERR_LIMIT).
+ * The product names l, r and mid without owning them: keep them alive while it is used (a
+ * product whose part is gone fails with TEXLA_ERR_HANDLE). Destroy it with texla_op_destroy. */
 TEXLA_API texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, texla_vec mid,
                                         texla_op *out);
 /* Destroys a product operator (a no-op for 0, stale handles and the other kinds: those are
@@ -1083,7 +1083,8 @@ TEXLA_API texla_result texla_op_lcp_step(texla_ctx *ctx, texla_op a, texla_vec x
                                          texla_vec work, texla_vec dst);
 /* texla_op_lcp_step `steps` times on x in place: x <- project(x + (A x + b) .* e), steps >= 0.
  * work and x2 (x's layout, vectors of their own) are scratch: the steps alternate between x and
- * x2, and an odd count ends with a copy into x. A product A's mid is none of them. */
+ * x2, and an odd count ends with a copy into x. A product A's mid is none of x, b, e, index,
+ * mu, work and x2 (TEXLA_ERR_ALIAS). */
 TEXLA_API texla_result texla_op_lcp_iterate(texla_ctx *ctx, texla_op a, texla_vec b, texla_vec e,
                                             texla_vec index, texla_vec mu, int steps,
                                             texla_vec work, texla_vec x2, texla_vec x);

@@ -153,12 +153,14 @@ const char *check_path(const char *dir, const char *name) {
     return buf[k];
 }
 
-static char loc_dir[64]; /* the locales made with localedef, removed at exit */
+static char loc_dir[64];  /* the locales made with localedef, removed at exit */
+static pid_t loc_owner;   /* the process that made it (a forked child must not remove it) */
 
 static void loc_cleanup(void) {
     char cmd[128];
+    if (!loc_dir[0] || getpid() != loc_owner) return;
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", loc_dir);
-    if (loc_dir[0] && system(cmd) != 0) fprintf(stderr, "could not remove %s\n", loc_dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", loc_dir);
 }
 
 static const char *comma_named(void) {
@@ -170,25 +172,40 @@ static const char *comma_named(void) {
     return NULL;
 }
 
+/* comma_named with LOCPATH at the folder of made locales (glibc reads it at each setlocale and
+ * keeps what it loaded), LOCPATH put back after: the installed locales stay reachable */
+static const char *comma_made(void) {
+    const char *was = getenv("LOCPATH");
+    char keep[512];
+    snprintf(keep, sizeof keep, "%s", was ? was : "");
+    setenv("LOCPATH", loc_dir, 1);
+    const char *got = comma_named();
+    if (was) setenv("LOCPATH", keep, 1);
+    else unsetenv("LOCPATH");
+    return got;
+}
+
 const char *check_comma_locale(char *keep, size_t cap) {
     const char *saved = setlocale(LC_NUMERIC, NULL);
     snprintf(keep, cap, "%s", saved ? saved : "C");
     const char *got = comma_named();
     static int tried;
-    if (!got && !tried) { /* glibc reads LOCPATH at each setlocale */
+    if (!got && !tried) {
         tried = 1;
         snprintf(loc_dir, sizeof loc_dir, "/tmp/texla-locale-XXXXXX");
         if (mkdtemp(loc_dir)) {
+            loc_owner = getpid();
             atexit(loc_cleanup);
             char cmd[256];
             snprintf(cmd, sizeof cmd,
                      "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1", loc_dir);
-            if (system(cmd) == 0) setenv("LOCPATH", loc_dir, 1);
+            /* its status is not the verdict: it exits 1 after warnings with the locale made */
+            if (system(cmd) == -1) fprintf(stderr, "could not run localedef\n");
         } else {
             loc_dir[0] = '\0';
         }
     }
-    if (!got && getenv("LOCPATH")) got = comma_named();
+    if (!got && loc_dir[0]) got = comma_made();
     if (!got) setlocale(LC_NUMERIC, keep);
     return got;
 }

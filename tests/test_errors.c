@@ -742,7 +742,8 @@ static void test_solver_aliases(texla_ctx *ctx) {
         d.tol = 1e-5f;
         d.workspace = &part;
         texla_result r = texla_cg(ctx, texla_op_dense(l), b, &d, x, NULL);
-        CHECK(r != TEXLA_OK && r != TEXLA_ERR_ALIAS && !strstr(texla_error_message(ctx), "one vector"),
+        CHECK(r != TEXLA_OK && r != TEXLA_ERR_ALIAS &&
+                  !strstr(texla_error_message(ctx), "one vector"),
               "texla_cg, a workspace with two zero handles: %s: %s", texla_result_name(r),
               texla_error_message(ctx));
         texla_cg_workspace_destroy(ctx, &ws);

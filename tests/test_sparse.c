@@ -1727,7 +1727,8 @@ static void test_cache_locale(const char *path, const hmat *m, const char *good)
     char keep[128];
     const char *got = check_comma_locale(keep, sizeof keep);
     if (!got) {
-        check_skip("the tuning cache under a comma locale", "no de_DE or fr_FR locale installed or made");
+        check_skip("the tuning cache under a comma locale",
+                   "no de_DE or fr_FR locale installed or made");
         return;
     }
     /* written under "C", read under the comma locale: the cached variant, no warning */

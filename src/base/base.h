@@ -61,10 +61,9 @@ texla_result texla__afile_open(texla__err *e, const char *fn, const char *path, 
 texla_result texla__afile_commit(texla__err *e, const char *fn, texla__afile *a, int err,
                                  const char *what);
 
-/* Numbers in the text texla writes and reads back (cnum.c): '.' as the decimal point whatever
- * LC_NUMERIC says. texla__c_point: the locale's point in s (snprintf's output) made '.';
- * texla__strtod_c: strtod of text written with '.' */
-void texla__c_point(char *s);
+/* Numbers in the text texla writes and reads back (cnum.c): snprintf and strtod in the "C"
+ * locale, so '.' is the decimal point whatever LC_NUMERIC the application set */
+int texla__snprintf_c(char *s, size_t n, const char *fmt, ...) TEXLA__PRINTF(3, 4);
 double texla__strtod_c(const char *s, char **end);
 
 /* an allocation count of n >= 0 elements, at least one */

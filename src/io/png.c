@@ -507,8 +507,7 @@ static texla_result write_image(texla_ctx *ctx, const char *fn, const char *path
         encode_cell(px + i * (size_t)fmt_bpp[fmt], fmt, map, g->v[i], g->cls[i], lo, hi, o->spy);
 
     char range[64], nonfinite[96], desc[400];
-    snprintf(range, sizeof range, "%.9g %.9g", lo, hi);
-    texla__c_point(range);
+    texla__snprintf_c(range, sizeof range, "%.9g %.9g", lo, hi); /* '.' whatever the locale */
     snprintf(nonfinite, sizeof nonfinite, "nan %lld +inf %lld -inf %lld", nan, pinf, ninf);
     snprintf(desc, sizeof desc, "texla %s view of %s; values %s, map %s%s%s", o->raw ? "raw" :
              "logical", g->shape, range, map_names[map], nan + pinf + ninf ? "; " : "",
@@ -558,8 +557,7 @@ static texla_result write_plot(texla_ctx *ctx, const char *fn, const char *path,
         if (isfinite(y[i])) lo = fmin(lo, y[i]), hi = fmax(hi, y[i]);
     if (!(lo <= hi)) lo = hi = 0;
     char range[64], desc[400];
-    snprintf(range, sizeof range, "%.9g %.9g", lo, hi);
-    texla__c_point(range);
+    texla__snprintf_c(range, sizeof range, "%.9g %.9g", lo, hi); /* '.' whatever the locale */
     snprintf(desc, sizeof desc, "texla line plot of %s (%zu points%s); values %s%s%s", shape, n,
              o->pd.log_y ? ", log10 value axis" : "", range, o->pd.title ? "; " : "",
              o->pd.title ? o->pd.title : "");

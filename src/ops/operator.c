@@ -133,7 +133,8 @@ texla_result texla_op_product(texla_ctx *ctx, texla_op l, texla_op r, texla_vec 
         if (writes(ctx, k ? r : l, mid.id, 0))
             return texla__fail(ctx, TEXLA_ERR_ALIAS,
                                "%s: mid is already the intermediate vector of a product in %s; "
-                               "each product of a chain needs a mid of its own", fn, k ? "r" : "l");
+                               "give this product a mid that no product inside l or r uses", fn,
+                               k ? "r" : "l");
     product_part *p = calloc(1, sizeof *p);
     if (!p) return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory", fn);
     *p = (product_part){l, r, mid, depth, cost, 0};

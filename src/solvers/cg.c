@@ -55,18 +55,6 @@ void texla_cg_workspace_destroy(texla_ctx *ctx, texla_cg_workspace *ws) {
  * later pass refused, or the solve ended in NaN and reported it as TEXLA_OK) */
 static texla_result check_workspace(texla_ctx *ctx, const texla_cg_workspace *ws,
                                     const texla_vec_info *bi, texla_vec b, texla_vec x) {
-    for (int k = 0; k < 6; k++)
-        for (int j = 0; j < k; j++)
-            if (ws->v[k].id && ws->v[j].id == ws->v[k].id) /* 0: the handle check's to name */
-                return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS,
-                                      "texla_cg: the workspace's vectors %d and %d are one vector; "
-                                      "each must be of its own", j, k);
-    for (int k = 0; k < 5; k++)
-        for (int j = 0; j < k; j++)
-            if (ws->s[k].id && ws->s[j].id == ws->s[k].id)
-                return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS,
-                                      "texla_cg: the workspace's scalars %d and %d are one scalar; "
-                                      "each must be of its own", j, k);
     for (int k = 0; k < 6; k++) {
         texla_vec_info wi;
         texla_result r = texla_vec_info_get(ctx, ws->v[k], &wi);
@@ -81,6 +69,20 @@ static texla_result check_workspace(texla_ctx *ctx, const texla_cg_workspace *ws
                                   "texla_cg: the workspace's vector %d is also %s", k,
                                   ws->v[k].id == b.id ? "b" : "x");
     }
+    /* each entry an object of its own (the vectors' handles checked above; a zero scalar handle
+     * is left to the scalars' check below, which names it) */
+    for (int k = 0; k < 6; k++)
+        for (int j = 0; j < k; j++)
+            if (ws->v[j].id == ws->v[k].id)
+                return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS,
+                                      "texla_cg: the workspace's vectors %d and %d are one vector; "
+                                      "each must be a vector of its own", j, k);
+    for (int k = 0; k < 5; k++)
+        for (int j = 0; j < k; j++)
+            if (ws->s[k].id && ws->s[j].id == ws->s[k].id)
+                return texla_ctx_fail(ctx, TEXLA_ERR_ALIAS,
+                                      "texla_cg: the workspace's scalars %d and %d are one scalar; "
+                                      "each must be a scalar of its own", j, k);
     /* the scalars: this context's (their values mean nothing between solves: zeroed) */
     for (int k = 0; k < 5; k++) {
         texla_result r = texla_scalar_write(ctx, 0.0f, ws->s[k]);

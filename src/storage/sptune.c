@@ -84,7 +84,7 @@ static const char *const sched_names[] = {"auto", "row",  "lanes",  "group",
 void sp_tune_key(const sp_stats *st, int entry, int op, int compute, char *key, size_t n) {
     /* the shape statistics: sizes, row and column lengths, block fill; the backend's kind and
      * whether scatter forms were allowed (bit 1 of compute) */
-    snprintf(key, n,
+    texla__snprintf_c(key, n, /* the same key whatever LC_NUMERIC the application set */
              "spmv%d %s %s%s e%d r%d c%d nz%lld rows %d..%d m%.4g sd%.4g em%d cols %d m%.4g "
              "sd%.4g em%d fill %.3f %.3f %.3f near %.2f far16 %lld far8 %lld sym %d long %d %d",
              KEY_VERSION, op ? "T" : "N", compute & 1 ? "compute" : "fragment",
@@ -92,7 +92,6 @@ void sp_tune_key(const sp_stats *st, int entry, int op, int compute, char *key, 
              st->mean, st->sd, st->empty, st->cmax, st->cmean, st->csd, st->cempty, st->fill[2],
              st->fill[3], st->fill[4], st->near, st->far16, st->far8, st->sym, st->nlong,
              st->cnlong);
-    texla__c_point(key); /* the same key whatever LC_NUMERIC the application set */
 }
 
 /* the index of the name s[0..len) among names[1..n) ("auto" is never cached), or -1 */
@@ -203,12 +202,12 @@ int sp_tune_cached(texla_ctx *ctx, const char *key, int k, int op, texla_sparse_
 
 void sp_tune_store(texla_ctx *ctx, const char *key, const texla_sparse_variant *v, double us) {
     char val[256];
-    snprintf(val, sizeof val, "fmt=%s sched=%s L=%d wg=%d dist=%d bpsm=%d C=%d sigma=%d b=%d "
-             "bell=%d soa=%d long=%d chunk=%d xb=%d c16=%d c8=%d rs=%d us=%.3f",
+    texla__snprintf_c(val, sizeof val, /* '.' whatever the locale */
+             "fmt=%s sched=%s L=%d wg=%d dist=%d bpsm=%d C=%d sigma=%d b=%d bell=%d soa=%d "
+             "long=%d chunk=%d xb=%d c16=%d c8=%d rs=%d us=%.3f",
              fmt_names[v->format], sched_names[v->sched], v->lanes, v->wg, v->dist, v->bpsm,
              v->slice, v->sigma, v->block, v->bell, v->soa, v->long_rows, v->long_chunk, v->xbuf,
              v->cols16, v->cols8, v->rowsort, us);
-    texla__c_point(val);
     texla__tune_put(ctx, key, val);
 }
 
