@@ -5,6 +5,7 @@
  * localeconv, and the whole number is read whatever its length. */
 #include "base/base.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,11 @@ int texla__snprintf_c(char *s, size_t n, const char *fmt, ...) {
 
 double texla__strtod_c(const char *s, char **end) {
     locale_t c, old = c_begin(&c);
+    int saved = errno;
+    errno = 0;
     double d = strtod(s, end);
+    int e = errno; /* strtod's ERANGE, whatever the locale calls leave */
     c_end(c, old);
+    errno = e ? e : saved;
     return d;
 }
