@@ -1036,9 +1036,10 @@ static texla_result final_round(bench *b, clist *L) {
         fin[nf++] = i;
     }
     /* and the first candidate timed (right after the first build, the GPU least warm) short of
-     * hopeless, whatever its storage's other finalists (but not as a third size of a variant): H100, short_wide (4096 rows of 4096),
-     * the rule's CSR with 32 lanes read 344.9 us first, behind three of its storage's, and was
-     * never timed again, where it runs 160 (the choice: CSR-stream, 176) */
+     * hopeless, whatever its storage's other finalists (but not as a third size of a variant):
+     * H100, short_wide (4096 rows of 4096), the rule's CSR with 32 lanes read 344.9 us first,
+     * behind three of its storage's, and was never timed again, where it runs 160 (the choice:
+     * CSR-stream, 176). So at most FINALISTS + 3 are timed again. */
     int first = -1;
     for (int i = 0; i < L->n; i++)
         if (L->c[i].ok && L->c[i].us > 0 && (first < 0 || L->c[i].at_ms < L->c[first].at_ms))
