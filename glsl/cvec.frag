@@ -5,7 +5,6 @@
 uniform sampler2D u_src0;
 uniform sampler2D u_src1;
 uniform sampler2D u_src2;
-vec2 cmul(vec2 p, vec2 q) { return vec2(p.x * q.x - p.y * q.y, p.x * q.y + p.y * q.x); }
 vec4 texla_op(ivec2 t) {
     vec4 b = texelFetch(u_src1, t, 0), r;
     if (u_i0.x == 3) {
@@ -14,11 +13,11 @@ vec4 texla_op(ivec2 t) {
         vec4 a = texelFetch(u_src0, t, 0);
         if (u_i0.x == 0) {
             vec2 s = u_f0.xy;
-            if (u_i0.y != 0) s = cmul(s, texelFetch(u_src2, ivec2(0, 0), 0).xy);
-            r = a + vec4(cmul(s, b.xy), cmul(s, b.zw));
+            if (u_i0.y != 0) s = texla_cmul(s, texelFetch(u_src2, ivec2(0, 0), 0).xy);
+            r = a + vec4(texla_cmul(s, b.xy), texla_cmul(s, b.zw));
         } else {
             if (u_i0.x == 2) a = vec4(a.x, -a.y, a.z, -a.w);
-            r = vec4(cmul(a.xy, b.xy), cmul(a.zw, b.zw));
+            r = vec4(texla_cmul(a.xy, b.xy), texla_cmul(a.zw, b.zw));
         }
     }
     return texla_mask(r, t);

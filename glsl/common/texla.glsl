@@ -58,6 +58,16 @@ vec4 texla_coefs() {
     return mix(u_f0, u_f0 * s, notEqual(ivec4(u_coef) & ivec4(1, 2, 4, 8), ivec4(0)));
 }
 
+// The complex product p q (.x real, .y imaginary parts) and the Hamilton product a x of
+// quaternions (w, x, y, z): the sparse kernels' entry times x, the complex vectors' products.
+vec2 texla_cmul(vec2 p, vec2 q) { return vec2(p.x * q.x - p.y * q.y, p.x * q.y + p.y * q.x); }
+vec4 texla_qmul(vec4 a, vec4 x) {
+    return vec4(a.x * x.x - a.y * x.y - a.z * x.z - a.w * x.w,
+                a.x * x.y + a.y * x.x + a.z * x.w - a.w * x.z,
+                a.x * x.z - a.y * x.w + a.z * x.x + a.w * x.y,
+                a.x * x.w + a.y * x.z - a.z * x.y + a.w * x.x);
+}
+
 // Element k of a 2D vector whose logical rows are nx wide: its texel (xy) and channel (z).
 ivec3 texla_vec_locate(int k, int nx) {
     int cy = k / nx, cx = k - cy * nx;

@@ -103,7 +103,7 @@ VT mul(VT a, VT x) {
 #if K == 1
     return a * x;
 #else
-    return vec2(a.x * x.x - a.y * x.y, a.x * x.y + a.y * x.x);
+    return texla_cmul(a, x);
 #endif
 }
 

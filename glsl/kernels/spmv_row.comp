@@ -128,12 +128,9 @@ VT emul(VT a, VT x) {
 #if K == 1
     return a * x;
 #elif K == 2
-    return vec2(a.x * x.x - a.y * x.y, a.x * x.y + a.y * x.x);
+    return texla_cmul(a, x);
 #else
-    return vec4(a.x * x.x - a.y * x.y - a.z * x.z - a.w * x.w,
-                a.x * x.y + a.y * x.x + a.z * x.w - a.w * x.z,
-                a.x * x.z - a.y * x.w + a.z * x.x + a.w * x.y,
-                a.x * x.w + a.y * x.z - a.z * x.y + a.w * x.x);
+    return texla_qmul(a, x);
 #endif
 }
 
