@@ -352,8 +352,7 @@ static void check_variant(texla_sparse a, const hmat *m, const V *v, tvec x, tve
     texla_ctx_info(ctx, &inf);
     int scatter = v->sched == TEXLA_SCHED_ATOMIC;
     int bsr = v->format == TEXLA_SPARSE_BSR;
-    int merge_compound = v->sched == TEXLA_SCHED_MERGE && (m->entry == 2 || m->entry == 4);
-    if ((scatter && !inf.atomic_float) || (bsr && m->entry == 4) || merge_compound ||
+    if ((scatter && !inf.atomic_float) || (bsr && m->entry == 4) ||
         ((v->cols16 || v->cols8) && m->entry != 1) ||
         (v->format >= TEXLA_SPARSE_COO && !inf.compute)) {
         skipped_variants++;
@@ -369,6 +368,19 @@ static void check_variant(texla_sparse a, const hmat *m, const V *v, tvec x, tve
                      m->ci[far]);
             CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, v), TEXLA_ERR_UNSUPPORTED, w2);
             CHECK(strstr(texla_error_message(ctx), "cols8 stores a column") != NULL,
+                  "%s: message %s", w2, texla_error_message(ctx));
+            skipped_variants++;
+            return;
+        }
+    }
+    if (v->sched == TEXLA_SCHED_MERGE) { /* a tile past this GL's shared memory: refused, by name */
+        long long wg = v->wg ? v->wg : 128, e = v->lanes ? v->lanes : 8;
+        long long k = m->entry == 2 || m->entry == 4 ? m->entry : 1; /* 3x3 blocks: their real expansion */
+        if ((wg * e + wg) * 4 * (1 + k) + 16 > inf.shared_memory) {
+            snprintf(w2, sizeof w2, "pin %s, tile past %d bytes of shared memory", what,
+                     inf.shared_memory);
+            CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, v), TEXLA_ERR_UNSUPPORTED, w2);
+            CHECK(strstr(texla_error_message(ctx), "GL_MAX_COMPUTE_SHARED_MEMORY_SIZE") != NULL,
                   "%s: message %s", w2, texla_error_message(ctx));
             skipped_variants++;
             return;
@@ -451,7 +463,8 @@ static void sweep_matrix(hmat *m, int grid, int every) {
  * block), rows at a stream block's limits (2048, 2049 and 1024 entries: 2048 / k entries a
  * block), runs of hundreds of empty rows (tiles of row ends alone; blocks of the most rows) and
  * short rows between: every tile boundary case of spmv_merge.comp, its carries in runs of 4
- * and less, and every block kind of spmv_row.comp's stream mode, for real and complex entries. */
+ * and less, and every block kind of spmv_row.comp's stream mode, for real, complex and
+ * quaternion entries. */
 static void test_merge(void) {
     static const V vs[] = {
         {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 64},
@@ -459,16 +472,14 @@ static void test_merge(void) {
         {.format = F(CSR), .sched = S(MERGE), .lanes = 16},
         {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 256},
         {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 512},
+        {.format = F(CSR), .sched = S(MERGE), .lanes = 8, .wg = 64, .soa = 1},
         {.format = F(CSR), .sched = S(STREAM)},
         {.format = F(CSR), .sched = S(STREAM), .wg = 32},
         {.format = F(CSR), .sched = S(STREAM), .wg = 256, .soa = 1},
         {.format = F(CSR), .sched = S(STREAM), .wg = 64, .long_rows = 3000, .long_chunk = 1000},
     };
-    for (int entry = 1; entry <= 2; entry++) {
-        hmat m = {entry == 1 ? "merge/stream: rows of 12000, 5000, 2049, 2048 and 1024 entries, "
-                               "runs of empty rows"
-                             : "stream, complex: rows of 12000, 5000, 2049, 2048 and 1024 entries, "
-                               "runs of empty rows",
+    for (int entry = 1; entry <= 4; entry *= 2) {
+        hmat m = {"merge/stream: rows of 12000, 5000, 2049, 2048 and 1024 entries, runs of empty rows",
                   entry, 3000, 20000, 0, NULL, NULL, NULL};
         int cap = 0;
         for (int i = 0; i < m.rows; i++) {
@@ -479,13 +490,25 @@ static void test_merge(void) {
                 push(&m, &cap, i,
                      len > 100 ? (q * 7 + i) % m.cols : (int)(rnd_u() % (unsigned)m.cols));
         }
-        sweep_matrix_with(&m, 0, 1, entry == 1 ? vs : vs + 5, entry == 1 ? 9 : 4);
+        sweep_matrix_with(&m, 0, 1, vs, (int)(sizeof vs / sizeof vs[0]));
         hfree(&m);
     }
     /* y's texels split between merge tiles in every way: runs of consecutive rows of 250..900
      * entries (each of a texel's four rows closed by a different tile; the smallest tile holds
      * 256 items), long rows after short ones in the same texel, empty rows, and a row count that
-     * is not a multiple of 4 */
+     * is not a multiple of 4; complex and quaternion rows (two a group) the same way */
+    for (int entry = 2; entry <= 4; entry *= 2) {
+        hmat m = {"merge: groups split between tiles (runs of rows of 250..900 entries)", entry,
+                  203, 1500, 0, NULL, NULL, NULL};
+        int cap = 0;
+        for (int i = 0; i < m.rows; i++) {
+            int len = i % 9 == 4 ? 0 : (i / 16) % 2 ? 250 + (int)(rnd_u() % 651u)
+                                                    : (int)(rnd_u() % 4u);
+            for (int q = 0; q < len; q++) push(&m, &cap, i, (q * 3 + i) % m.cols);
+        }
+        sweep_matrix_with(&m, 0, 1, vs, 6);
+        hfree(&m);
+    }
     {
         hmat m = {"merge: texels split between tiles (runs of rows of 250..900 entries)", 1,
                   203, 1500, 0, NULL, NULL, NULL};
@@ -2085,8 +2108,8 @@ static void test_bad_inputs(void) {
                    TEXLA_ERR_UNSUPPORTED, "BSR of quaternion entries");
         v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE};
         CHECK_CODE(ctx, texla_sparse_pin(ctx, ac, TEXLA_SPARSE_N, &v),
-                   inf.compute ? TEXLA_ERR_UNSUPPORTED : TEXLA_ERR_UNSUPPORTED,
-                   "MERGE of quaternion entries");
+                   inf.compute ? TEXLA_OK : TEXLA_ERR_UNSUPPORTED,
+                   "MERGE of quaternion entries (an empty matrix)");
         texla_sparse_destroy(ctx, ac);
     }
     texla_vec_destroy(ctx, c1.v);

@@ -1,9 +1,11 @@
-// y = A x (+ beta y) for CSR with real entries, split by the merge path (Merrill & Garland): the
-// rows' ends and the entries are merged into one list of R + NNZ items, and every workgroup
-// takes a tile of WG * E items, every invocation E of them, whatever the rows' lengths: a row of
-// a million entries and a million empty rows cost the same as any other million items. The
-// stored CSR is the one spmv_row.comp reads (rows in texel order of y, columns packed): storage
-// row p is channel p % 4 of y's texel p / 4, and y is written whole texels at a time.
+// y = A x (+ beta y) for CSR with real, complex or quaternion entries, split by the merge path
+// (Merrill & Garland): the rows' ends and the entries are merged into one list of R + NNZ
+// items, and every workgroup takes a tile of WG * E items, every invocation E of them, whatever
+// the rows' lengths: a row of a million entries and a million empty rows cost the same as any
+// other million items. The stored CSR is the one spmv_row.comp reads (rows in the group order of
+// y, columns packed): storage row p is row p % G of y's group p / G (K = 1: channel p % 4 of
+// texel p / 4; K = 2: the .xy or .zw half of texel p / 2; K = 4: the .xy or .zw halves of
+// texel pair p / 2), and y is written whole groups at a time.
 //
 // MODE 2 (once per stored form, kept): the (row, entry) on the merge path at every multiple of
 //   SPLIT items, by binary search of the row starts, into the splits; every tile size is a
@@ -11,40 +13,101 @@
 // MODE 0 (the tiles): the workgroup reads its tile's first and last (row, entry) from the
 //   splits, stages the tile's row ends and its entries' products a x in shared memory (loads
 //   of consecutive entries by consecutive invocations), and each invocation walks its E items:
-//   an entry adds its product to the open row's sum, a row end writes the sum to rowv[]. A row
-//   that an invocation closes but did not open also needs the sums the invocations before it
-//   left open on it: a segmented scan of those open sums over the workgroup (keys: the open
-//   row, non-decreasing) gives each invocation what its first closed row is owed. The tile's
-//   last open sum goes to the carries (row, value). Then the workgroup writes the texels of y
-//   whose four rows it closed and opened itself, from rowv[].
-// MODE 1 (the split texels): one subgroup per tile where there are subgroups, else one
-//   invocation. A texel not written whole by one tile (a row of it opened in an earlier tile)
-//   is written by the tile that closes its last row: rowv[] of its four rows plus the open
-//   sums of the tiles before it that ended on them, in a fixed order. No atomics: the same
-//   result run to run.
+//   an entry adds its product to the open row's sum, a row end closes the row. A row that an
+//   invocation closes but did not open also needs the sums the invocations before it left open
+//   on it: a segmented scan of those open sums over the workgroup (keys: the open row,
+//   non-decreasing) gives each invocation what its first closed row is owed. The tile's last
+//   open sum goes to the carries (row, value). Then the workgroup writes the groups of y whose
+//   G rows it closed and opened itself; the other rows it closed go to rowv[].
+//   K = 1 keeps a closed row's value in its row end's place at once (read by no one else); K > 1
+//   keeps its rows' values in registers until the scan's barrier (every product read), then
+//   puts them in the products' place.
+// MODE 1 (the split groups): one subgroup per tile where there are subgroups, else one
+//   invocation. A group not written whole by one tile (a row of it opened in an earlier tile)
+//   is written by the tile that closes its last row: rowv[] of its G rows plus the open sums
+//   of the tiles before it that ended on them, in a fixed order. No atomics: the same result
+//   run to run.
 // Uniforms: u_i0 = (R storage rows, NNZ, tiles, M = ceil((R + NNZ) / SPLIT)), u_i1 = (T /
-//   SPLIT, texels per row of y, rowv[]'s offset in the buffer), u_i2.z beta on, u_f0.x beta; x
+//   SPLIT, groups per row of y, rowv[]'s offset in the buffer), u_i2.z beta on, u_f0.x beta; x
 //   is u_src0 (the vector texture, read at each column's packed texel and channel), y the image
-//   at unit 0. The buffer holds M open rows, M open sums, M + 1 splits, then R row values.
-//   Defines: WG invocations, E items each.
+//   at unit 0. The buffer holds M open rows, M open sums (K words each), M + 1 splits (row,
+//   entry), then R row values (K words each). Defines: WG invocations, E items each, K floats
+//   an entry (1, 2, 4), SOA 1: the entries' parts in planes of NNZ floats.
 layout(local_size_x = WG) in;
 uniform sampler2D u_src0;
 
+#if K == 1
+#define VT float
+#define VZERO 0.0
+#define G 4u
+#elif K == 2
+#define VT vec2
+#define VZERO vec2(0.0)
+#define G 2u
+#else
+#define VT vec4
+#define VZERO vec4(0.0)
+#define G 2u
+#endif
+
 layout(std430, binding = 0) readonly buffer Ptr { uint ptr[]; };
 layout(std430, binding = 1) readonly buffer Col { uint col[]; };
-layout(std430, binding = 2) readonly buffer Val { float val[]; };
+#if SOA
+layout(std430, binding = 2) readonly buffer Val { float valf[]; };
+#else
+layout(std430, binding = 2) readonly buffer Val { VT val[]; };
+#endif
 layout(rgba32f, binding = 0) uniform image2D u_dst;
 // M open rows, M open sums (as bits), M + 1 splits (row, entry), R row values (as bits)
 layout(std430, binding = 6) buffer Carry { uint carry_row[]; };
-#define ROWV(p) carry_row[uint(u_i1.z) + (p)]
+// split s's row (its entry at + 1)
+#define SPL(s) (uint(K + 1) * uint(u_i0.w) + 2u * (s))
+
+// K words of the buffer at i, as a value, and back
+VT carry_get(uint i) {
+#if K == 1
+    return uintBitsToFloat(carry_row[i]);
+#else
+    VT v;
+    for (int c = 0; c < K; ++c) v[c] = uintBitsToFloat(carry_row[i + uint(c)]);
+    return v;
+#endif
+}
+
+void carry_put(uint i, VT v) {
+#if K == 1
+    carry_row[i] = floatBitsToUint(v);
+#else
+    for (int c = 0; c < K; ++c) carry_row[i + uint(c)] = floatBitsToUint(v[c]);
+#endif
+}
+
+#define ROWV(p) carry_get(uint(u_i1.z) + uint(K) * (p))
+#define PUT_ROWV(p, v) carry_put(uint(u_i1.z) + uint(K) * (p), v)
 
 #if MODE != 2
-// texel q of y: v (+ beta y)
-void put_texel(uint q, vec4 v) {
+// group q of y: rows r0 .. r(G - 1) (+ beta y)
+void put_group(uint q, VT r0, VT r1, VT r2, VT r3) {
     uint w = uint(u_i1.y);
+#if K == 4
+    ivec2 pos = ivec2(int(2u * (q % w)), int(q / w));
+    vec4 t0 = vec4(r0.xy, r1.xy), t1 = vec4(r0.zw, r1.zw);
+    if (u_i2.z != 0) {
+        t0 += u_f0.x * imageLoad(u_dst, pos);
+        t1 += u_f0.x * imageLoad(u_dst, pos + ivec2(1, 0));
+    }
+    imageStore(u_dst, pos, t0);
+    imageStore(u_dst, pos + ivec2(1, 0), t1);
+#else
     ivec2 pos = ivec2(int(q % w), int(q / w));
+#if K == 1
+    vec4 v = vec4(r0, r1, r2, r3);
+#else
+    vec4 v = vec4(r0, r1);
+#endif
     if (u_i2.z != 0) v += u_f0.x * imageLoad(u_dst, pos);
     imageStore(u_dst, pos, v);
+#endif
 }
 #endif
 
@@ -54,12 +117,23 @@ void put_texel(uint q, vec4 v) {
 
 #if MODE == 0
 // the tile's items, na + nb <= T of them: its row ends (item k < na: row i0 + k ends where entry
-// ptr[i0 + k + 1] starts), then its entries' products (item na + j, as bits). One array, not
-// two of T: shared memory comes out of the SM's L1, which caches x's gathers (H100, R-MAT: E 8
-// and 16, twice and four times the shared memory, ran 1.2x and 2x slower than E 4)
+// ptr[i0 + k + 1] starts), then its entries' products. K = 1: one array, not two of T, the
+// products as bits: shared memory comes out of the SM's L1, which caches x's gathers (H100,
+// R-MAT: E 8 and 16, twice and four times the shared memory, ran 1.2x and 2x slower than E 4)
 shared uint sh_item[T];
 #define END(k) sh_item[k]
+#if K == 1
 #define PROD(j) uintBitsToFloat(sh_item[na + (j)])
+#define PUT_PROD(j, v) sh_item[na + (j)] = floatBitsToUint(v)
+#define ROWVAL(r) uintBitsToFloat(sh_item[r])
+#define PUT_ROWVAL(r, v) sh_item[r] = floatBitsToUint(v)
+#else
+shared VT sh_prod[T]; // the products; after the scan's barrier, the closed rows' values
+#define PROD(j) sh_prod[j]
+#define PUT_PROD(j, v) sh_prod[j] = (v)
+#define ROWVAL(r) sh_prod[r]
+#define PUT_ROWVAL(r, v) sh_prod[r] = (v)
+#endif
 #if defined(TEXLA_SUBGROUP)
 #if WG % TEXLA_SUBGROUP_SIZE == 0
 #define SG_SCAN 1
@@ -70,22 +144,58 @@ shared uint sh_item[T];
 // (one barrier instead of two per step); invocation q of the tile is lane q % S of subgroup
 // q / S (whatever the invocations' order within the workgroup)
 #define NSG (WG / 4) // room for subgroups as narrow as device.c accepts
-shared uint sh_gkey[NSG];   // each subgroup's last open row
-shared float sh_gtail[NSG]; // its open sums on that row, scanned within the subgroup
+shared uint sh_gkey[NSG]; // each subgroup's last open row
+shared VT sh_gtail[NSG];  // its open sums on that row, scanned within the subgroup
 #else
-shared uint sh_key[WG];  // each invocation's open row
-shared float sh_sum[WG]; // the open sums, scanned
+shared uint sh_key[WG]; // each invocation's open row
+shared VT sh_sum[WG];   // the open sums, scanned
 #endif
 
-float xat(uint c) {
-    return texelFetch(u_src0, ivec2(int(c & 0x7FFFu), int((c >> 15) & 0x7FFFu)), 0)[c >> 30];
+VT entry(uint e) {
+#if SOA
+    uint ne = uint(u_i0.y);
+#if K == 1
+    return valf[e];
+#elif K == 2
+    return vec2(valf[e], valf[ne + e]);
+#else
+    return vec4(valf[e], valf[ne + e], valf[2u * ne + e], valf[3u * ne + e]);
+#endif
+#else
+    return val[e];
+#endif
+}
+
+// a x, the entry on the left
+VT emul(VT a, VT x) {
+#if K == 1
+    return a * x;
+#elif K == 2
+    return texla_cmul(a, x);
+#else
+    return texla_qmul(a, x);
+#endif
+}
+
+// x at a packed column: texel (c & 0x7fff, (c >> 15) & 0x7fff), channel c >> 30
+VT xat(uint c) {
+    ivec2 t = ivec2(int(c & 0x7FFFu), int((c >> 15) & 0x7FFFu));
+#if K == 1
+    return texelFetch(u_src0, t, 0)[c >> 30];
+#elif K == 2
+    vec4 v = texelFetch(u_src0, t, 0);
+    return (c >> 30) == 0u ? v.xy : v.zw;
+#else
+    vec4 a = texelFetch(u_src0, t, 0), b = texelFetch(u_src0, t + ivec2(1, 0), 0);
+    return (c >> 30) == 0u ? vec4(a.xy, b.xy) : vec4(a.zw, b.zw);
+#endif
 }
 
 #ifdef SG_SCAN
 // what subgroups t, t - 1, .. leave open on row k at their ends (rows non-decreasing: a
 // subgroup whose last row is not k ends the run)
-float open_from(int t, uint k) {
-    float c = 0.0;
+VT open_from(int t, uint k) {
+    VT c = VZERO;
     for (; t >= 0 && sh_gkey[t] == k; --t) c += sh_gtail[t];
     return c;
 }
@@ -100,10 +210,10 @@ void main() {
     uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
     if (tile >= uint(u_i0.z)) return; // a grid of more workgroups than tiles (the whole group)
     uint R = uint(u_i0.x);
-    uint M = uint(u_i0.w), sp = 2u * M, per = uint(u_i1.x); // splits a tile
+    uint M = uint(u_i0.w), per = uint(u_i1.x); // splits a tile
     uint s0 = tile * per, s1 = min(s0 + per, M);
-    uint i0 = carry_row[sp + 2u * s0], j0 = carry_row[sp + 2u * s0 + 1u];
-    uint i1 = carry_row[sp + 2u * s1], j1 = carry_row[sp + 2u * s1 + 1u];
+    uint i0 = carry_row[SPL(s0)], j0 = carry_row[SPL(s0) + 1u];
+    uint i1 = carry_row[SPL(s1)], j1 = carry_row[SPL(s1) + 1u];
     uint na = i1 - i0, nb = j1 - j0;
     bool midrow = j0 > ptr[i0]; // the tile opens in the middle of row i0
     for (uint k = lid; k < na; k += uint(WG)) END(k) = ptr[i0 + k + 1u];
@@ -117,16 +227,16 @@ void main() {
 #define LB 8
 #endif
 #define LD(i) uint k##i = k + uint(i) * uint(WG); bool o##i = k##i < nb; \
-    uint c##i = o##i ? col[j0 + k##i] : 0u; float v##i = o##i ? val[j0 + k##i] : 0.0;
-#define PUT(i) if (o##i) sh_item[na + k##i] = floatBitsToUint(v##i * x##i);
+    uint c##i = o##i ? col[j0 + k##i] : 0u; VT v##i = o##i ? entry(j0 + k##i) : VZERO;
+#define PUT(i) if (o##i) PUT_PROD(k##i, emul(v##i, x##i));
     for (uint k = lid; k < nb; k += uint(LB * WG)) {
         LD(0) LD(1) LD(2) LD(3)
 #if LB == 8
         LD(4) LD(5) LD(6) LD(7)
 #endif
-        float x0 = xat(c0), x1 = xat(c1), x2 = xat(c2), x3 = xat(c3);
+        VT x0 = xat(c0), x1 = xat(c1), x2 = xat(c2), x3 = xat(c3);
 #if LB == 8
-        float x4 = xat(c4), x5 = xat(c5), x6 = xat(c6), x7 = xat(c7);
+        VT x4 = xat(c4), x5 = xat(c5), x6 = xat(c6), x7 = xat(c7);
 #endif
         PUT(0) PUT(1) PUT(2) PUT(3)
 #if LB == 8
@@ -142,16 +252,17 @@ void main() {
         if (END(mid) <= j0 + dl - mid - 1u) lo = mid + 1u;
         else hi = mid;
     }
-    // from here on each row end item is read by the one invocation whose items hold it, which
-    // then keeps the row's value in its place
+    // from here on each row end item is read by the one invocation whose items hold it
     barrier();
     uint r = lo, j = dl - lo, dend = min(dl + uint(E), na + nb);
-    float acc = 0.0, first = 0.0;
+    VT acc = VZERO, first = VZERO;
     uint first_row = NONE;
+#if K == 1
+    // a closed row's value goes to its row end's place at once
     for (uint d = dl; d < dend; ++d) {
         if (r < na && END(r) <= j0 + j) { // row i0 + r ends here
             if (first_row == NONE) first_row = r, first = acc;
-            else sh_item[r] = floatBitsToUint(acc);
+            else PUT_ROWVAL(r, acc);
             acc = 0.0;
             ++r;
         } else {
@@ -159,19 +270,39 @@ void main() {
             ++j;
         }
     }
+#else
+    // item dl + i closes a row: bit i of ends, its value in rv[i] (constant indices once the
+    // loop is unrolled), put in place after the scan's barrier
+    VT rv[E];
+    uint ends = 0u;
+    for (uint i = 0u; i < uint(E); ++i) {
+        bool mine = dl + i < dend, closes = mine && r < na && END(r) <= j0 + j;
+        rv[i] = acc;
+        if (closes) {
+            if (ends == 0u) first_row = r, first = acc;
+            ends |= 1u << i;
+            acc = VZERO;
+            ++r;
+        } else if (mine) {
+            acc += PROD(j);
+            ++j;
+        }
+    }
+#endif
     // the open sums, scanned by row over the workgroup (rows non-decreasing with lid)
     uint key = i0 + r;
+    VT owed = VZERO;
 #ifdef SG_SCAN
     uint sl = gl_SubgroupInvocationID, sg = gl_SubgroupID, S = gl_SubgroupSize;
-    float tot = acc;
+    VT tot = acc;
     for (uint off = 1u; off < S; off <<= 1u) {
         uint src = sl >= off ? sl - off : sl;
-        float pv = subgroupShuffle(tot, src);
+        VT pv = subgroupShuffle(tot, src);
         uint pk = subgroupShuffle(key, src);
         if (sl >= off && pk == key) tot += pv;
     }
     // the invocation before this one (lane sl - 1, or the last of the subgroup before)
-    float ptot = subgroupShuffle(tot, sl > 0u ? sl - 1u : 0u);
+    VT ptot = subgroupShuffle(tot, sl > 0u ? sl - 1u : 0u);
     uint pkey = subgroupShuffle(key, sl > 0u ? sl - 1u : 0u);
     if (sl == S - 1u) {
         sh_gkey[sg] = key;
@@ -184,49 +315,52 @@ void main() {
         pkey = sh_gkey[sg - 1u];
         ptot = sh_gtail[sg - 1u] + open_from(int(sg) - 2, pkey);
     }
-    if (first_row != NONE) {
-        // what the invocations before this one left open on its first row (which they all
-        // end on: this invocation starts where the one before it stopped)
-        float owed = lid > 0u && pkey == i0 + first_row ? ptot : 0.0;
-        sh_item[first_row] = floatBitsToUint(first + owed);
-    }
+    // what the invocations before this one left open on its first row (which they all end on:
+    // this invocation starts where the one before it stopped)
+    if (first_row != NONE && lid > 0u && pkey == i0 + first_row) owed = ptot;
     if (lid == uint(WG) - 1u) {
         carry_row[tile] = key < R ? key : NONE;
-        carry_row[M + tile] = floatBitsToUint(tot);
+        carry_put(M + uint(K) * tile, tot);
     }
 #else
     sh_key[lid] = key;
     sh_sum[lid] = acc;
     for (uint off = 1u; off < uint(WG); off <<= 1u) {
         barrier();
-        float add = lid >= off && sh_key[lid - off] == key ? sh_sum[lid - off] : 0.0;
+        VT add = lid >= off && sh_key[lid - off] == key ? sh_sum[lid - off] : VZERO;
         barrier();
         sh_sum[lid] += add;
     }
     barrier();
-    if (first_row != NONE) {
-        // what the invocations before this one left open on its first row (which they all
-        // end on: this invocation starts where the one before it stopped)
-        float owed = lid > 0u && sh_key[lid - 1u] == i0 + first_row ? sh_sum[lid - 1u] : 0.0;
-        sh_item[first_row] = floatBitsToUint(first + owed);
-    }
+    // what the invocations before this one left open on its first row (as above)
+    if (first_row != NONE && lid > 0u && sh_key[lid - 1u] == i0 + first_row) owed = sh_sum[lid - 1u];
     if (lid == uint(WG) - 1u) {
         carry_row[tile] = key < R ? key : NONE;
-        carry_row[M + tile] = floatBitsToUint(sh_sum[lid]);
+        carry_put(M + uint(K) * tile, sh_sum[lid]);
+    }
+#endif
+    if (first_row != NONE) PUT_ROWVAL(first_row, first + owed);
+#if K != 1
+    for (uint i = 0u; i < uint(E); ++i) { // the other rows this invocation closed
+        uint before = ends & ((1u << i) - 1u);
+        if ((ends & (1u << i)) != 0u && before != 0u) PUT_ROWVAL(lo + uint(bitCount(before)), rv[i]);
     }
 #endif
     barrier();
-    // the texels whose four rows this tile opened and closed, from sh_item; the other rows it
-    // closed (at most 4 before them, 3 after) to rowv[], for MODE 1
-    uint qa = (i0 + (midrow ? 1u : 0u) + 3u) >> 2, qe = (i0 + na) >> 2;
+    // the groups whose G rows this tile opened and closed, from the rows' values; the other rows
+    // it closed (at most G before them, G - 1 after) to rowv[], for MODE 1
+    uint qa = (i0 + (midrow ? 1u : 0u) + G - 1u) / G, qe = (i0 + na) / G;
     for (uint q = qa + lid; q < qe; q += uint(WG)) {
-        uint p = 4u * q - i0;
-        put_texel(q, vec4(uintBitsToFloat(sh_item[p]), uintBitsToFloat(sh_item[p + 1u]),
-                          uintBitsToFloat(sh_item[p + 2u]), uintBitsToFloat(sh_item[p + 3u])));
+        uint p = G * q - i0;
+#if K == 1
+        put_group(q, ROWVAL(p), ROWVAL(p + 1u), ROWVAL(p + 2u), ROWVAL(p + 3u));
+#else
+        put_group(q, ROWVAL(p), ROWVAL(p + 1u), VZERO, VZERO);
+#endif
     }
-    uint nlo = qa < qe ? 4u * qa - i0 : na, nhi = qa < qe ? i0 + na - 4u * qe : 0u;
-    if (lid < nlo) ROWV(i0 + lid) = sh_item[lid];
-    else if (lid < nlo + nhi) ROWV(4u * qe + lid - nlo) = sh_item[4u * qe - i0 + lid - nlo];
+    uint nlo = qa < qe ? G * qa - i0 : na, nhi = qa < qe ? i0 + na - G * qe : 0u;
+    if (lid < nlo) PUT_ROWV(i0 + lid, ROWVAL(lid));
+    else if (lid < nlo + nhi) PUT_ROWV(G * qe + lid - nlo, ROWVAL(G * qe - i0 + lid - nlo));
 }
 #elif MODE == 2
 // the merge path's split on diagonal d: rows ended and entries taken by the first d items
@@ -245,27 +379,21 @@ void main() {
     uint M = uint(u_i0.w), R = uint(u_i0.x), NNZ = uint(u_i0.y);
     if (t > M) return;
     uvec2 s = split_global(min(t * uint(SPLIT), R + NNZ), R, NNZ);
-    carry_row[2u * M + 2u * t] = s.x;
-    carry_row[2u * M + 2u * t + 1u] = s.y;
+    carry_row[SPL(t)] = s.x;
+    carry_row[SPL(t) + 1u] = s.y;
 }
 #else
-// tile t's split texel: q, and its first row p; false where the texel of the tile's first row is
-// not split (no row of it opened before the tile) or not the tile's (it does not close the
-// texel's last row)
+// tile t's split group: q, and its first row p; false where the group of the tile's first row
+// is not split (no row of it opened before the tile) or not the tile's (it does not close the
+// group's last row)
 bool split_of(uint t, out uint q, out uint p) {
-    uint M = uint(u_i0.w), sp = 2u * M, per = uint(u_i1.x);
+    uint M = uint(u_i0.w), per = uint(u_i1.x);
     uint s0 = t * per, s1 = min(s0 + per, M);
-    uint i0 = carry_row[sp + 2u * s0], j0 = carry_row[sp + 2u * s0 + 1u];
-    uint i1 = carry_row[sp + 2u * s1];
-    q = i0 >> 2;
-    p = 4u * q;
-    return !((p == i0 && j0 <= ptr[i0]) || p + 3u >= i1);
-}
-
-// texel q: its rows' values plus s
-void put_split(uint q, uint p, vec4 s) {
-    put_texel(q, vec4(uintBitsToFloat(ROWV(p)), uintBitsToFloat(ROWV(p + 1u)),
-                      uintBitsToFloat(ROWV(p + 2u)), uintBitsToFloat(ROWV(p + 3u))) + s);
+    uint i0 = carry_row[SPL(s0)], j0 = carry_row[SPL(s0) + 1u];
+    uint i1 = carry_row[SPL(s1)];
+    q = i0 / G;
+    p = G * q;
+    return !((p == i0 && j0 <= ptr[i0]) || p + G - 1u >= i1);
 }
 
 #if defined(TEXLA_SUBGROUP)
@@ -296,17 +424,37 @@ void main() {
     uint tiles = uint(u_i0.z), M = uint(u_i0.w), q, p, S = LANES, sl = LANE;
     for (uint t = WALKER; t < tiles; t += WALKERS) {
         if (!split_of(t, q, p)) continue;
-        // the open sums of the tiles before t that ended on the texel's rows: those tiles end
+        // the open sums of the tiles before t that ended on the group's rows: those tiles end
         // on rows p .. i0, non-decreasing, so they are the run of tiles just before t
+#if K == 1
         vec4 s = vec4(0.0);
+#else
+        VT s0 = VZERO, s1 = VZERO;
+#endif
         for (uint u = t;; u -= S) { // lane sl: tile u - 1 - sl
             bool in_run = u > sl && carry_row[u - 1u - sl] >= p;
             uint v = u - 1u - sl;
-            if (in_run) s[carry_row[v] - p] += uintBitsToFloat(carry_row[M + v]);
+            if (in_run) {
+                VT c = carry_get(M + uint(K) * v);
+#if K == 1
+                s[carry_row[v] - p] += c;
+#else
+                bool second = carry_row[v] != p;
+                s0 += second ? VZERO : c;
+                s1 += second ? c : VZERO;
+#endif
+            }
             if (!ALL(in_run) || u <= S) break;
         }
+#if K == 1
         s = TOTAL(s);
-        if (sl == 0u) put_split(q, p, s);
+        if (sl == 0u)
+            put_group(q, ROWV(p) + s.x, ROWV(p + 1u) + s.y, ROWV(p + 2u) + s.z, ROWV(p + 3u) + s.w);
+#else
+        s0 = TOTAL(s0);
+        s1 = TOTAL(s1);
+        if (sl == 0u) put_group(q, ROWV(p) + s0, ROWV(p + 1u) + s1, VZERO, VZERO);
+#endif
     }
 }
 #endif

@@ -114,8 +114,9 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
         break;
     case TEXLA_SCHED_MERGE:
         if (f != TEXLA_SPARSE_CSR) return *why = "MERGE runs CSR", TEXLA_ERR_ARGUMENT;
-        if (k != 1)
-            return *why = "MERGE runs real entries (3x3 blocks as their real expansion)",
+        if (k != 1 && k != 2 && k != 4)
+            return *why = "MERGE runs real, complex and quaternion entries (3x3 blocks as their "
+                          "real expansion)",
                    TEXLA_ERR_UNSUPPORTED;
         if (v->lanes != 4 && v->lanes != 8 && v->lanes != 16)
             return *why = "MERGE takes 4, 8 or 16 items per invocation (lanes)",
@@ -123,7 +124,9 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
         if (v->long_rows) return *why = "MERGE splits long rows itself (long_rows 0)", TEXLA_ERR_ARGUMENT;
         if ((v->wg * v->lanes) % 256)
             return *why = "MERGE's tile (wg x items) is a multiple of 256 items", TEXLA_ERR_ARGUMENT;
-        if ((size_t)v->wg * (size_t)v->lanes * 8 + (size_t)v->wg * 8 + 16 > (size_t)c->shared_max)
+        /* the tile's row ends and products, the scan's keys and sums */
+        if (((size_t)v->wg * (size_t)v->lanes + (size_t)v->wg) * 4 * (size_t)(1 + k) + 16 >
+            (size_t)c->shared_max)
             return *why = "the merge tile exceeds GL_MAX_COMPUTE_SHARED_MEMORY_SIZE",
                    TEXLA_ERR_UNSUPPORTED;
         break;
@@ -521,29 +524,32 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, s
     return r ? r : pack_ylin(ctx, y, beta, add, ylin);
 }
 
-/* CSR by the merge path (glsl/kernels/spmv_merge.comp): the tiles, writing the texels of y
- * each holds whole, then the texels split between tiles. No pass of its own moves the rows
+/* CSR by the merge path (glsl/kernels/spmv_merge.comp): the tiles, writing the groups of y
+ * each holds whole, then the groups split between tiles. No pass of its own moves the rows
  * into y (H100, R-MAT: ylin and spmv_pack.comp's pass took 38 of 201 us) */
 #define MERGE_SPLIT 256 /* the splits' spacing in items: the smallest tile (E 4 x WG 64) */
 static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
                               const texla__obj *x, texla__obj *y, float beta, int add) {
-    long long R = (long long)f->ngroups * f->G, items = R + f->ne;
+    long long R = (long long)f->ngroups * f->G, items = R + f->ne, K = f->k;
     int wg = v->wg, E = v->lanes;
     long long tiles = (items + (long long)wg * E - 1) / ((long long)wg * E);
     long long M = (items + MERGE_SPLIT - 1) / MERGE_SPLIT; /* splits every MERGE_SPLIT items */
-    if (M > 0x3fffffffLL || 4 * M + 2 + R > 0x7fffffffLL)
+    if (M > 0x3fffffffLL || (K + 3) * M + 2 + K * R > 0x7fffffffLL)
         return texla__fail(ctx, TEXLA_ERR_LIMIT, "a merge-path product of %lld tiles", M);
     /* the tiles' open rows and sums, the splits (made once for the stored form: every tile
-     * size is a multiple of MERGE_SPLIT), the rows' values */
-    size_t cbytes = (size_t)M * 8 + ((size_t)M + 1) * 8 + (size_t)R * 4;
+     * size is a multiple of MERGE_SPLIT), the rows' values; K words a sum or value */
+    size_t cbytes = (size_t)M * 4 * (size_t)(1 + K) + ((size_t)M + 1) * 8 + (size_t)(R * K) * 4;
+    char kdefs[64];
+    snprintf(kdefs, sizeof kdefs, "#define K %lld\n#define SOA %d\n", K, f->fv.soa && K > 1);
     texla_result r = TEXLA_OK;
     if (!f->merge_split) {
         texla__buf_free(&ctx->gl, &f->buf[6]);
         r = texla__buf_make(&ctx->gl, cbytes, NULL, &f->buf[6]);
         if (r) return r;
         f->bytes += (double)cbytes;
-        texla__pass s = {.prog = TEXLA__P_SPMV_MERGE, .defines = "#define MODE 2\n#define WG 256\n#define E 1",
-                         .draw = TEXLA__DRAW_KERNEL};
+        char sdefs[128];
+        snprintf(sdefs, sizeof sdefs, "%s#define MODE 2\n#define WG 256\n#define E 1", kdefs);
+        texla__pass s = {.prog = TEXLA__P_SPMV_MERGE, .defines = sdefs, .draw = TEXLA__DRAW_KERNEL};
         s.i0[0] = (int)R;
         s.i0[1] = (int)f->ne;
         s.i0[3] = (int)M;
@@ -554,8 +560,8 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
         if (r) return r;
         f->merge_split = 1;
     }
-    char defs[128];
-    snprintf(defs, sizeof defs, "#define MODE 0\n#define WG %d\n#define E %d", wg, E);
+    char defs[192];
+    snprintf(defs, sizeof defs, "%s#define MODE 0\n#define WG %d\n#define E %d", kdefs, wg, E);
     texla__pass p = {.prog = TEXLA__P_SPMV_MERGE, .defines = defs, .src = {&x->t},
                      .dst = &y->t, .draw = TEXLA__DRAW_KERNEL};
     p.i0[0] = (int)R;
@@ -563,8 +569,8 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
     p.i0[2] = (int)tiles;
     p.i0[3] = (int)M;
     p.i1[0] = wg * E / MERGE_SPLIT;
-    p.i1[1] = y->t.w;
-    p.i1[2] = (int)(4 * M + 2);
+    p.i1[1] = f->w;
+    p.i1[2] = (int)((K + 3) * M + 2);
     p.i2[2] = add && beta != 0.0f;
     p.f0[0] = beta;
     for (int i = 0; i < 3; i++) bind(&p, f, i, i);
@@ -572,8 +578,10 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
     r = sp_groups_of(ctx, tiles, &p);
     if (!r) r = texla__run(&ctx->gl, &p);
     if (!r && tiles > 1) {
+        char qdefs[128]; /* one program for every E */
+        snprintf(qdefs, sizeof qdefs, "%s#define MODE 1\n#define WG 256\n#define E 1", kdefs);
         texla__pass q = p;
-        q.defines = "#define MODE 1\n#define WG 256\n#define E 1"; /* one program for every E */
+        q.defines = qdefs;
         q.src[0] = NULL;
         r = sp_groups_of(ctx, subgroup_each(ctx, tiles), &q);
         if (!r) r = texla__run(&ctx->gl, &q);
