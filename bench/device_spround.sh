@@ -6,6 +6,7 @@
 # Run from the repository root with build/bin and .gl carried; everything lands under $OUT.
 #   SP="band,rmat,circuit,fem3x3,complex3x3"   the matrices (spgen.py --only)
 #   SP_BUDGET=S                                 the tuner's budget (< 0: every candidate)
+#   SP_TMO=300                                  texla-bench's time limit in s (peers.py: half)
 #   TESTS=0                                     skip the test suite
 #   SP_ALL=1                                    every candidate the tuner knows (with SP_BUDGET=-1)
 #   SP_MERGE=1                                  A x by the merge path pinned at several sizes
@@ -27,9 +28,9 @@ if [ "${TESTS:-1}" != 0 ]; then
 fi
 wait
 echo "spgen done at $(( $(date +%s) - t0 )) s"
-timeout 300 ./build/bin/texla-bench --sections spsuite --spdir "$D" > "$OUT/texla_sp.txt" 2>&1
+timeout ${SP_TMO:-300} ./build/bin/texla-bench --sections spsuite --spdir "$D" > "$OUT/texla_sp.txt" 2>&1
 echo "spsuite rc=$? at $(( $(date +%s) - t0 )) s"
-timeout 150 python3 bench/peers.py spsuite --spdir "$D" > "$OUT/peers_sp.txt" 2>&1
+timeout $(( ${SP_TMO:-300} / 2 )) python3 bench/peers.py spsuite --spdir "$D" > "$OUT/peers_sp.txt" 2>&1
 echo "peers rc=$? at $(( $(date +%s) - t0 )) s"
 nvidia-smi --query-gpu=pstate,clocks.sm,clocks.mem --format=csv,noheader
 grep 'tuned in\|timing:' "$OUT/texla_sp.txt" | cut -c1-260

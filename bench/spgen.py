@@ -613,6 +613,64 @@ def g_blocks3_2d(S, rng):
     return 3 * N, 3 * N, 1, srp, scol, val
 
 
+def with_entries(m, k, rng):
+    """m's pattern with k-part entries (complex k = 2, quaternion k = 4), uniform parts."""
+    N, C, _, rp, col, _ = m
+    return N, C, k, rp, col, np.stack([uni(rng, col.size) for _ in range(k)], axis=1)
+
+
+def g_crmat(S, rng):
+    """rmat's pattern (its seed) with complex entries: power-law rows of compound entries."""
+    return with_entries(g_rmat(S, np.random.default_rng([1, zlib.crc32(b"rmat")])), 2, rng)
+
+
+def g_ccircuit(S, rng):
+    """circuit's pattern (its seed) with complex entries: a few very long rows of compound entries."""
+    return with_entries(g_circuit(S, np.random.default_rng([1, zlib.crc32(b"circuit")])), 2, rng)
+
+
+def g_qpower(S, rng):
+    """quaternion entries, 2^19 rows of Pareto(1.5) lengths (mean ~9, up to 2^16), random columns."""
+    return with_entries(powerlaw(S / 4, rng, 1.5, 3), 4, rng)
+
+
+def g_arrow(S, rng):
+    """2^21 x 2^21: the diagonal, a full first row and a full first column (one hot column)."""
+    n = max(64, int(round(2 ** 21 * S)))
+    i = np.arange(n, dtype=np.int64)
+    r = np.concatenate([i, np.zeros(n - 1, np.int64), i[1:]])
+    c = np.concatenate([i, i[1:], np.zeros(n - 1, np.int64)])
+    rp, col, val = coo_to_csr(n, n, r, c, uni(rng, r.size))
+    return n, n, 1, rp, col, val
+
+
+def g_zipf_cols(S, rng):
+    """2^21 rows of exactly 8 entries whose columns follow R-MAT's skew (even rows, hot columns)."""
+    n = 2 ** max(8, int(round(21 + np.log2(S))))
+    lev = int(np.log2(n))
+
+    def cols(i, kd, g):
+        c = np.zeros((i.size, kd), dtype=np.int64)
+        for _ in range(lev):
+            c = (c << 1) | (g.random((i.size, kd), dtype=F32) >= F32(0.76))
+        return c
+    c = distinct_sorted(n, 8, cols, rng)
+    perm = rng.permutation(n)
+    rp = np.arange(0, n * 8 + 1, 8, dtype=np.int64)
+    r = np.repeat(np.arange(n, dtype=np.int64), 8)
+    rp, col, val = coo_to_csr(n, n, r, perm[c.ravel()], uni(rng, r.size))
+    return n, n, 1, rp, col, val
+
+
+def g_bimodal(S, rng):
+    """2^21 rows: 95% of 4 random columns, 5% of 128 (mean ~10; no row past the serial cap)."""
+    n = max(64, int(round(2 ** 21 * S)))
+    lens = np.where(rng.random(n) < 0.05, 128, 4)
+    r, c = coo_rows(rng, lens, lambda r: rng.integers(0, n, size=r.size))
+    rp, col, val = coo_to_csr(n, n, r, c, uni(rng, r.size))
+    return n, n, 1, rp, col, val
+
+
 HELD = [
     ("poisson2d", g_poisson2d, "5-point 2D Laplacian (4, -1) on a 2048^2 grid"),
     ("rect_wide", g_rect_wide, "rectangular 2^16 x 2^22, 64..320 (mean 192) random columns per row"),
@@ -641,6 +699,12 @@ HELD = [
     ("rows1k", g_rows1k, "2^14 x 2^20, 1024 random columns per row"),
     ("half_empty", g_half_empty, "2^21 x 2^21, half the rows (in runs of 8) empty, the others 16 random"),
     ("quat_rand", g_quat_rand, "quaternion entries, 2^19 x 2^19, 8 random columns per row"),
+    ("crmat", g_crmat, "rmat's pattern with complex entries (power-law rows, compound entries)"),
+    ("ccircuit", g_ccircuit, "circuit's pattern with complex entries (a few very long rows)"),
+    ("qpower", g_qpower, "quaternion entries, 2^19 rows of Pareto(1.5) lengths, random columns"),
+    ("arrow", g_arrow, "2^21: diagonal, a full first row and a full first column"),
+    ("zipf_cols", g_zipf_cols, "2^21 rows of 8, columns with R-MAT's skew (hot columns, even rows)"),
+    ("bimodal", g_bimodal, "2^21 rows: 95% of 4 random columns, 5% of 128"),
     ("blocks3_2d", g_blocks3_2d, "real scalars of 3x3 blocks, 9-point 2D grid of 450^2 nodes, not symmetric"),
 ]
 
