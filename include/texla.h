@@ -609,10 +609,12 @@ typedef enum texla_sparse_sched {
     TEXLA_SCHED_DRAW,   /* the fragment forms (POINTS, GATHER) */
     TEXLA_SCHED_SEGMENT, /* COO without atomics: a segmented reduction of the row-sorted entries,
                            8 per invocation whatever the rows' lengths (deterministic) */
-    TEXLA_SCHED_MERGE   /* CSR of real entries split by the merge path: every invocation takes
-                           `lanes` items (4, 8 or 16) of the rows' ends and the entries merged,
-                           whatever the rows' lengths; open row sums carried in order
-                           (deterministic) */,
+    TEXLA_SCHED_MERGE   /* CSR split by the merge path: every invocation takes `lanes` items
+                           (4, 8 or 16) of the rows' ends and the entries merged, whatever the
+                           rows' lengths; open row sums carried in order (deterministic). Real,
+                           complex and quaternion entries (3x3 blocks as their real expansion);
+                           TEXLA_ERR_UNSUPPORTED where the tile, (wg lanes + wg) 4 (1 + k)
+                           bytes, passes GL_MAX_COMPUTE_SHARED_MEMORY_SIZE (k floats an entry) */,
     TEXLA_SCHED_STREAM  /* CSR streamed in row blocks (CSR-stream): a workgroup loads a block of
                            up to 2048 / k entries with consecutive invocations, keeps the products
                            in shared memory, then sums each row there with as many invocations

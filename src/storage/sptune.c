@@ -55,8 +55,9 @@
  * 5: the merge path writes y itself and is the rule for skewed rows (choices timed before it
  * ranked the merge path at 1.7x its time now: retuned); 6: the long rows' count (the rule's
  * merge path for many long rows); 7: rows past serial_cap skewed, and row schedules past it not
- * tried (power-law rows of a few thousand entries had been tuned to 12x the merge path) */
-#define KEY_VERSION 7
+ * tried (power-law rows of a few thousand entries had been tuned to 12x the merge path); 8: the
+ * merge path a candidate for complex and quaternion entries and for rows of lengths far apart */
+#define KEY_VERSION 8
 
 /* a row schedule whose longest row's chain of loads takes far longer than a whole product
  * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
@@ -680,17 +681,23 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
             add(ctx, L, (V){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_GROUP, .soa = 1}, q);
     }
     /* CSR by the merge path, for skewed rows: the same work per invocation whatever the rows
-     * (real entries; CSR's storage, so none of its own to build, and the three candidates
-     * cost only their timing). On the H100, R-MAT: 4 items an invocation 177 us with 128
-     * invocations a workgroup, 169 with 256, 165 with 512, 8 items 174 (16 items 185); the
-     * bigger tiles also carry a long row across fewer tiles; the merge path lost
-     * to the rows' schedules where rows are even (band 1.1 ms vs 0.12): only for skewed rows */
-    if (k == 1 && (all || M > 8 * m + 64)) {
+     * (CSR's storage, so none of its own to build, and the three candidates cost only their
+     * timing; a tile past this GL's shared memory is not added). On the H100, R-MAT: 4 items an
+     * invocation 177 us with 128 invocations a workgroup, 169 with 256, 165 with 512, 8 items
+     * 174 (16 items 185); the bigger tiles also carry a long row across fewer tiles; the merge
+     * path lost to the rows' schedules where rows are even (band 1.1 ms vs 0.12): only for
+     * skewed rows, or rows of lengths far apart (H200, 2^21 rows, 95% of 4 entries and 5% of
+     * 128: CSR stream 0.208 ms, the merge path 0.192, cuSPARSE 0.172). Complex and quaternion
+     * entries take smaller workgroups (H200, R-MAT's pattern with complex entries: 4 items 249
+     * us at 64 invocations, 295 at 256, 446 at 512; CSR lanes with chunks 245, cuSPARSE 149),
+     * so not the rule for their skewed rows */
+    if (all || M > 8 * m + 64 || sd > m) {
         add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4,
-                        .wg = 512}, q);
+                        .wg = k == 1 ? 512 : 64}, q);
         add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4,
-                        .wg = 256}, q);
-        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 8}, q);
+                        .wg = k == 1 ? 256 : 128}, q);
+        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 8,
+                        .wg = k == 1 ? 128 : 64}, q);
         if (all) {
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 16},
                 q);
