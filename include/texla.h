@@ -610,7 +610,7 @@ typedef enum texla_sparse_sched {
     TEXLA_SCHED_SEGMENT, /* COO without atomics: a segmented reduction of the row-sorted entries,
                            8 per invocation whatever the rows' lengths (deterministic) */
     TEXLA_SCHED_MERGE   /* CSR split by the merge path: every invocation takes `lanes` items
-                           (4, 8 or 16) of the rows' ends and the entries merged, whatever the
+                           (2, 4, 8 or 16) of the rows' ends and the entries merged, whatever the
                            rows' lengths; open row sums carried in order (deterministic). Real,
                            complex and quaternion entries (3x3 blocks as their real expansion);
                            TEXLA_ERR_UNSUPPORTED where the tile, (wg lanes + wg) 4 (1 + k)
@@ -626,7 +626,7 @@ typedef struct texla_sparse_variant {
     texla_sparse_format format;
     texla_sparse_sched sched;
     int lanes;          /* LANES: 2, 4, 8, 16, 32, 64 or 128 invocations per row; MERGE: items
-                           per invocation, 4, 8 or 16 (0: 8) */
+                           per invocation, 2, 4, 8 or 16 (0: 8) */
     int wg;             /* invocations per workgroup: 32, 64, 128, 256 or 512, at most
                            GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS (0: 128) */
     int dist;           /* 0: one workgroup per unit of work; 1: a fixed grid of SMs x bpsm

@@ -473,6 +473,8 @@ static void test_merge(void) {
         {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 256},
         {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 512},
         {.format = F(CSR), .sched = S(MERGE), .lanes = 8, .wg = 64, .soa = 1},
+        {.format = F(CSR), .sched = S(MERGE), .lanes = 2, .wg = 128},
+        {.format = F(CSR), .sched = S(MERGE), .lanes = 2, .wg = 256, .soa = 1},
         {.format = F(CSR), .sched = S(STREAM)},
         {.format = F(CSR), .sched = S(STREAM), .wg = 32},
         {.format = F(CSR), .sched = S(STREAM), .wg = 256, .soa = 1},
@@ -506,7 +508,7 @@ static void test_merge(void) {
                                                     : (int)(rnd_u() % 4u);
             for (int q = 0; q < len; q++) push(&m, &cap, i, (q * 3 + i) % m.cols);
         }
-        sweep_matrix_with(&m, 0, 1, vs, 6);
+        sweep_matrix_with(&m, 0, 1, vs, 8);
         hfree(&m);
     }
     {
@@ -518,7 +520,7 @@ static void test_merge(void) {
                                                     : (int)(rnd_u() % 4u);
             for (int q = 0; q < len; q++) push(&m, &cap, i, (q * 3 + i) % m.cols);
         }
-        sweep_matrix_with(&m, 0, 1, vs, 5);
+        sweep_matrix_with(&m, 0, 1, vs, 8);
         /* the same bits in every run (eight products) */
         tvec x = mkvec(1, m.cols, NULL, 0), y = mkvec(1, m.rows, NULL, 0);
         float *X = check_rnd((size_t)m.cols), *y0 = malloc(sizeof *y0 * (size_t)m.rows),

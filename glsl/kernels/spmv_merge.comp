@@ -263,7 +263,7 @@ void main() {
         if (r < na && END(r) <= j0 + j) { // row i0 + r ends here
             if (first_row == NONE) first_row = r, first = acc;
             else PUT_ROWVAL(r, acc);
-            acc = 0.0;
+            acc = VZERO;
             ++r;
         } else {
             acc += PROD(j);

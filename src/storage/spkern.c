@@ -118,8 +118,8 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
             return *why = "MERGE runs real, complex and quaternion entries (3x3 blocks as their "
                           "real expansion)",
                    TEXLA_ERR_UNSUPPORTED;
-        if (v->lanes != 4 && v->lanes != 8 && v->lanes != 16)
-            return *why = "MERGE takes 4, 8 or 16 items per invocation (lanes)",
+        if (v->lanes != 2 && v->lanes != 4 && v->lanes != 8 && v->lanes != 16)
+            return *why = "MERGE takes 2, 4, 8 or 16 items per invocation (lanes)",
                    TEXLA_ERR_ARGUMENT;
         if (v->long_rows) return *why = "MERGE splits long rows itself (long_rows 0)", TEXLA_ERR_ARGUMENT;
         if ((v->wg * v->lanes) % 256)
@@ -527,7 +527,7 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, s
 /* CSR by the merge path (glsl/kernels/spmv_merge.comp): the tiles, writing the groups of y
  * each holds whole, then the groups split between tiles. No pass of its own moves the rows
  * into y (H100, R-MAT: ylin and spmv_pack.comp's pass took 38 of 201 us) */
-#define MERGE_SPLIT 256 /* the splits' spacing in items: the smallest tile (E 4 x WG 64) */
+#define MERGE_SPLIT 256 /* the splits' spacing in items: the smallest tile (E 4 x WG 64, E 2 x WG 128) */
 static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
                               const texla__obj *x, texla__obj *y, float beta, int add) {
     long long R = (long long)f->ngroups * f->G, items = R + f->ne, K = f->k;

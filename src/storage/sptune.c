@@ -688,16 +688,18 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
      * path lost to the rows' schedules where rows are even (band 1.1 ms vs 0.12): only for
      * skewed rows, or rows of lengths far apart (H200, 2^21 rows, 95% of 4 entries and 5% of
      * 128: CSR stream 0.208 ms, the merge path 0.192, cuSPARSE 0.172). Complex and quaternion
-     * entries take smaller workgroups (H200, R-MAT's pattern with complex entries: 4 items 249
-     * us at 64 invocations, 295 at 256, 446 at 512; CSR lanes with chunks 245, cuSPARSE 149),
-     * so not the rule for their skewed rows */
+     * entries take fewer items and smaller workgroups (H200, R-MAT's pattern with complex
+     * entries: 2 items 232 us at 128 invocations, 238 at 256, 255 at 512; 4 items 244 at 64,
+     * 295 at 256, 446 at 512; CSR lanes with chunks 245, cuSPARSE 149; quaternion power-law
+     * rows: 2 items at 128 109 us, 4 at 64 132, CSR lanes with chunks 118; real R-MAT: 2 items
+     * 204-219, 4 items 148), so not the rule for their skewed rows */
     if (all || M > 8 * m + 64 || sd > m) {
-        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4,
-                        .wg = k == 1 ? 512 : 64}, q);
-        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4,
-                        .wg = k == 1 ? 256 : 128}, q);
-        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 8,
-                        .wg = k == 1 ? 128 : 64}, q);
+        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE,
+                        .lanes = k == 1 ? 4 : 2, .wg = k == 1 ? 512 : 128}, q);
+        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE,
+                        .lanes = k == 1 ? 4 : 2, .wg = 256}, q);
+        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE,
+                        .lanes = k == 1 ? 8 : 4, .wg = k == 1 ? 128 : 64}, q);
         if (all) {
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 16},
                 q);
