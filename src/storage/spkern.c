@@ -527,7 +527,7 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, s
 /* CSR by the merge path (glsl/kernels/spmv_merge.comp): the tiles, writing the groups of y
  * each holds whole, then the groups split between tiles. No pass of its own moves the rows
  * into y (H100, R-MAT: ylin and spmv_pack.comp's pass took 38 of 201 us) */
-#define MERGE_SPLIT 256 /* the splits' spacing in items: the smallest tile (E 4 x WG 64, E 2 x WG 128) */
+#define MERGE_SPLIT 256 /* the splits' spacing in items: the smallest tile (E 4 x WG 64) */
 static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
                               const texla__obj *x, texla__obj *y, float beta, int add) {
     long long R = (long long)f->ngroups * f->G, items = R + f->ne, K = f->k;
