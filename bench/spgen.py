@@ -656,7 +656,6 @@ def g_zipf_cols(S, rng):
         return c
     c = distinct_sorted(n, 8, cols, rng)
     perm = rng.permutation(n)
-    rp = np.arange(0, n * 8 + 1, 8, dtype=np.int64)
     r = np.repeat(np.arange(n, dtype=np.int64), 8)
     rp, col, val = coo_to_csr(n, n, r, perm[c.ravel()], uni(rng, r.size))
     return n, n, 1, rp, col, val
