@@ -56,8 +56,9 @@
  * ranked the merge path at 1.7x its time now: retuned); 6: the long rows' count (the rule's
  * merge path for many long rows); 7: rows past serial_cap skewed, and row schedules past it not
  * tried (power-law rows of a few thousand entries had been tuned to 12x the merge path); 8: the
- * merge path a candidate for complex and quaternion entries and for rows of lengths far apart */
-#define KEY_VERSION 8
+ * merge path a candidate for complex and quaternion entries and for rows of lengths far apart;
+ * 9: the merge path's complex and quaternion candidates on entries in planes (SoA) */
+#define KEY_VERSION 9
 
 /* a row schedule whose longest row's chain of loads takes far longer than a whole product
  * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
@@ -692,14 +693,18 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
      * entries: 2 items 232 us at 128 invocations, 238 at 256, 255 at 512; 4 items 244 at 64,
      * 295 at 256, 446 at 512; CSR lanes with chunks 245, cuSPARSE 149; quaternion power-law
      * rows: 2 items at 128 109 us, 4 at 64 132, CSR lanes with chunks 118; real R-MAT: 2 items
-     * 204-219, 4 items 148), so not the rule for their skewed rows */
+     * 204-219, 4 items 148), so not the rule for their skewed rows. Their entries in planes
+     * (SoA, the storage of the CSR SoA candidate) ran faster at every size tried (H200: complex
+     * R-MAT 4 items at 64 invocations 243 -> 206 us, at 128 208; 2 at 128 232 -> 220;
+     * quaternion power-law rows 2 at 128 109 -> 105, 4 at 64 132 -> 116; complex circuit 4 at
+     * 128 234, AoS 255-311 at the old sizes) */
     if (all || M > 8 * m + 64 || sd > m) {
         add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE,
-                        .lanes = k == 1 ? 4 : 2, .wg = k == 1 ? 512 : 128}, q);
+                        .lanes = k == 1 ? 4 : 2, .wg = k == 1 ? 512 : 128, .soa = k > 1}, q);
         add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE,
-                        .lanes = k == 1 ? 4 : 2, .wg = 256}, q);
+                        .lanes = 4, .wg = k == 1 ? 256 : 128, .soa = k > 1}, q);
         add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE,
-                        .lanes = k == 1 ? 8 : 4, .wg = k == 1 ? 128 : 64}, q);
+                        .lanes = k == 1 ? 8 : 4, .wg = k == 1 ? 128 : 64, .soa = k > 1}, q);
         if (all) {
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 16},
                 q);
