@@ -709,6 +709,10 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 16},
                 q);
         }
+        /* their storage built right after the rule's (same bytes as CSR's AoS storage, added
+         * later: H200, complex R-MAT's budget ran out before it was built, 12 candidates timed) */
+        for (int i = 0; k > 1 && i < L->n; i++)
+            if (L->c[i].fv.format == TEXLA_SPARSE_CSR && L->c[i].fv.soa) L->c[i].prior *= 0.98;
     }
     /* COO's segmented reduction: the same work per invocation whatever the rows */
     if (all || M > 8 * m + 64)
