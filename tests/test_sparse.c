@@ -1066,6 +1066,48 @@ static void test_rule_moderate_skew(void) {
     hfree(&m);
 }
 
+/* complex entries on rows of 1..15 and two of 2000 (skewed: the rule is CSR lanes with chunks):
+ * the merge path's candidates run on the entries in planes (SoA), and that storage is built
+ * first or second, right after the rule's (its bytes equal CSR's AoS storage's, which came
+ * first and took the budget on the H200); every trial correct */
+static void test_merge_soa_order(void) {
+    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
+    int n = 3000, M = 2000, cap = 0;
+    hmat m = {"complex rows of 1..15 and two of 2000 (the merge path on SoA, built second)", 2, n,
+              n, 0, NULL, NULL, NULL};
+    for (int i = 0; i < n; i++)
+        for (int q = 0, len = i % 1500 == 11 ? M : 1 + (int)(rnd_u() % 15u); q < len; q++)
+            push(&m, &cap, i, (int)(rnd_u() % (unsigned)n));
+    made r = make_on(ctx, &m, 0);
+    texla_sparse_trial trials[NTRIALS];
+    texla_sparse_tune_desc td;
+    if (tune_with(&r, m.name, -1, trials, &td)) {
+        int merge = 0, merge_aos = 0, bad = 0, first = -1, second = -1;
+        for (int i = 0; i < td.ntrials && i < NTRIALS; i++) {
+            const texla_sparse_trial *t = &trials[i];
+            bad += t->us >= 0 && !t->ok;
+            if (t->v.sched == TEXLA_SCHED_MERGE) *(t->v.soa ? &merge : &merge_aos) += 1;
+            if (t->us < 0 || !(t->build_s > 0)) continue; /* the storages, by when first timed */
+            if (first < 0 || t->at_s < trials[first].at_s) second = first, first = i;
+            else if (second < 0 || t->at_s < trials[second].at_s) second = i;
+        }
+        CHECK(merge == 3 && merge_aos == 0 && bad == 0,
+              "%s: %d merge trials on SoA (want 3), %d on AoS (want 0), %d timed wrong", m.name,
+              merge, merge_aos, bad);
+        int soa_at = -1; /* the SoA CSR storage: the first built (the rule's) or the second */
+        for (int s = 0, w = first; s < 2 && w >= 0; s++, w = second)
+            if (soa_at < 0 && trials[w].v.format == TEXLA_SPARSE_CSR && trials[w].v.soa) soa_at = s;
+        const texla_sparse_variant *v1 = first >= 0 ? &trials[first].v : NULL,
+                                   *v2 = second >= 0 ? &trials[second].v : NULL;
+        CHECK(soa_at >= 0, "%s: the storages built first and second: format %d soa %d, format %d "
+              "soa %d (want CSR SoA among them)", m.name, v1 ? (int)v1->format : -1,
+              v1 ? v1->soa : -1, v2 ? (int)v2->format : -1, v2 ? v2->soa : -1);
+        check_made(ctx, &r, &m, "y = A x, the tuned choice (complex, skewed rows)");
+    }
+    unmake(ctx, &r);
+    hfree(&m);
+}
+
 /* the tuner past its deadline at once, on rows of 1..13 entries within 50 of the diagonal
  * (SELL pads): CSR with short columns among its trials, one invocation and 4 lanes a row (half
  * the mean row, ~6.5), correct, though no CSR storage of 32-bit columns was timed before the
@@ -2456,6 +2498,7 @@ void suite_sparse(void) {
     test_rowsort_twin();
     test_chunk_twin();
     test_rule_moderate_skew();
+    test_merge_soa_order();
     test_csr16_late();
     test_symmetric();
     test_bad_inputs();
