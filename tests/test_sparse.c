@@ -1014,8 +1014,8 @@ static void test_chunk_twin(void) {
  * whose invocation walks its longest row alone: 2.2 ms on the H100 for power-law rows of
  * 16.5M entries, 12x the merge path), and the tuner tries no row schedule that leaves an
  * invocation more than the cap (CSR or SELL a row or by groups without chunks, 2 lanes) */
-static hmat moderate_skew(const char *name, int n, int M) {
-    hmat m = {name, 1, n, n, 0, NULL, NULL, NULL};
+static hmat moderate_skew(const char *name, int entry, int n, int M) {
+    hmat m = {name, entry, n, n, 0, NULL, NULL, NULL};
     int cap = 0;
     for (int i = 0; i < n; i++)
         for (int q = 0, len = i % 1500 == 11 ? M : 1 + (int)(rnd_u() % 15u); q < len; q++)
@@ -1026,14 +1026,14 @@ static hmat moderate_skew(const char *name, int n, int M) {
 static void test_rule_moderate_skew(void) {
     if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
     int n = 6000, M = 2000;
-    hmat m0 = moderate_skew("rows of 1..15 and four of 2000 (the rule)", n, M);
+    hmat m0 = moderate_skew("rows of 1..15 and four of 2000 (the rule)", 1, n, M);
     texla_sparse_info inf;
     if (rule_product(&m0, &inf))
         CHECK(inf.how[0] == 1 && inf.now[0].sched == TEXLA_SCHED_MERGE,
               "%s: the rule chose format %d, schedule %d (how %d); want the merge path",
               "rows of 1..15 and four of 2000 (the rule)", (int)inf.now[0].format,
               (int)inf.now[0].sched, inf.how[0]);
-    hmat m = moderate_skew("rows of 1..15 and four of 2000 (the tuner's candidates)", n, M);
+    hmat m = moderate_skew("rows of 1..15 and four of 2000 (the tuner's candidates)", 1, n, M);
     made r = make_on(ctx, &m, 0);
     enum { NT = 256 };
     texla_sparse_trial *trials = malloc(sizeof *trials * NT);
@@ -1072,12 +1072,8 @@ static void test_rule_moderate_skew(void) {
  * first and took the budget on the H200); every trial correct */
 static void test_merge_soa_order(void) {
     if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
-    int n = 3000, M = 2000, cap = 0;
-    hmat m = {"complex rows of 1..15 and two of 2000 (the merge path on SoA, built second)", 2, n,
-              n, 0, NULL, NULL, NULL};
-    for (int i = 0; i < n; i++)
-        for (int q = 0, len = i % 1500 == 11 ? M : 1 + (int)(rnd_u() % 15u); q < len; q++)
-            push(&m, &cap, i, (int)(rnd_u() % (unsigned)n));
+    hmat m = moderate_skew("complex rows of 1..15 and two of 2000 (the merge path on SoA, built "
+                           "early)", 2, 3000, 2000);
     made r = make_on(ctx, &m, 0);
     texla_sparse_trial trials[NTRIALS];
     texla_sparse_tune_desc td;
