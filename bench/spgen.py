@@ -402,6 +402,27 @@ def g_rect_wide(S, rng):
     return R, C, 1, rp, col, val
 
 
+def g_dense4k(S, rng):
+    n = max(16, int(round(4096 * S ** 0.5)))
+    rp = (np.arange(n + 1, dtype=np.int64) * n).astype(np.int32)
+    col = np.tile(np.arange(n, dtype=np.int32), n)
+    return n, n, 1, rp, col, uni(rng, n * n)
+
+
+def g_road2d(S, rng):
+    n = max(8, int(round(2048 * S ** 0.5)))
+    N = n * n
+    i = np.arange(N, dtype=np.int64)
+    x, y = i % n, i // n
+    right = (x < n - 1) & (rng.random(N) < 0.6)  # edge (i, i + 1), both ways
+    down = (y < n - 1) & (rng.random(N) < 0.6)   # edge (i, i + n)
+    a, b = i[right], i[down]
+    r = np.concatenate([i, a, a + 1, b, b + n])
+    c = np.concatenate([i, a + 1, a, b + n, b])
+    rp, col, val = coo_to_csr(N, N, r, c, uni(rng, r.size))
+    return N, N, 1, rp, col, val
+
+
 def scalar_blocks(S, rng, b, n1):
     """A real scalar matrix made of b x b blocks on a 27-point grid (the tuner may find BSR b)."""
     n = max(3, int(round(n1 * S ** (1 / 3))))
@@ -704,6 +725,8 @@ HELD = [
     ("arrow", g_arrow, "2^21: diagonal, a full first row and a full first column"),
     ("zipf_cols", g_zipf_cols, "2^21 rows of 8, columns with R-MAT's skew (hot columns, even rows)"),
     ("bimodal", g_bimodal, "2^21 rows: 95% of 4 random columns, 5% of 128"),
+    ("dense4k", g_dense4k, "4096 x 4096, every entry stored (rows of 4096, x in cache)"),
+    ("road2d", g_road2d, "2048^2 grid graph, 60% of its edges kept both ways, diagonal (rows of 1..5)"),
     ("blocks3_2d", g_blocks3_2d, "real scalars of 3x3 blocks, 9-point 2D grid of 450^2 nodes, not symmetric"),
 ]
 
