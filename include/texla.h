@@ -602,7 +602,7 @@ typedef enum texla_sparse_format {
 typedef enum texla_sparse_sched {
     TEXLA_SCHED_AUTO = 0,
     TEXLA_SCHED_ROW,    /* one invocation per row */
-    TEXLA_SCHED_LANES,  /* `lanes` invocations per row (CSR; BSR: 2 .. 32, each taking every
+    TEXLA_SCHED_LANES,  /* `lanes` invocations per row, 2 .. 128 (CSR; BSR: each taking every
                            lanes-th block of the row) */
     TEXLA_SCHED_GROUP,  /* one invocation per texel of y: its 4 rows (2 complex/quaternion) */
     TEXLA_SCHED_ATOMIC, /* scatter with float atomics (COO, CSC) */

@@ -314,6 +314,9 @@ static const V sweep_all[] = {
     {.format = F(BSR), .sched = S(LANES), .lanes = 4, .block = 3, .bell = 1, .xbuf = 1},
     {.format = F(BSR), .sched = S(LANES), .lanes = 8, .block = 2, .bell = 2, .wg = 64},
     {.format = F(BSR), .sched = S(LANES), .lanes = 32, .block = 4, .soa = 1, .xbuf = 1, .wg = 256},
+    {.format = F(BSR), .sched = S(LANES), .lanes = 64, .block = 4, .xbuf = 1, .wg = 256},
+    {.format = F(BSR), .sched = S(LANES), .lanes = 128, .block = 3, .bell = 1, .wg = 512},
+    {.format = F(BSR), .sched = S(LANES), .lanes = 64, .block = 2, .bell = 2, .soa = 1, .wg = 512},
     {.format = F(BSR), .sched = S(LANES), .lanes = 4, .block = 3, .bell = 1, .dist = 2, .bpsm = 1},
     {.format = F(ELL), .sched = S(ROW), .cols16 = 1},
     {.format = F(ELL), .sched = S(GROUP), .cols16 = 1, .wg = 256},
@@ -1102,6 +1105,53 @@ static void test_merge_soa_order(void) {
     }
     unmake(ctx, &r);
     hfree(&m);
+}
+
+/* few, very long rows (compute backend): 1200 rows of 600 distinct columns, the rule CSR with
+ * 64 lanes (wg 256), and a 512 x 512 matrix of every entry stored, BSR 2 by block rows with 64
+ * lanes (a row each: 2 ms on the H200 where 64 lanes take 31 us); either product right. Tuned
+ * past its deadline at once (the rule's storage only), the trials hold those lanes and more,
+ * every one correct */
+static void test_rule_few_long_rows(void) {
+    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
+    static const char *const names[2] = {"1200 rows of 600 entries (the rule)",
+                                         "512 x 512, every entry stored (the rule)"};
+    for (int c = 0; c < 2; c++) {
+        int n = c ? 512 : 1200, len = c ? 512 : 600;
+        hmat m = {names[c], 1, n, n, 0, NULL, NULL, NULL};
+        int cap = 0;
+        for (int i = 0; i < n; i++)
+            for (int q = 0; q < len; q++) push(&m, &cap, i, c ? q : (5 * i + 7 * q) % n);
+        made r = make_on(ctx, &m, 0);
+        texla_sparse_info inf;
+        if (r.a.id) check_made(ctx, &r, &m, names[c]);
+        if (r.a.id && CHECK_OK(ctx, texla_sparse_info_get(ctx, r.a, &inf), m.name)) {
+            const texla_sparse_variant *v = &inf.now[0];
+            texla_sparse_format want = c ? TEXLA_SPARSE_BSR : TEXLA_SPARSE_CSR;
+            CHECK(inf.how[0] == 1 && v->format == want && v->sched == TEXLA_SCHED_LANES &&
+                      v->lanes == 64 && v->wg == 256 && (!c || (v->block == 2 && v->bell == 0)),
+                  "%s: the rule chose format %d, schedule %d, %d lanes, wg %d, block %d, bell %d "
+                  "(how %d); want %s, 64 lanes, wg 256", m.name, (int)v->format, (int)v->sched,
+                  v->lanes, v->wg, v->block, v->bell, inf.how[0], c ? "BSR 2 by rows" : "CSR");
+        }
+        texla_sparse_trial trials[NTRIALS];
+        texla_sparse_tune_desc td;
+        if (tune_with(&r, m.name, 1e-9, trials, &td)) {
+            int wide = 0, bad = 0;
+            for (int i = 0; i < td.ntrials && i < NTRIALS; i++) {
+                const texla_sparse_trial *t = &trials[i];
+                if (t->v.format != (c ? TEXLA_SPARSE_BSR : TEXLA_SPARSE_CSR) || t->v.sched != TEXLA_SCHED_LANES) continue;
+                wide |= t->v.lanes == 64 ? 1 : t->v.lanes == 128 ? 2 : 0;
+                bad += !t->ok;
+            }
+            CHECK(wide == 3 && bad == 0, "%s, tuned: lanes 64 and 128 among the trials: %s, %s; "
+                  "%d lanes trials wrong (want 0) of %d trials", m.name, wide & 1 ? "yes" : "no",
+                  wide & 2 ? "yes" : "no", bad, td.ntrials);
+            check_made(ctx, &r, &m, "y = A x, the tuned choice (few long rows)");
+        }
+        unmake(ctx, &r);
+        hfree(&m);
+    }
 }
 
 /* the tuner past its deadline at once, on rows of 1..13 entries within 50 of the diagonal
@@ -2070,9 +2120,13 @@ static void test_bad_inputs(void) {
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "3 lanes");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_LANES, .lanes = 4};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "ELL with lanes");
+    v = (texla_sparse_variant){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_LANES, .lanes = 256,
+                               .wg = 1024};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "BSR with 256 lanes");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_LANES, .lanes = 64,
-                               .wg = 512};
-    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "BSR with 64 lanes");
+                               .wg = 128};
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT,
+               "BSR with 64 lanes in a workgroup of 128");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_GROUP, .rowsort = 1};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "rowsort with GROUP");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_SELL, .slice = 12};
@@ -2490,6 +2544,7 @@ void suite_sparse(void) {
     test_short_pad_nan(16);
     test_rule_long_rows();
     test_rule_lanes();
+    test_rule_few_long_rows();
     test_csr_short_tune();
     test_rowsort_twin();
     test_chunk_twin();

@@ -92,9 +92,8 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
     case TEXLA_SCHED_LANES:
         if (f != TEXLA_SPARSE_CSR && f != TEXLA_SPARSE_BSR)
             return *why = "LANES runs CSR and BSR", TEXLA_ERR_ARGUMENT;
-        if (!pow2(v->lanes) || v->lanes < 2 || v->lanes > (f == TEXLA_SPARSE_BSR ? 32 : 128))
-            return *why = f == TEXLA_SPARSE_BSR ? "lanes must be 2, 4, .. 32 (BSR)"
-                                                : "lanes must be 2, 4, .. 128", TEXLA_ERR_ARGUMENT;
+        if (!pow2(v->lanes) || v->lanes < 2 || v->lanes > 128)
+            return *why = "lanes must be 2, 4, .. 128", TEXLA_ERR_ARGUMENT;
         if (v->lanes * (k == 1 ? 4 : 2) > v->wg)
             return *why = "a workgroup must hold the lanes of a whole texel's rows (wg >= 4 lanes; "
                           "2 lanes for complex and quaternion entries)", TEXLA_ERR_ARGUMENT;

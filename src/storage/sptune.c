@@ -57,8 +57,10 @@
  * merge path for many long rows); 7: rows past serial_cap skewed, and row schedules past it not
  * tried (power-law rows of a few thousand entries had been tuned to 12x the merge path); 8: the
  * merge path a candidate for complex and quaternion entries and for rows of lengths far apart;
- * 9: the merge path's complex and quaternion candidates on entries in planes (SoA) */
-#define KEY_VERSION 9
+ * 9: the merge path's complex and quaternion candidates on entries in planes (SoA); 10: CSR and
+ * BSR lanes past 32 (8 for BSR) for few, very long rows (a dense matrix stored sparse had been
+ * tuned to 2x cuSPARSE's time) */
+#define KEY_VERSION 10
 
 /* a row schedule whose longest row's chain of loads takes far longer than a whole product
  * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
@@ -221,6 +223,15 @@ static int pow2_at_least(double v, int lo, int hi) {
     return p;
 }
 
+/* BSR's lanes a row that fill the GPU with invocations (about 2^18 of them: an H200 holds
+ * 132 x 2048) where n rows have about mb blocks each, at least 3 blocks a lane; 0 where 8 lanes
+ * or fewer do (FEM's short block rows) */
+static int bsr_lanes_fill(int n, double mb) {
+    int l = 8;
+    while (l < 128 && (double)n * l < (1 << 18) && 3.0 * 2 * l <= mb) l *= 2;
+    return l > 8 ? l : 0;
+}
+
 /* the lanes a row the candidates start from: half the mean row, a power of two in 2..32 */
 static int lanes_of_mean(const sp_stats *st, int op) {
     return pow2_at_least((op ? st->cmean : st->mean) / 2, 2, 32);
@@ -249,6 +260,16 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
         v.sched = TEXLA_SCHED_ROW;
         v.block = best_b;
         v.bell = sd <= 0.25 * m + 1;
+        int lb = bsr_lanes_fill(n, m / best_b);
+        if (lb > 8) {
+            /* few rows of many blocks (a dense matrix stored sparse): lanes enough to fill the
+             * GPU, blocks by row (H200, 4096 x 4096 every entry stored: BSR 2 a row 1990 us,
+             * block CSR 64 lanes 31.0, block ELL 32 lanes 173; cuSPARSE 45.4) */
+            v.sched = TEXLA_SCHED_LANES;
+            v.lanes = lb > 64 ? 64 : lb;
+            v.bell = 0;
+            v.wg = 4 * v.lanes > 128 ? 4 * v.lanes : 128;
+        }
     } else if (m > 48 && (n < 32768 || !skewed)) {
         /* long rows: lanes, more of them where rows are few, to keep the GPU busy (H100,
          * 2^17 rows of 128: 16 lanes 121.7 us, 32 131.8, where ELL by groups takes 275;
@@ -257,6 +278,11 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
         v.format = TEXLA_SPARSE_CSR;
         v.sched = TEXLA_SCHED_LANES;
         v.lanes = pow2_at_least(n < 32768 ? m / 4 : m / 8, 2, 32);
+        /* and past 32 where the rows are few and very long (H200, 4096 rows of 4096 random
+         * columns: 32 lanes 151.7 us, 128 134.8; 16384 rows of 1024: 32 lanes 131.4, 64 125.8,
+         * 128 139.7) */
+        if (n < 32768 && m / 16 > 32) v.lanes = pow2_at_least(m / 16, 32, 128);
+        v.wg = 4 * v.lanes > 128 ? 4 * v.lanes : 128;
         /* the longest row in chunks where its lanes would take it too long */
         if ((double)M / v.lanes > serial_cap(m)) v.long_rows = (int)fmin(fmax(256, 16 * ceil(m)), 1 << 30);
     } else if (M <= 1.25 * m + 2 && M <= SERIAL_MAX) {
@@ -576,9 +602,10 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_STREAM, .wg = wgs,
                             .long_rows = 16384}, q);
     }
-    int l1 = lanes_of_mean(st, op);
-    for (int L2 = 2; L2 <= (all ? 128 : 32); L2 *= 2)
-        if (all || L2 == l1 || L2 == l1 * 2 || L2 == l1 / 2)
+    int l1 = lanes_of_mean(st, op), nrows = op ? st->cols : st->rows;
+    for (int L2 = 2; L2 <= 128; L2 *= 2)
+        if (all || (L2 <= 32 && (L2 == l1 || L2 == l1 * 2 || L2 == l1 / 2)) ||
+            (L2 > 32 && nrows < 32768 && m / 16 > 32)) /* few, very long rows: as the rule */
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES, .lanes = L2,
                             .wg = L2 > 32 ? 4 * L2 : 128}, q);
     /* padded formats: only where the padding stays moderate */
@@ -664,13 +691,17 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
                      * chains of loads, where block rows are few and long (on FEM's 192000
                      * rows of ~26 blocks they lost: 39.7 us at 2 lanes against 37.7 at 1) */
                     double mb = m / b; /* blocks per block row, about */
-                    int nrows = op ? st->cols : st->rows;
                     if (soa || bell == 2 || (!all && !((nrows < 65536 && mb >= 12) || mb >= 64)))
                         continue;
-                    for (int L2 = 2; L2 <= (all ? 32 : 8); L2 *= 2)
-                        if (all || L2 * 3 <= mb)
+                    /* past 8 lanes where few block rows are very long (as the rule), and then
+                     * only around the lanes that fill the GPU, of block rows stored by row */
+                    int lb = bsr_lanes_fill(nrows, mb);
+                    for (int L2 = 2; L2 <= 128; L2 *= 2)
+                        if (all || (L2 <= 8 && L2 * 3 <= mb && L2 >= lb / 2) ||
+                            (bell == 0 && L2 > 8 && L2 >= lb / 2 && L2 <= 2 * lb))
                             add(ctx, L, (V){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_LANES,
-                                            .lanes = L2, .block = b, .bell = bell}, q);
+                                            .lanes = L2, .block = b, .bell = bell,
+                                            .wg = L2 > 32 ? 4 * L2 : 128}, q);
                 }
         }
     /* the inner layout of compound entries */
