@@ -423,6 +423,32 @@ def g_road2d(S, rng):
     return N, N, 1, rp, col, val
 
 
+def g_cdense2k(S, rng):
+    n = max(16, int(round(2048 * S ** 0.5)))
+    rp = (np.arange(n + 1, dtype=np.int64) * n).astype(np.int32)
+    col = np.tile(np.arange(n, dtype=np.int32), n)
+    return n, n, 2, rp, col, np.stack([uni(rng, n * n), uni(rng, n * n)], axis=1)
+
+
+def g_wideband(S, rng):
+    return band_rows(max(1024, int(round(2 ** 14 * S))), 2048, 0.25, 1 << 10, rng)
+
+
+def g_randlen(S, rng):
+    n = max(256, int(round(2 ** 20 * S)))
+    r, c = coo_rows(rng, rng.integers(0, 33, size=n), lambda r: rng.integers(0, n, size=r.size))
+    rp, col, val = coo_to_csr(n, n, r, c, uni(rng, r.size))
+    return n, n, 1, rp, col, val
+
+
+def g_runs16(S, rng):
+    n = max(256, int(round(2 ** 20 * S)))
+    start = rng.integers(0, n - 16, size=n)                   # one run of 16 columns a row
+    c = (start[:, None] + np.arange(16)[None, :]).ravel()
+    rp = np.arange(0, 16 * n + 1, 16, dtype=np.int64).astype(np.int32)
+    return n, n, 1, rp, c.astype(np.int32), uni(rng, c.size)
+
+
 def scalar_blocks(S, rng, b, n1):
     """A real scalar matrix made of b x b blocks on a 27-point grid (the tuner may find BSR b)."""
     n = max(3, int(round(n1 * S ** (1 / 3))))
@@ -727,6 +753,10 @@ HELD = [
     ("bimodal", g_bimodal, "2^21 rows: 95% of 4 random columns, 5% of 128"),
     ("dense4k", g_dense4k, "4096 x 4096, every entry stored (rows of 4096, x in cache)"),
     ("road2d", g_road2d, "2048^2 grid graph, 60% of its edges kept both ways, diagonal (rows of 1..5)"),
+    ("cdense2k", g_cdense2k, "2048 x 2048 complex, every entry stored"),
+    ("wideband", g_wideband, "2^14 rows, |i-j| <= 2048, 25% of the band filled (few rows of ~1000)"),
+    ("randlen", g_randlen, "2^20 rows of 0..32 (uniform) random columns"),
+    ("runs16", g_runs16, "2^20 rows, each one run of 16 consecutive columns at a random start"),
     ("blocks3_2d", g_blocks3_2d, "real scalars of 3x3 blocks, 9-point 2D grid of 450^2 nodes, not symmetric"),
 ]
 

@@ -1154,6 +1154,32 @@ static void test_rule_few_long_rows(void) {
     }
 }
 
+/* rows whose columns lie in runs wherever they are (8000 x 300000, each row a run of 12 columns
+ * at a random start: about a fifth of them near the diagonal): the tuner past its deadline at
+ * once still twins its fastest candidates with x from the buffer, and those run right */
+static void test_runs_xbuf(void) {
+    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
+    int n = 8000, nc = 300000;
+    hmat m = {"rows of one run of 12 columns at a random start (x buffer twins)", 1, n, nc, 0,
+              NULL, NULL, NULL};
+    int cap = 0;
+    for (int i = 0; i < n; i++)
+        for (int q = 0, s0 = (int)(rnd_u() % (unsigned)(nc - 12)); q < 12; q++) push(&m, &cap, i, s0 + q);
+    made r = make_on(ctx, &m, 0);
+    texla_sparse_trial trials[NTRIALS];
+    texla_sparse_tune_desc td;
+    if (tune_with(&r, m.name, 1e-9, trials, &td)) {
+        int xb = 0, ok = 0;
+        for (int i = 0; i < td.ntrials && i < NTRIALS; i++)
+            if (trials[i].v.xbuf) xb++, ok += trials[i].ok;
+        CHECK(xb >= 1 && ok == xb, "%s: %d trials with x from the buffer (%d correct; want at "
+              "least 1, all correct) of %d", m.name, xb, ok, td.ntrials);
+        check_made(ctx, &r, &m, "y = A x, the tuned choice (columns in runs)");
+    }
+    unmake(ctx, &r);
+    hfree(&m);
+}
+
 /* the tuner past its deadline at once, on rows of 1..13 entries within 50 of the diagonal
  * (SELL pads): CSR with short columns among its trials, one invocation and 4 lanes a row (half
  * the mean row, ~6.5), correct, though no CSR storage of 32-bit columns was timed before the
@@ -2545,6 +2571,7 @@ void suite_sparse(void) {
     test_rule_long_rows();
     test_rule_lanes();
     test_rule_few_long_rows();
+    test_runs_xbuf();
     test_csr_short_tune();
     test_rowsort_twin();
     test_chunk_twin();

@@ -20,6 +20,7 @@
 #define SP_LONG_ROW 256      /* a row longer than this counts as long (sp_stats.nlong) */
 #define SP_NBUF 7
 #define SP_NEAR 32768        /* sp_stats.near's window */
+#define SP_RUN_GAP 8         /* sp_stats.runs: the widest step from a column to the next */
 #define SP_C16 32767         /* cols16: the farthest column from its row (0x8000 marks padding) */
 #define SP_C8 127            /* cols8: the farthest column from its row (0x80 marks padding) */
 /* CSR-stream blocks: at most SP_STREAM_ENT / k entries and SP_STREAM_ROWS / k rows (8 KiB of
@@ -49,6 +50,9 @@ typedef struct sp_stats {
     double cmean, csd;
     double near;           /* the entries within SP_NEAR columns of their row's diagonal (scaled
                               for rectangular shapes), per entry: x's locality */
+    double runs;           /* the entries within SP_RUN_GAP columns of their row's entry before
+                              (its columns in runs, wherever they lie), per entry: x's locality
+                              within rows */
     long long far16;       /* the entries more than SP_C16 columns from their row (cols16 needs 0) */
     long long far8;        /* the entries more than SP_C8 columns from their row (cols8 needs 0) */
     int nlong, cnlong;     /* the rows (columns) longer than SP_LONG_ROW entries */

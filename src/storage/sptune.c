@@ -90,11 +90,11 @@ void sp_tune_key(const sp_stats *st, int entry, int op, int compute, char *key, 
      * whether scatter forms were allowed (bit 1 of compute) */
     texla__snprintf_c(key, n, /* the same key whatever LC_NUMERIC the application set */
              "spmv%d %s %s%s e%d r%d c%d nz%lld rows %d..%d m%.4g sd%.4g em%d cols %d m%.4g "
-             "sd%.4g em%d fill %.3f %.3f %.3f near %.2f far16 %lld far8 %lld sym %d long %d %d",
+             "sd%.4g em%d fill %.3f %.3f %.3f near %.2f runs %.2f far16 %lld far8 %lld sym %d long %d %d",
              KEY_VERSION, op ? "T" : "N", compute & 1 ? "compute" : "fragment",
              compute & 2 ? "+scatter" : "", entry, st->rows, st->cols, st->nnz, st->lmin, st->lmax,
              st->mean, st->sd, st->empty, st->cmax, st->cmean, st->csd, st->cempty, st->fill[2],
-             st->fill[3], st->fill[4], st->near, st->far16, st->far8, st->sym, st->nlong,
+             st->fill[3], st->fill[4], st->near, st->runs, st->far16, st->far8, st->sym, st->nlong,
              st->cnlong);
 }
 
@@ -486,9 +486,12 @@ static int c16_twin(const texla_sparse_variant *v, const sp_tune_req *q, texla_s
     return short_twin(v, q, 8, t) || short_twin(v, q, 16, t);
 }
 
-/* x-buffer twins are tried for real entries whose columns mostly lie near the diagonal */
+/* x-buffer twins are tried for real entries whose columns mostly lie near the diagonal, or in
+ * runs within their rows wherever those lie (H200, 2^20 rows each one run of 16 columns at a
+ * random start: CSR 4 lanes 95.4 us from the texture, 82.2 from the buffer) */
 static int twins_wanted(const sp_tune_req *q) {
-    return q->compute && q->k == 1 && q->pl[0]->st->near >= 0.5;
+    const sp_stats *st = q->pl[0]->st;
+    return q->compute && q->k == 1 && (st->near >= 0.5 || st->runs >= 0.5);
 }
 
 static void add(texla_ctx *ctx, clist *L, texla_sparse_variant v, const sp_tune_req *q) {
@@ -1254,8 +1257,8 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
             }
     }
     /* x from a storage buffer: twins of the fastest of each format and schedule (at most
-     * TWINS), on their storages, for real entries where most columns lie near the diagonal
-     * (H100: the random band 116 -> 90 us, FEM 3x3 45.8 -> 38.4, circuit 134 -> 110; on R-MAT's
+     * TWINS), on their storages, for real entries where most columns lie near the diagonal or
+     * in runs (twins_wanted; H100: the random band 116 -> 90 us, FEM 3x3 45.8 -> 38.4, circuit 134 -> 110; on R-MAT's
      * scattered columns the texture was faster, and for complex 3x3 blocks too: 41 against 47
      * us, also with x by block column). Not just the best three: the texture's ranking is not
      * the buffer's (the band: SELL per row was fourth with the texture, 135 us, and first with
