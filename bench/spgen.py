@@ -402,10 +402,14 @@ def g_rect_wide(S, rng):
     return R, C, 1, rp, col, val
 
 
+def dense_pattern(n):
+    """Row pointers and columns of an n x n matrix with every entry stored."""
+    return (np.arange(n + 1, dtype=np.int64) * n).astype(np.int32), np.tile(np.arange(n, dtype=np.int32), n)
+
+
 def g_dense4k(S, rng):
     n = max(16, int(round(4096 * S ** 0.5)))
-    rp = (np.arange(n + 1, dtype=np.int64) * n).astype(np.int32)
-    col = np.tile(np.arange(n, dtype=np.int32), n)
+    rp, col = dense_pattern(n)
     return n, n, 1, rp, col, uni(rng, n * n)
 
 
@@ -425,8 +429,7 @@ def g_road2d(S, rng):
 
 def g_cdense2k(S, rng):
     n = max(16, int(round(2048 * S ** 0.5)))
-    rp = (np.arange(n + 1, dtype=np.int64) * n).astype(np.int32)
-    col = np.tile(np.arange(n, dtype=np.int32), n)
+    rp, col = dense_pattern(n)
     return n, n, 2, rp, col, np.stack([uni(rng, n * n), uni(rng, n * n)], axis=1)
 
 
