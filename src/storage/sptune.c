@@ -59,7 +59,7 @@
  * merge path a candidate for complex and quaternion entries and for rows of lengths far apart;
  * 9: the merge path's complex and quaternion candidates on entries in planes (SoA); 10: CSR and
  * BSR lanes past 32 (8 for BSR) for few, very long rows (a dense matrix stored sparse had been
- * tuned to 2x cuSPARSE's time) */
+ * tuned to 2x cuSPARSE's time), and the runs statistic (x-buffer twins for columns in runs) */
 #define KEY_VERSION 10
 
 /* a row schedule whose longest row's chain of loads takes far longer than a whole product
@@ -90,7 +90,8 @@ void sp_tune_key(const sp_stats *st, int entry, int op, int compute, char *key, 
      * whether scatter forms were allowed (bit 1 of compute) */
     texla__snprintf_c(key, n, /* the same key whatever LC_NUMERIC the application set */
              "spmv%d %s %s%s e%d r%d c%d nz%lld rows %d..%d m%.4g sd%.4g em%d cols %d m%.4g "
-             "sd%.4g em%d fill %.3f %.3f %.3f near %.2f runs %.2f far16 %lld far8 %lld sym %d long %d %d",
+             "sd%.4g em%d fill %.3f %.3f %.3f near %.2f runs %.2f far16 %lld far8 %lld sym %d "
+             "long %d %d",
              KEY_VERSION, op ? "T" : "N", compute & 1 ? "compute" : "fragment",
              compute & 2 ? "+scatter" : "", entry, st->rows, st->cols, st->nnz, st->lmin, st->lmax,
              st->mean, st->sd, st->empty, st->cmax, st->cmean, st->csd, st->cempty, st->fill[2],
@@ -1258,11 +1259,11 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     }
     /* x from a storage buffer: twins of the fastest of each format and schedule (at most
      * TWINS), on their storages, for real entries where most columns lie near the diagonal or
-     * in runs (twins_wanted; H100: the random band 116 -> 90 us, FEM 3x3 45.8 -> 38.4, circuit 134 -> 110; on R-MAT's
-     * scattered columns the texture was faster, and for complex 3x3 blocks too: 41 against 47
-     * us, also with x by block column). Not just the best three: the texture's ranking is not
-     * the buffer's (the band: SELL per row was fourth with the texture, 135 us, and first with
-     * the buffer, 89) */
+     * in runs (twins_wanted; H100: the random band 116 -> 90 us, FEM 3x3 45.8 -> 38.4, circuit
+     * 134 -> 110; on R-MAT's scattered columns the texture was faster, and for complex 3x3
+     * blocks too: 41 against 47 us, also with x by block column). Not just the best three: the
+     * texture's ranking is not the buffer's (the band: SELL per row was fourth with the texture,
+     * 135 us, and first with the buffer, 89) */
     if (!r && best >= 0 && twins_wanted(q)) {
         int n0 = L.n, got[TWINS];
         for (int t = 0; t < TWINS; t++) got[t] = -1;
