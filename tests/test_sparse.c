@@ -897,15 +897,21 @@ static void unmake(texla_ctx *c, made *r) {
 /* A x of r tuned anew (force) with this budget, each candidate into trials[NTRIALS]; 1 when the
  * call succeeded */
 #define NTRIALS 160
-static int tune_with(const made *r, const char *name, double budget, texla_sparse_trial *trials,
-                     texla_sparse_tune_desc *td) {
+/* tunes the products ops (bit 0: A x, bit 1: A' x), forced, the trials into trials */
+static int tune_ops(const made *r, const char *name, double budget, texla_sparse_trial *trials,
+                    texla_sparse_tune_desc *td, int ops) {
     *td = (texla_sparse_tune_desc){0};
     td->trials = trials;
     td->max_trials = NTRIALS;
     td->budget = budget;
     td->force = 1;
-    td->ops = 1;
+    td->ops = ops;
     return r->a.id && CHECK_OK(ctx, texla_sparse_tune(ctx, r->a, td), name);
+}
+
+static int tune_with(const made *r, const char *name, double budget, texla_sparse_trial *trials,
+                     texla_sparse_tune_desc *td) {
+    return tune_ops(r, name, budget, trials, td, 1);
 }
 
 /* the tuner twins the fastest CSR candidate with 8-bit columns on a band (every entry within
@@ -1155,29 +1161,72 @@ static void test_rule_few_long_rows(void) {
 }
 
 /* rows whose columns lie in runs wherever they are (8000 x 300000, each row a run of 12 columns
- * at a random start: about a fifth of them near the diagonal): the tuner past its deadline at
- * once still twins its fastest candidates with x from the buffer, and those run right */
-static void test_runs_xbuf(void) {
-    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
-    int n = 8000, nc = 300000;
-    hmat m = {"rows of one run of 12 columns at a random start (x buffer twins)", 1, n, nc, 0,
-              NULL, NULL, NULL};
+ * at a random start: about a fifth of them near the diagonal), and for y = A' x columns in runs
+ * (8000 x 200000, each column a run of 4 rows at a random start: a third near the diagonal, the
+ * rows' 100 columns scattered): the tuner past its deadline at once still twins its fastest
+ * candidates with x from the buffer, and those run right */
+static void runs_case(int op) {
+    int n = 8000, nc = op ? 200000 : 300000, len = op ? 4 : 12;
+    int lines = op ? nc : n, span = op ? n : nc;
+    hmat m = {op ? "columns of one run of 4 rows at a random start (A' x: x buffer twins)"
+                 : "rows of one run of 12 columns at a random start (x buffer twins)",
+              1, n, nc, 0, NULL, NULL, NULL};
     int cap = 0;
-    for (int i = 0; i < n; i++)
-        for (int q = 0, s0 = (int)(rnd_u() % (unsigned)(nc - 12)); q < 12; q++) push(&m, &cap, i, s0 + q);
+    for (int i = 0; i < lines; i++)
+        for (int q = 0, s0 = (int)(rnd_u() % (unsigned)(span - len)); q < len; q++) {
+            if (op) push(&m, &cap, s0 + q, i);
+            else push(&m, &cap, i, s0 + q);
+        }
     made r = make_on(ctx, &m, 0);
     texla_sparse_trial trials[NTRIALS];
     texla_sparse_tune_desc td;
-    if (tune_with(&r, m.name, 1e-9, trials, &td)) {
+    if (tune_ops(&r, m.name, 1e-9, trials, &td, op ? 2 : 1)) {
         int xb = 0, ok = 0;
         for (int i = 0; i < td.ntrials && i < NTRIALS; i++)
             if (trials[i].v.xbuf) xb++, ok += trials[i].ok;
         CHECK(xb >= 1 && ok == xb, "%s: %d trials with x from the buffer (%d correct; want at "
               "least 1, all correct) of %d", m.name, xb, ok, td.ntrials);
-        check_made(ctx, &r, &m, "y = A x, the tuned choice (columns in runs)");
+        if (!op) check_made(ctx, &r, &m, "y = A x, the tuned choice (columns in runs)");
     }
     unmake(ctx, &r);
     hfree(&m);
+}
+
+/* rows of 1..24 scattered columns (10000 x 200000: neither near the diagonal nor in runs, so no
+ * x-buffer twins): past its deadline at once the tuner still tries SELL-32 with rows sorted one by
+ * one where its SELL storage pads (it is the padding that goes), and that runs right */
+static void test_rowsort_scattered(void) {
+    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
+    int n = 10000, nc = 200000;
+    hmat m = {"rows of 1..24 scattered columns (rows sorted, no twins)", 1, n, nc, 0, NULL, NULL,
+              NULL};
+    int cap = 0;
+    for (int i = 0; i < n; i++)
+        for (int q = 0, len = 1 + (int)(rnd_u() % 24u); q < len; q++)
+            push(&m, &cap, i, (int)(rnd_u() % (unsigned)nc));
+    made r = make_on(ctx, &m, 0);
+    texla_sparse_trial trials[NTRIALS];
+    texla_sparse_tune_desc td;
+    if (tune_with(&r, m.name, 1e-9, trials, &td)) {
+        int sorted = 0, ok = 0, padded = 0;
+        for (int i = 0; i < td.ntrials && i < NTRIALS; i++) {
+            const texla_sparse_trial *t = &trials[i];
+            padded |= t->v.format == TEXLA_SPARSE_SELL && !t->v.rowsort && t->padding > 0.05;
+            if (t->v.rowsort) sorted++, ok += t->ok;
+        }
+        CHECK(padded && sorted >= 1 && ok == sorted, "%s: a padded SELL trial %s; %d trials of "
+              "rows sorted (%d correct; want at least 1, all correct) of %d", m.name,
+              padded ? "yes" : "no", sorted, ok, td.ntrials);
+        check_made(ctx, &r, &m, "y = A x, the tuned choice (scattered rows, sorted)");
+    }
+    unmake(ctx, &r);
+    hfree(&m);
+}
+
+static void test_runs_xbuf(void) {
+    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
+    runs_case(0);
+    runs_case(1);
 }
 
 /* the tuner past its deadline at once, on rows of 1..13 entries within 50 of the diagonal
@@ -2147,8 +2196,10 @@ static void test_bad_inputs(void) {
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_LANES, .lanes = 4};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "ELL with lanes");
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_LANES, .lanes = 256,
-                               .wg = 1024};
+                               .wg = 512};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT, "BSR with 256 lanes");
+    CHECK(strstr(texla_error_message(ctx), "lanes must be 2, 4, .. 128") != NULL,
+          "BSR with 256 lanes: message %s", texla_error_message(ctx));
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_LANES, .lanes = 64,
                                .wg = 128};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT,
@@ -2572,6 +2623,7 @@ void suite_sparse(void) {
     test_rule_lanes();
     test_rule_few_long_rows();
     test_runs_xbuf();
+    test_rowsort_scattered();
     test_csr_short_tune();
     test_rowsort_twin();
     test_chunk_twin();

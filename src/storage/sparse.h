@@ -52,7 +52,9 @@ typedef struct sp_stats {
                               for rectangular shapes), per entry: x's locality */
     double runs;           /* the entries within SP_RUN_GAP columns of their row's entry before
                               (its columns in runs, wherever they lie), per entry: x's locality
-                              within rows */
+                              within rows (y = A x) */
+    double cruns;          /* the same of the columns: within SP_RUN_GAP rows of their column's
+                              entry before (y = A' x reads A's columns as its rows) */
     long long far16;       /* the entries more than SP_C16 columns from their row (cols16 needs 0) */
     long long far8;        /* the entries more than SP_C8 columns from their row (cols8 needs 0) */
     int nlong, cnlong;     /* the rows (columns) longer than SP_LONG_ROW entries */

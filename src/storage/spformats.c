@@ -343,6 +343,16 @@ void sp_stats_of(const sp_csr *m, sp_stats *st) {
             double var = c2 / m->cols - st->cmean * st->cmean;
             st->csd = var > 0 ? sqrt(var) : 0;
         }
+        /* the columns' runs (the rows of A'): each column's last row so far, plus one (0: none) */
+        memset(cl, 0, sizeof *cl * (size_t)m->cols);
+        long long cruns = 0;
+        for (int i = 0; i < m->rows; i++)
+            for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
+                int j = m->col[e];
+                cruns += cl[j] && i + 1 - cl[j] <= SP_RUN_GAP;
+                cl[j] = i + 1;
+            }
+        st->cruns = m->nnz ? (double)cruns / (double)m->nnz : 0;
         free(cl);
     }
     if (m->k > 2) return;

@@ -90,13 +90,13 @@ void sp_tune_key(const sp_stats *st, int entry, int op, int compute, char *key, 
      * whether scatter forms were allowed (bit 1 of compute) */
     texla__snprintf_c(key, n, /* the same key whatever LC_NUMERIC the application set */
              "spmv%d %s %s%s e%d r%d c%d nz%lld rows %d..%d m%.4g sd%.4g em%d cols %d m%.4g "
-             "sd%.4g em%d fill %.3f %.3f %.3f near %.2f runs %.2f far16 %lld far8 %lld sym %d "
-             "long %d %d",
+             "sd%.4g em%d fill %.3f %.3f %.3f near %.2f runs %.2f %.2f far16 %lld far8 %lld "
+             "sym %d long %d %d",
              KEY_VERSION, op ? "T" : "N", compute & 1 ? "compute" : "fragment",
              compute & 2 ? "+scatter" : "", entry, st->rows, st->cols, st->nnz, st->lmin, st->lmax,
              st->mean, st->sd, st->empty, st->cmax, st->cmean, st->csd, st->cempty, st->fill[2],
-             st->fill[3], st->fill[4], st->near, st->runs, st->far16, st->far8, st->sym, st->nlong,
-             st->cnlong);
+             st->fill[3], st->fill[4], st->near, st->runs, st->cruns, st->far16, st->far8, st->sym,
+             st->nlong, st->cnlong);
 }
 
 /* the index of the name s[0..len) among names[1..n) ("auto" is never cached), or -1 */
@@ -491,8 +491,8 @@ static int c16_twin(const texla_sparse_variant *v, const sp_tune_req *q, texla_s
  * runs within their rows wherever those lie (H200, 2^20 rows each one run of 16 columns at a
  * random start: CSR 8 lanes 95.4 us from the texture, 92.7 from the buffer, 4 lanes 82.2) */
 static int twins_wanted(const sp_tune_req *q) {
-    const sp_stats *st = q->pl[0]->st;
-    return q->compute && q->k == 1 && (st->near >= 0.5 || st->runs >= 0.5);
+    const sp_stats *st = q->pl[0]->st; /* A's: its rows for A x, its columns for A' x */
+    return q->compute && q->k == 1 && (st->near >= 0.5 || (q->op ? st->cruns : st->runs) >= 0.5);
 }
 
 static void add(texla_ctx *ctx, clist *L, texla_sparse_variant v, const sp_tune_req *q) {
@@ -1143,6 +1143,8 @@ typedef struct nag_memo {
 static void prefetch(texla_ctx *ctx, const sp_tune_req *q, const texla_sparse_variant *v,
                      nag_memo *mm) {
     if (!ctx->gl.caps.parallel_compile) return; /* no rows scanned for nothing */
+    const char *why; /* a size the variant cannot take (64 lanes at 64 invocations): nothing */
+    if (sp_variant_check(ctx, v, q->k, q->op, &why)) return;
     const sp_stats *st = q->pl[0]->st;
     int M = q->op ? st->cmax : st->lmax, plane, nag = 0;
     texla_sparse_variant fv = sp_format_of(v, q->op, &plane);
@@ -1264,10 +1266,11 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
      * blocks too: 41 against 47 us, also with x by block column). Not just the best three: the
      * texture's ranking is not the buffer's (the band: SELL per row was fourth with the texture,
      * 135 us, and first with the buffer, 89) */
-    if (!r && best >= 0 && twins_wanted(q)) {
+    int twins = twins_wanted(q);
+    if (!r && best >= 0 && q->compute && q->k == 1) { /* (rows sorted below also without twins) */
         int n0 = L.n, got[TWINS];
         for (int t = 0; t < TWINS; t++) got[t] = -1;
-        for (int t = 0; t < TWINS; t++) {
+        for (int t = 0; twins && t < TWINS; t++) {
             for (int i = 0; i < n0; i++) {
                 const texla_sparse_variant *v = &L.c[i].v;
                 int seen = 0;
@@ -1291,7 +1294,7 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
          * groups 71.3 against 79.8) */
         int c16 = -1, csr16 = -1;
         texla_sparse_variant u;
-        for (int i = 0; i < n0; i++) {
+        for (int i = 0; twins && i < n0; i++) {
             if (!L.c[i].ok || !c16_twin(&L.c[i].v, q, &u)) continue;
             int *best16 = L.c[i].v.format == TEXLA_SPARSE_CSR ? &csr16 : &c16;
             if (*best16 < 0 || L.c[i].us < L.c[*best16].us) *best16 = i;
@@ -1336,7 +1339,10 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
          * rows of 1..11 entries, one of them far from the diagonal: 73.3 us at 256 invocations
          * against 75.3 for the tuned SELL-32 by groups, padded 35%; cuSPARSE 57.7. With
          * circuit's chunks, 88.6 against CSR a row's 86.7, and chosen through the final round's
-         * spread: 0.0893 ms against 0.0873) */
+         * spread: 0.0893 ms against 0.0873). Also where no twins are wanted, columns scattered:
+         * it is the padding that goes (H200, the transpose of 2^20 rows each a run of 16
+         * columns at a random start, rows of ~16 scattered columns: 64.6 us against 91.2 for
+         * SELL-32 by groups, padded 35%; cuSPARSE 81.5) */
         int sl = -1;
         for (int i = 0; i < n0; i++)
             if (L.c[i].ok && L.c[i].v.format == TEXLA_SPARSE_SELL && !L.c[i].v.rowsort &&
