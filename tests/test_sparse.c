@@ -894,10 +894,9 @@ static void unmake(texla_ctx *c, made *r) {
     free(r->X), free(r->ref), free(r->bnd);
 }
 
-/* A x of r tuned anew (force) with this budget, each candidate into trials[NTRIALS]; 1 when the
- * call succeeded */
 #define NTRIALS 160
-/* tunes the products ops (bit 0: A x, bit 1: A' x), forced, the trials into trials */
+/* the products ops (bit 0: A x, bit 1: A' x) of r tuned anew (force) with this budget, each
+ * candidate into trials[NTRIALS]; 1 when the call succeeded */
 static int tune_ops(const made *r, const char *name, double budget, texla_sparse_trial *trials,
                     texla_sparse_tune_desc *td, int ops) {
     *td = (texla_sparse_tune_desc){0};
@@ -909,6 +908,7 @@ static int tune_ops(const made *r, const char *name, double budget, texla_sparse
     return r->a.id && CHECK_OK(ctx, texla_sparse_tune(ctx, r->a, td), name);
 }
 
+/* A x of r tuned so */
 static int tune_with(const made *r, const char *name, double budget, texla_sparse_trial *trials,
                      texla_sparse_tune_desc *td) {
     return tune_ops(r, name, budget, trials, td, 1);
@@ -1130,10 +1130,10 @@ static void test_rule_few_long_rows(void) {
             for (int q = 0; q < len; q++) push(&m, &cap, i, c ? q : (5 * i + 7 * q) % n);
         made r = make_on(ctx, &m, 0);
         texla_sparse_info inf;
+        texla_sparse_format want = c ? TEXLA_SPARSE_BSR : TEXLA_SPARSE_CSR;
         if (r.a.id) check_made(ctx, &r, &m, names[c]);
         if (r.a.id && CHECK_OK(ctx, texla_sparse_info_get(ctx, r.a, &inf), m.name)) {
             const texla_sparse_variant *v = &inf.now[0];
-            texla_sparse_format want = c ? TEXLA_SPARSE_BSR : TEXLA_SPARSE_CSR;
             CHECK(inf.how[0] == 1 && v->format == want && v->sched == TEXLA_SCHED_LANES &&
                       v->lanes == 64 && v->wg == 256 && (!c || (v->block == 2 && v->bell == 0)),
                   "%s: the rule chose format %d, schedule %d, %d lanes, wg %d, block %d, bell %d "
@@ -1146,7 +1146,7 @@ static void test_rule_few_long_rows(void) {
             int wide = 0, bad = 0;
             for (int i = 0; i < td.ntrials && i < NTRIALS; i++) {
                 const texla_sparse_trial *t = &trials[i];
-                if (t->v.format != (c ? TEXLA_SPARSE_BSR : TEXLA_SPARSE_CSR) || t->v.sched != TEXLA_SCHED_LANES) continue;
+                if (t->v.format != want || t->v.sched != TEXLA_SCHED_LANES) continue;
                 wide |= t->v.lanes == 64 ? 1 : t->v.lanes == 128 ? 2 : 0;
                 bad += !t->ok;
             }
