@@ -224,6 +224,10 @@ static int pow2_at_least(double v, int lo, int hi) {
     return p;
 }
 
+/* the workgroup of a lanes schedule: 128 invocations, or the lanes of 4 rows where that is more
+ * (a workgroup holds a whole texel's rows) */
+static int lanes_wg(int lanes) { return 4 * lanes > 128 ? 4 * lanes : 128; }
+
 /* BSR's lanes a row that fill the GPU with invocations (about 2^18 of them: an H200 holds
  * 132 x 2048) where n rows have about mb blocks each, at least 3 blocks a lane; 0 where 8 lanes
  * or fewer do (FEM's short block rows) */
@@ -269,7 +273,7 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
             v.sched = TEXLA_SCHED_LANES;
             v.lanes = lb > 64 ? 64 : lb;
             v.bell = 0;
-            v.wg = 4 * v.lanes > 128 ? 4 * v.lanes : 128;
+            v.wg = lanes_wg(v.lanes);
         }
     } else if (m > 48 && (n < 32768 || !skewed)) {
         /* long rows: lanes, more of them where rows are few, to keep the GPU busy (H100,
@@ -283,7 +287,7 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
          * columns: 32 lanes 151.7 us, 128 134.8; 16384 rows of 1024: 32 lanes 131.4, 64 125.8,
          * 128 139.7) */
         if (n < 32768 && m / 16 > 32) v.lanes = pow2_at_least(m / 16, 32, 128);
-        v.wg = 4 * v.lanes > 128 ? 4 * v.lanes : 128;
+        v.wg = lanes_wg(v.lanes);
         /* the longest row in chunks where its lanes would take it too long */
         if ((double)M / v.lanes > serial_cap(m)) v.long_rows = (int)fmin(fmax(256, 16 * ceil(m)), 1 << 30);
     } else if (M <= 1.25 * m + 2 && M <= SERIAL_MAX) {
@@ -611,7 +615,7 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
         if (all || (L2 <= 32 && (L2 == l1 || L2 == l1 * 2 || L2 == l1 / 2)) ||
             (L2 > 32 && nrows < 32768 && m / 16 > 32)) /* few, very long rows: as the rule */
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES, .lanes = L2,
-                            .wg = L2 > 32 ? 4 * L2 : 128}, q);
+                            .wg = lanes_wg(L2)}, q);
     /* padded formats: only where the padding stays moderate */
     double ell_pad = m > 0 ? M / m - 1 : 0;
     if (all || ell_pad <= 1.0) {
@@ -705,7 +709,7 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
                             (bell == 0 && L2 > 8 && L2 >= lb / 2 && L2 <= 2 * lb))
                             add(ctx, L, (V){.format = TEXLA_SPARSE_BSR, .sched = TEXLA_SCHED_LANES,
                                             .lanes = L2, .block = b, .bell = bell,
-                                            .wg = L2 > 32 ? 4 * L2 : 128}, q);
+                                            .wg = lanes_wg(L2)}, q);
                 }
         }
     /* the inner layout of compound entries */
