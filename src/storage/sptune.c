@@ -499,6 +499,17 @@ static int twins_wanted(const sp_tune_req *q) {
     return q->compute && q->k == 1 && (st->near >= 0.5 || (q->op ? st->cruns : st->runs) >= 0.5);
 }
 
+/* neighbouring rows of the product share columns: A's columns in runs for A x (rows i and i + 1
+ * both hold column j), its rows' runs for A' x. SELL's rows sorted with x from a buffer is tried
+ * for scattered columns only there (H200, each gathered x read by the slice's rows: the transpose
+ * of 2^20 rows each one run of 16 columns, 64.6 us against 91.2 for SELL-32 padded 35%; where
+ * the rows share nothing (uniform random rows, R-MAT, power-law rows, 4M x 256K) it ran 1.8-3.1x
+ * slower than the tuned choice, its storage built in 0.4-1.0 s of the tuning) */
+static int rows_share(const sp_tune_req *q) {
+    const sp_stats *st = q->pl[0]->st;
+    return (q->op ? st->runs : st->cruns) >= 0.5;
+}
+
 static void add(texla_ctx *ctx, clist *L, texla_sparse_variant v, const sp_tune_req *q) {
     sp_variant_norm(&v);
     const char *why;
@@ -1343,16 +1354,15 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
          * rows of 1..11 entries, one of them far from the diagonal: 73.3 us at 256 invocations
          * against 75.3 for the tuned SELL-32 by groups, padded 35%; cuSPARSE 57.7. With
          * circuit's chunks, 88.6 against CSR a row's 86.7, and chosen through the final round's
-         * spread: 0.0893 ms against 0.0873). Also where no twins are wanted, columns scattered:
-         * it is the padding that goes (H200, the transpose of 2^20 rows each a run of 16
-         * columns at a random start, rows of ~16 scattered columns: 64.6 us against 91.2 for
-         * SELL-32 by groups, padded 35%; cuSPARSE 81.5) */
+         * spread: 0.0893 ms against 0.0873). Also where no twins are wanted, columns scattered,
+         * if neighbouring rows share them (rows_share) */
         int sl = -1;
         for (int i = 0; i < n0; i++)
             if (L.c[i].ok && L.c[i].v.format == TEXLA_SPARSE_SELL && !L.c[i].v.rowsort &&
                 (sl < 0 || L.c[i].us < L.c[sl].us))
                 sl = i;
-        if (c16 < 0 && sl >= 0 && L.c[sl].padding > 0.05 && !L.c[sl].v.long_rows) {
+        if (c16 < 0 && sl >= 0 && L.c[sl].padding > 0.05 && !L.c[sl].v.long_rows &&
+            (twins || rows_share(q))) {
             texla_sparse_variant w = {.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_ROW,
                                       .slice = 32, .rowsort = 1, .wg = 256};
             if (xbuf_twin(&w, &u)) add(ctx, &L, u, q);
