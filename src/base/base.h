@@ -7,6 +7,7 @@
 
 #include "texla.h"
 
+#include <locale.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -61,10 +62,23 @@ texla_result texla__afile_open(texla__err *e, const char *fn, const char *path, 
 texla_result texla__afile_commit(texla__err *e, const char *fn, texla__afile *a, int err,
                                  const char *what);
 
-/* Numbers in the text texla writes and reads back (cnum.c): snprintf and strtod in the "C"
- * locale, so '.' is the decimal point whatever LC_NUMERIC the application set */
-int texla__snprintf_c(char *s, size_t n, const char *fmt, ...) TEXLA__PRINTF(3, 4);
+/* Numbers in the text texla writes and reads back (cnum.c): snprintf, strtod and strtof in the
+ * "C" locale, so '.' is the decimal point whatever LC_NUMERIC the application set. The _c calls
+ * make that locale for one number; a file of many makes it once (texla__cnum_open: 0, or ENOMEM
+ * with c (locale_t)0, where the _in calls use the application's locale) and closes it after */
+typedef struct texla__cnum {
+    locale_t c;
+} texla__cnum;
+int texla__cnum_open(texla__cnum *n);
+void texla__cnum_close(texla__cnum *n);
+int texla__vsnprintf_in(const texla__cnum *n, char *s, size_t size, const char *fmt, va_list ap);
+int texla__snprintf_in(const texla__cnum *n, char *s, size_t size, const char *fmt, ...)
+    TEXLA__PRINTF(4, 5);
+double texla__strtod_in(const texla__cnum *n, const char *s, char **end);
+float texla__strtof_in(const texla__cnum *n, const char *s, char **end);
+int texla__snprintf_c(char *s, size_t size, const char *fmt, ...) TEXLA__PRINTF(3, 4);
 double texla__strtod_c(const char *s, char **end);
+float texla__strtof_c(const char *s, char **end);
 
 /* an allocation count of n >= 0 elements, at least one */
 static inline size_t texla__at_least_one(long long n) { return n > 0 ? (size_t)n : 1; }

@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <locale.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,6 +59,7 @@ typedef struct reader {
     char *ln;           /* the current line, NUL-terminated (not stored for comments) */
     size_t lncap, lnlen;
     int comment, blank, too_long, has_nul;
+    texla__cnum num;    /* the "C" numeric locale the values are read in (made once a file) */
 } reader;
 
 static int next_byte(reader *r) {
@@ -215,24 +215,11 @@ static int ieq(const char *a, const char *b) {
 }
 
 /* Converts text of the checked syntax to the nearest float (strtof: correctly rounded, so
- * %.9g output reads back bit-exactly). strtof follows LC_NUMERIC: where the decimal point is
- * not '.', the '.' is replaced by the locale's point in a copy. Returns 0, or ENOMEM. */
-static int to_float(const char *s, float *out) {
-    const char *dp = localeconv()->decimal_point;
-    const char *dot = strchr(s, '.');
-    if (!dot || !dp || (dp[0] == '.' && dp[1] == '\0')) {
-        *out = strtof(s, NULL);
-        return 0;
-    }
-    size_t n = strlen(s), k = strlen(dp);
-    char *copy = malloc(n + k + 1);
-    if (!copy) return ENOMEM;
-    size_t at = (size_t)(dot - s);
-    memcpy(copy, s, at);
-    memcpy(copy + at, dp, k);
-    memcpy(copy + at + k, dot + 1, n - at); /* with the NUL */
-    *out = strtof(copy, NULL);
-    free(copy);
+ * %.9g output reads back bit-exactly), in the reader's "C" numeric locale, whatever
+ * LC_NUMERIC the application set. Returns 0, or ENOMEM (that locale could not be made). */
+static int to_float(const reader *r, const char *s, float *out) {
+    if (!r->num.c) return ENOMEM;
+    *out = texla__strtof_in(&r->num, s, NULL);
     return 0;
 }
 
@@ -347,7 +334,7 @@ static texla_result parse_value(reader *r, mm_field field, const char *tok, floa
         return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: value '%.40s' is not %s", r->path,
                     r->line, tok, field == F_INTEGER ? "an integer" : "a real number");
     }
-    if (to_float(tok, v))
+    if (to_float(r, tok, v))
         return fail(r->ctx, TEXLA_ERR_MEMORY, "%s:%lld: out of memory", r->path, r->line);
     if (!isfinite(*v))
         return fail(r->ctx, TEXLA_ERR_FORMAT, "%s:%lld: value %.40s is out of float range",
@@ -591,6 +578,7 @@ static texla_result mm_read(texla_ctx *ctx, const char *fn, const char *path, in
         free(r);
         return oe;
     }
+    texla__cnum_open(&r->num); /* where it cannot be made, the first value says so */
     texla_mm m = {0};
     int coordinate = 0;
     mm_field field = F_REAL;
@@ -642,6 +630,7 @@ static texla_result mm_read(texla_ctx *ctx, const char *fn, const char *path, in
             e = fail(ctx, TEXLA_ERR_MEMORY, "%s: out of memory", path);
     }
     fclose(r->f);
+    texla__cnum_close(&r->num);
     free(r->ln);
     free(r);
     if (e) {
@@ -678,15 +667,14 @@ typedef struct writer {
     texla__afile af; /* the temporary file and its commit */
     FILE *f;         /* af.f */
     int err;      /* first errno seen, 0: none */
-    char dp[8];   /* the locale's decimal point, to turn back into '.' */
+    texla__cnum num; /* the "C" numeric locale the values are written in */
 } writer;
 
 static texla_result w_open(writer *w) {
     texla_result r = texla__afile_open(w->ctx ? &w->ctx->err : NULL, w->fn, w->path, &w->af);
     w->f = w->af.f;
     if (r) return r;
-    const char *dp = localeconv()->decimal_point;
-    snprintf(w->dp, sizeof w->dp, "%s", dp && *dp ? dp : ".");
+    if (texla__cnum_open(&w->num)) w->err = ENOMEM; /* w_close fails, PATH as it was */
     return TEXLA_OK;
 }
 
@@ -697,15 +685,7 @@ static void w_check(writer *w, int rc) {
 /* A float in %.9g (enough digits to read back bit-exactly), always with '.' as the point. */
 static void w_float(writer *w, float v, const char *end) {
     char b[64];
-    snprintf(b, sizeof b, "%.9g", (double)v);
-    if (strcmp(w->dp, ".") != 0) {
-        char *p = strstr(b, w->dp);
-        if (p) {
-            size_t k = strlen(w->dp);
-            *p = '.';
-            memmove(p + 1, p + k, strlen(p + k) + 1);
-        }
-    }
+    texla__snprintf_in(&w->num, b, sizeof b, "%.9g", (double)v);
     if (!w->err) w_check(w, fputs(b, w->f));
     if (!w->err) w_check(w, fputs(end, w->f));
 }
@@ -713,6 +693,7 @@ static void w_float(writer *w, float v, const char *end) {
 /* Commits the file atomically; an earlier failed write makes it fail and leave PATH as it was. */
 static texla_result w_close(writer *w) {
     texla_result r = texla__afile_commit(w->ctx ? &w->ctx->err : NULL, w->fn, &w->af, w->err, w->err ? "write" : NULL);
+    texla__cnum_close(&w->num);
     w->f = NULL;
     return r;
 }

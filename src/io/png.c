@@ -44,7 +44,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <locale.h>
 #include <math.h>
 #include <png.h>
 #include <stdint.h>
@@ -254,26 +253,17 @@ static void encode_cell(uint8_t *p, int fmt, texla_png_map map, float v, int cls
 
 /* ---- numbers in text chunks, with '.' whatever the locale says ---- */
 
-/* "LO HI" as written by write_image; 0: not two finite numbers with LO <= HI */
+/* "LO HI" as written by write_image, read in the "C" numeric locale whatever LC_NUMERIC the
+ * application set; 0: not two finite numbers with LO <= HI */
 static int parse_range(const char *s, float *lo, float *hi) {
-    char buf[128];
-    const char *dp = localeconv()->decimal_point;
-    if (strlen(s) >= sizeof buf / 2) return 0;
-    size_t j = 0;
-    for (const char *p = s; *p; p++) {
-        if (*p == '.' && dp && *dp && strcmp(dp, ".")) {
-            for (const char *q = dp; *q && j < sizeof buf - 1; q++) buf[j++] = *q;
-        } else if (j < sizeof buf - 1) {
-            buf[j++] = *p;
-        }
-    }
-    buf[j] = '\0';
+    texla__cnum n;
+    if (texla__cnum_open(&n)) return 0;
     char *e1, *e2;
-    errno = 0;
-    float a = strtof(buf, &e1);
-    float b = strtof(e1, &e2);
+    float a = texla__strtof_in(&n, s, &e1);
+    float b = texla__strtof_in(&n, e1, &e2);
+    texla__cnum_close(&n);
     while (*e2 == ' ' || *e2 == '\t') e2++;
-    if (e1 == buf || e2 == e1 || *e2 || !isfinite(a) || !isfinite(b) || a > b) return 0;
+    if (e1 == s || e2 == e1 || *e2 || !isfinite(a) || !isfinite(b) || a > b) return 0;
     *lo = a, *hi = b;
     return 1;
 }
