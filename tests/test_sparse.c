@@ -796,6 +796,30 @@ static void test_rule_lanes(void) {
     }
 }
 
+/* the untuned rule for rows of about one length (compute backend): ELL where it pads at most
+ * 40% (rows of 7 and 8 entries), SELL-32 sorted where it would pad more (rows of 2..6: 50%; ELL
+ * ran slower there and, the tuner's first storage, took a tall matrix's whole budget) */
+static void test_rule_ell_padding(void) {
+    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
+    for (int wide = 0; wide < 2; wide++) {
+        int n = 30000, lo = wide ? 2 : 7, span = wide ? 5 : 2;
+        const char *name = wide ? "rows of 2..6 random columns (the rule: SELL)"
+                                : "rows of 7..8 random columns (the rule: ELL)";
+        hmat m = {name, 1, n, n, 0, NULL, NULL, NULL};
+        int cap = 0;
+        for (int i = 0; i < n; i++) { /* the shortest and the longest row at least once */
+            int len = i < 2 ? lo + i * (span - 1) : lo + (int)(rnd_u() % (unsigned)span);
+            for (int q = 0; q < len; q++) push(&m, &cap, i, (int)(rnd_u() % (unsigned)n));
+        }
+        texla_sparse_info inf;
+        if (!rule_product(&m, &inf)) continue;
+        texla_sparse_format want = wide ? TEXLA_SPARSE_SELL : TEXLA_SPARSE_ELL;
+        CHECK(inf.how[0] == 1 && inf.now[0].format == want,
+              "%s: the rule chose format %d, schedule %d (how %d); want format %d", name,
+              (int)inf.now[0].format, (int)inf.now[0].sched, inf.how[0], (int)want);
+    }
+}
+
 static void test_sweep(void) {
     double t0 = check_now();
     struct {
@@ -2643,6 +2667,7 @@ void suite_sparse(void) {
     test_short_pad_nan(16);
     test_rule_long_rows();
     test_rule_lanes();
+    test_rule_ell_padding();
     test_rule_few_long_rows();
     test_runs_xbuf();
     test_rowsort_scattered();

@@ -290,7 +290,11 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
         v.wg = lanes_wg(v.lanes);
         /* the longest row in chunks where its lanes would take it too long */
         if ((double)M / v.lanes > serial_cap(m)) v.long_rows = (int)fmin(fmax(256, 16 * ceil(m)), 1 << 30);
-    } else if (M <= 1.25 * m + 2 && M <= SERIAL_MAX) {
+    } else if (M <= 1.25 * m + 2 && M <= 1.4 * m && M <= SERIAL_MAX) {
+        /* rows of about one length: ELL, padded 40% at most; past that SELL below (H200, 4M x
+         * 256K of 4..12 random columns, ELL padded 50%: ELL by groups 274.7 us, SELL-32 a row
+         * 253.8; 4M rows of 2..6: 159.2 against 151.1. As the rule's storage, the first built,
+         * ELL took the tall matrix's whole budget: 2.1 s for 419 MB, nothing else timed) */
         v.format = TEXLA_SPARSE_ELL;
         v.sched = TEXLA_SCHED_GROUP;
     } else if (k == 1 && skewed && (M <= 65536 || nl > MANY_LONG || st->near < 0.5)) {
