@@ -1221,7 +1221,7 @@ static void runs_case(int op) {
  * of 1..8 rows at a random start) the tuner still tries SELL-32 with rows sorted one by one and
  * x from a buffer where its SELL storage pads (it is the padding that goes), and that runs
  * right; where they share nothing (rows of 1..24 uniform random columns) it does not (H200:
- * 1.8-3.1x slower there, a storage built for nothing) */
+ * 1.9-2.9x slower there, a storage built for nothing) */
 static void rowsort_case(int shared) {
     int n = 10000, nc = shared ? 30000 : 200000;
     hmat m = {shared ? "columns of one run of 1..8 rows (rows share columns: rows sorted, no twins)"

@@ -507,8 +507,8 @@ static int twins_wanted(const sp_tune_req *q) {
  * both hold column j), its rows' runs for A' x. SELL's rows sorted with x from a buffer is tried
  * for scattered columns only there (H200, each gathered x read by the slice's rows: the transpose
  * of 2^20 rows each one run of 16 columns, 64.6 us against 91.2 for SELL-32 padded 35%; where
- * the rows share nothing (uniform random rows, R-MAT, power-law rows, 4M x 256K) it ran 1.8-3.1x
- * slower than the tuned choice, its storage built in 0.4-1.0 s of the tuning) */
+ * the rows share nothing (uniform random rows of 2..6 and of 0..32 entries, power-law rows) it
+ * ran 1.9-2.9x slower than the tuned choice, its storage built in 0.4-1.0 s of the tuning) */
 static int rows_share(const sp_tune_req *q) {
     const sp_stats *st = q->pl[0]->st;
     return (q->op ? st->runs : st->cruns) >= 0.5;
