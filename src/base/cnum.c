@@ -71,11 +71,14 @@ int texla__snprintf_c(char *s, size_t size, const char *fmt, ...) {
     return r;
 }
 
+/* errno: strtod's, whatever freelocale leaves */
 double texla__strtod_c(const char *s, char **end) {
     texla__cnum n;
     texla__cnum_open(&n);
     double d = texla__strtod_in(&n, s, end);
+    int e = errno;
     texla__cnum_close(&n);
+    errno = e;
     return d;
 }
 
@@ -83,6 +86,8 @@ float texla__strtof_c(const char *s, char **end) {
     texla__cnum n;
     texla__cnum_open(&n);
     float f = texla__strtof_in(&n, s, end);
+    int e = errno;
     texla__cnum_close(&n);
+    errno = e;
     return f;
 }

@@ -671,11 +671,12 @@ typedef struct writer {
 } writer;
 
 static texla_result w_open(writer *w) {
+    if (texla__cnum_open(&w->num)) /* before the file: PATH as it was */
+        return fail(w->ctx, TEXLA_ERR_MEMORY, "%s: %s: out of memory", w->fn, w->path);
     texla_result r = texla__afile_open(w->ctx ? &w->ctx->err : NULL, w->fn, w->path, &w->af);
     w->f = w->af.f;
-    if (r) return r;
-    if (texla__cnum_open(&w->num)) w->err = ENOMEM; /* w_close fails, PATH as it was */
-    return TEXLA_OK;
+    if (r) texla__cnum_close(&w->num);
+    return r;
 }
 
 static void w_check(writer *w, int rc) {

@@ -254,10 +254,10 @@ static void encode_cell(uint8_t *p, int fmt, texla_png_map map, float v, int cls
 /* ---- numbers in text chunks, with '.' whatever the locale says ---- */
 
 /* "LO HI" as written by write_image, read in the "C" numeric locale whatever LC_NUMERIC the
- * application set; 0: not two finite numbers with LO <= HI */
+ * application set; 0: not two finite numbers with LO <= HI; -1: out of memory (no locale) */
 static int parse_range(const char *s, float *lo, float *hi) {
     texla__cnum n;
-    if (texla__cnum_open(&n)) return 0;
+    if (texla__cnum_open(&n)) return -1;
     char *e1, *e2;
     float a = texla__strtof_in(&n, s, &e1);
     float b = texla__strtof_in(&n, e1, &e2);
@@ -844,7 +844,11 @@ texla_result texla_png_read(texla_ctx *ctx, const char *path, texla_mat *out) {
                             fn, path, (unsigned)j.w, (unsigned)j.h);
     }
     float lo = 0.0f, hi = 1.0f;
-    if (!r && j.range && !parse_range(j.range, &lo, &hi))
+    int range_ok = !r && j.range ? parse_range(j.range, &lo, &hi) : 1;
+    if (range_ok < 0)
+        r = texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: %s: out of memory reading texla:range", fn,
+                        path);
+    else if (!range_ok)
         r = texla__fail(ctx, TEXLA_ERR_FORMAT,
                         "%s: %s: texla:range is \"%s\"; expected two finite numbers LO HI with "
                         "LO <= HI", fn, path, j.range);
