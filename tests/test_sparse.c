@@ -1277,6 +1277,36 @@ static void test_rowsort_scattered(void) {
     for (int c = 0; c < 3; c++) rowsort_case(c);
 }
 
+/* A' x reads its own nearness (cnear), not A's: of a tall A (200000 x 4000, 2 random columns a
+ * row) every column is near A's scaled diagonal, but A' x's rows (A's columns) gather x across
+ * all 200000 of A's rows: no x-buffer twins for A' x (they were tried); of a wide A (4000 x
+ * 200000, 100 random columns a row) the other way round: twins for A' x, correct (they were not) */
+static void test_cnear(void) {
+    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
+    for (int wide = 0; wide < 2; wide++) {
+        int n = wide ? 4000 : 200000, nc = wide ? 200000 : 4000, len = wide ? 100 : 2;
+        hmat m = {wide ? "4000 x 200000, 100 random columns a row (A' x: x-buffer twins)"
+                       : "200000 x 4000, 2 random columns a row (A' x: no x-buffer twins)",
+                  1, n, nc, 0, NULL, NULL, NULL};
+        int cap = 0;
+        for (int i = 0; i < n; i++)
+            for (int q = 0; q < len; q++) push(&m, &cap, i, (int)(rnd_u() % (unsigned)nc));
+        made r = make_on(ctx, &m, 0);
+        texla_sparse_trial trials[NTRIALS];
+        texla_sparse_tune_desc td;
+        if (tune_ops(&r, m.name, 1e-9, trials, &td, 2)) {
+            int xb = 0, ok = 0;
+            for (int i = 0; i < td.ntrials && i < NTRIALS; i++)
+                if (trials[i].v.xbuf) xb++, ok += trials[i].ok;
+            CHECK(wide ? xb >= 1 && ok == xb : xb == 0, "%s: %d trials with x from the buffer "
+                  "(%d correct; want %s) of %d", m.name, xb, ok,
+                  wide ? "at least 1, all correct" : "none", td.ntrials);
+        }
+        unmake(ctx, &r);
+        hfree(&m);
+    }
+}
+
 static void test_runs_xbuf(void) {
     if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
     runs_case(0);
@@ -2679,6 +2709,7 @@ void suite_sparse(void) {
     test_rule_few_long_rows();
     test_runs_xbuf();
     test_rowsort_scattered();
+    test_cnear();
     test_csr_short_tune();
     test_rowsort_twin();
     test_chunk_twin();

@@ -50,6 +50,8 @@ typedef struct sp_stats {
     double cmean, csd;
     double near;           /* the entries within SP_NEAR columns of their row's diagonal (scaled
                               for rectangular shapes), per entry: x's locality */
+    double cnear;          /* the same of A' (A's row within SP_NEAR of its column's diagonal,
+                              scaled the other way): y = A' x's x; equal to near where square */
     double runs;           /* the entries within SP_RUN_GAP columns of their row's entry before
                               (its columns in runs, wherever they lie), per entry: x's locality
                               within rows (y = A x) */

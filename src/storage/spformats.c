@@ -314,18 +314,22 @@ void sp_stats_of(const sp_csr *m, sp_stats *st) {
         double var = s2 / m->rows - st->mean * st->mean;
         st->sd = var > 0 ? sqrt(var) : 0;
     }
-    long long near = 0, runs = 0;
+    long long near = 0, cnear = 0, runs = 0;
     double scale = m->rows ? (double)m->cols / m->rows : 0;
+    double cscale = m->cols ? (double)m->rows / m->cols : 0; /* A' x's rows (A's columns) */
     for (int i = 0; i < m->rows; i++) {
         long long d = (long long)(i * scale);
         for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++) {
             near += m->col[e] >= d - SP_NEAR && m->col[e] <= d + SP_NEAR;
+            long long cd = (long long)(m->col[e] * cscale);
+            cnear += i >= cd - SP_NEAR && i <= cd + SP_NEAR;
             runs += e > m->ptr[i] && m->col[e] - m->col[e - 1] <= SP_RUN_GAP;
             st->far16 += m->col[e] < i - SP_C16 || m->col[e] > i + SP_C16;
             st->far8 += m->col[e] < i - SP_C8 || m->col[e] > i + SP_C8;
         }
     }
     st->near = m->nnz ? (double)near / (double)m->nnz : 0;
+    st->cnear = m->nnz ? (double)cnear / (double)m->nnz : 0;
     st->runs = m->nnz ? (double)runs / (double)m->nnz : 0;
     int *cl = calloc(texla__at_least_one(m->cols), sizeof *cl);
     if (cl) {

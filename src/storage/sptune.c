@@ -59,8 +59,9 @@
  * merge path a candidate for complex and quaternion entries and for rows of lengths far apart;
  * 9: the merge path's complex and quaternion candidates on entries in planes (SoA); 10: CSR and
  * BSR lanes past 32 (8 for BSR) for few, very long rows (a dense matrix stored sparse had been
- * tuned to 2x cuSPARSE's time), and the runs statistic (x-buffer twins for columns in runs) */
-#define KEY_VERSION 10
+ * tuned to 2x cuSPARSE's time), and the runs statistic (x-buffer twins for columns in runs);
+ * 11: A' x's own nearness (cnear: a rectangular A's was read for both products) */
+#define KEY_VERSION 11
 
 /* a row schedule whose longest row's chain of loads takes far longer than a whole product
  * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
@@ -90,13 +91,13 @@ void sp_tune_key(const sp_stats *st, int entry, int op, int compute, char *key, 
      * whether scatter forms were allowed (bit 1 of compute) */
     texla__snprintf_c(key, n, /* the same key whatever LC_NUMERIC the application set */
              "spmv%d %s %s%s e%d r%d c%d nz%lld rows %d..%d m%.4g sd%.4g em%d cols %d m%.4g "
-             "sd%.4g em%d fill %.3f %.3f %.3f near %.2f runs %.2f %.2f far16 %lld far8 %lld "
+             "sd%.4g em%d fill %.3f %.3f %.3f near %.2f %.2f runs %.2f %.2f far16 %lld far8 %lld "
              "sym %d long %d %d",
              KEY_VERSION, op ? "T" : "N", compute & 1 ? "compute" : "fragment",
              compute & 2 ? "+scatter" : "", entry, st->rows, st->cols, st->nnz, st->lmin, st->lmax,
              st->mean, st->sd, st->empty, st->cmax, st->cmean, st->csd, st->cempty, st->fill[2],
-             st->fill[3], st->fill[4], st->near, st->runs, st->cruns, st->far16, st->far8, st->sym,
-             st->nlong, st->cnlong);
+             st->fill[3], st->fill[4], st->near, st->cnear, st->runs, st->cruns, st->far16,
+             st->far8, st->sym, st->nlong, st->cnlong);
 }
 
 /* the index of the name s[0..len) among names[1..n) ("auto" is never cached), or -1 */
@@ -297,7 +298,8 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
          * ELL took the tall matrix's whole budget: 2.1 s for 419 MB, nothing else timed) */
         v.format = TEXLA_SPARSE_ELL;
         v.sched = TEXLA_SCHED_GROUP;
-    } else if (k == 1 && skewed && (M <= 65536 || nl > MANY_LONG || st->near < 0.5)) {
+    } else if (k == 1 && skewed &&
+               (M <= 65536 || nl > MANY_LONG || (op ? st->cnear : st->near) < 0.5)) {
         /* rows of every length up to some tens of thousands (power-law graphs): the merge
          * path, whose work per invocation is the same whatever the rows (H100, R-MAT: 0.165
          * ms, where CSR with its long rows in chunks takes 0.42). Past 65536 entries where long
@@ -328,7 +330,7 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
     /* big real matrices whose columns lie near the diagonal: x from a storage buffer (H100:
      * every row schedule and BSR gained 10-20% on the random band, FEM 3x3 blocks and circuit,
      * 15-20M entries; the copy of x is a pass of its own, not worth it for small products) */
-    v.xbuf = k == 1 && st->near >= 0.5 && st->nnz >= (1 << 20);
+    v.xbuf = k == 1 && (op ? st->cnear : st->near) >= 0.5 && st->nnz >= (1 << 20);
     /* and ELL, SELL, CSR lanes with 16-bit columns where every column is within their reach,
      * 8-bit where those reach (H100, the random band's SELL: 82.7 us against 97.3 with 32-bit
      * columns; 8-bit against 16-bit by groups, 71.3 against 79.8; a band of 1025 columns, CSR
@@ -500,7 +502,8 @@ static int c16_twin(const texla_sparse_variant *v, const sp_tune_req *q, texla_s
  * random start: CSR 8 lanes 95.4 us from the texture, 92.7 from the buffer, 4 lanes 82.2) */
 static int twins_wanted(const sp_tune_req *q) {
     const sp_stats *st = q->pl[0]->st; /* A's: its rows for A x, its columns for A' x */
-    return q->compute && q->k == 1 && (st->near >= 0.5 || (q->op ? st->cruns : st->runs) >= 0.5);
+    return q->compute && q->k == 1 &&
+           ((q->op ? st->cnear : st->near) >= 0.5 || (q->op ? st->cruns : st->runs) >= 0.5);
 }
 
 /* neighbouring rows of the product share columns: A's columns in runs for A x (rows i and i + 1
