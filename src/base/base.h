@@ -78,7 +78,6 @@ double texla__strtod_in(const texla__cnum *n, const char *s, char **end);
 float texla__strtof_in(const texla__cnum *n, const char *s, char **end);
 int texla__snprintf_c(char *s, size_t size, const char *fmt, ...) TEXLA__PRINTF(3, 4);
 double texla__strtod_c(const char *s, char **end);
-float texla__strtof_c(const char *s, char **end);
 
 /* an allocation count of n >= 0 elements, at least one */
 static inline size_t texla__at_least_one(long long n) { return n > 0 ? (size_t)n : 1; }

@@ -81,13 +81,3 @@ double texla__strtod_c(const char *s, char **end) {
     errno = e;
     return d;
 }
-
-float texla__strtof_c(const char *s, char **end) {
-    texla__cnum n;
-    texla__cnum_open(&n);
-    float f = texla__strtof_in(&n, s, end);
-    int e = errno;
-    texla__cnum_close(&n);
-    errno = e;
-    return f;
-}
