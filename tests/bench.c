@@ -295,6 +295,7 @@ static const struct {
     {"kernels", bench_kernels},
     {"spsuite", bench_spsuite},
     {"contact", bench_contact},
+    {"stream", bench_stream},
     {NULL, NULL},
 };
 

@@ -33,5 +33,6 @@ int parse_list(const char *s, int *out, int max);
 void bench_kernels(const bench_env *e);
 void bench_spsuite(const bench_env *e); /* the sparse suite of bench/spgen.py (--spdir) */
 void bench_contact(const bench_env *e); /* a cubes-like contact LCP, matrix-free */
+void bench_stream(const bench_env *e);  /* plain-GL compute read ceilings */
 
 #endif
