@@ -700,7 +700,8 @@ typedef struct texla_sparse_tune_desc {
     int all;            /* 1: every candidate, not only those the row statistics suggest */
     texla_sparse_trial *trials; /* may be NULL: each candidate's result, up to max_trials */
     int max_trials;
-    double budget;      /* seconds the call may spend trying candidates (0: 6; < 0: no limit);
+    double budget;      /* seconds the call may spend trying candidates (0: 6 s up to 2^24
+                           stored entries, in proportion past that, at most 24 s; < 0: no limit);
                            candidates come in order of their prior (the rule's variant first,
                            then storages by bytes moved), so the budget cuts the unlikely ones;
                            the first storage always runs, the final round too, and so do the

@@ -131,6 +131,10 @@ void texla__tune_put(texla_ctx *ctx, const char *key, const char *value);
 /* a cached value its user cannot use: a warning, and the entry is dropped */
 void texla__tune_invalid(texla_ctx *ctx, const char *key, const char *why);
 void texla__tune_free(texla_ctx *ctx);
+/* the default tuning budget of a sparse product in ms (texla_sparse_tune_desc.budget 0): 6 s up
+ * to 2^24 stored entries, in proportion past that (a 33M-entry matrix's first storage took the
+ * whole 6 s: nothing else was timed), at most 24 s */
+double texla__tune_budget_ms(long long entries);
 
 /* handles (handles.c) */
 texla_result texla__obj_new(texla_ctx *ctx, texla__kind kind, const texla__kind_desc *k,

@@ -510,8 +510,11 @@ texla_result texla_sparse_tune(texla_ctx *ctx, texla_sparse a, texla_sparse_tune
         return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: budget is NaN; seconds (0: the default, "
                            "< 0: no limit)", fn);
     double t0 = texla__now_ms();
-    /* the budget, shared by the asked products: each gets an equal part of what is left */
-    double budget_ms = d->budget > 0 ? d->budget * 1e3 : d->budget < 0 ? -1 : 6e3;
+    /* the budget, shared by the asked products: each gets an equal part of what is left; by
+     * default 6 s, more past 2^24 entries (texla__tune_budget_ms) */
+    double budget_ms = d->budget > 0    ? d->budget * 1e3
+                       : d->budget < 0 ? -1
+                                       : texla__tune_budget_ms(P->a.nnz);
     d->ntrials = 0;
     d->cached = 0;
     d->skipped = 0;

@@ -10,11 +10,13 @@
  * - The tuning cache's writer (the atomic writer under it): through a symbolic link the file it
  *   leads to is written and the link kept, a dangling link gets its file made; a FIFO or a
  *   directory named as the cache is never waited on, read or replaced (a warning instead).
+ * - The default tuning budget of a sparse product against the entries it has.
  * Ends with the line "N passed, M failed, 0 skipped" (tests/run.sh adds it up). */
 #define _XOPEN_SOURCE 700 /* S_IFMT */
 #include "core/core.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,6 +299,20 @@ static void test_tune_merge(void) {
     rmdir(dir);
 }
 
+/* the default tuning budget: 6 s to 2^24 entries, in proportion past them, at most 24 s */
+static void test_tune_budget(void) {
+    static const struct {
+        long long n;
+        double ms;
+    } c[] = {{0, 6e3}, {1, 6e3}, {1LL << 24, 6e3}, {(1LL << 24) + (1LL << 23), 9e3},
+             {33554432, 12e3}, {1LL << 26, 24e3}, {1LL << 40, 24e3}, {-5, 6e3}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        double ms = texla__tune_budget_ms(c[i].n);
+        EXPECT(fabs(ms - c[i].ms) < 1e-6, "tuning budget for %lld entries: %.1f ms, want %.1f",
+               c[i].n, ms, c[i].ms);
+    }
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     printf("-- units: the handle table, the tuning cache's writer (GL stubbed)\n");
@@ -304,6 +320,7 @@ int main(void) {
     test_other_tag();
     test_tune_writer();
     test_tune_merge();
+    test_tune_budget();
     printf("%d passed, %d failed, 0 skipped\n", passed, failed);
     return failed != 0;
 }
