@@ -46,19 +46,22 @@ static int st_draw(void *arg) {
      GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT | \
      GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT)
 
-static GLuint st_program(int mode, int k, int wg, int block) {
+/* elem: 4 (vec4), 2 (vec2) or 1 (float) elements of the SSBO (mode 0 only) */
+static GLuint st_program_w(int mode, int k, int wg, int block, int elem) {
     char src[4096];
     snprintf(src, sizeof src,
              "#version 430 core\n"
              "#define MODE %d\n#define K %d\n#define BLOCK %d\n"
              "layout(local_size_x=%d)in;\n"
-             "layout(std430,binding=0)restrict readonly buffer Src{vec4 v[];};\n"
+             "#define ET %s\n"
+             "layout(std430,binding=0)restrict readonly buffer Src{ET v[];};\n"
              "layout(std430,binding=1)restrict writeonly buffer Dst{vec4 o[];};\n"
              "layout(binding=0)uniform sampler2D t2;\n"
              "layout(binding=1)uniform samplerBuffer tb;\n"
              "uniform uint n;\n"
              "vec4 ld(uint i){\n"
-             "#if MODE==0\n return v[i];\n"
+             "#if MODE==0\n return vec4(v[i]"
+             "%s);\n"
              "#elif MODE==1\n return texelFetch(t2,ivec2(int(i&16383u),int(i>>14)),0);\n"
              "#else\n return texelFetch(tb,int(i));\n#endif\n}\n"
              "void main(){\n"
@@ -78,9 +81,10 @@ static GLuint st_program(int mode, int k, int wg, int block) {
              "  a[k]=i<n?ld(i):vec4(0);}\n"
              " for(int k=0;k<K;++k)s+=a[k];\n"
              "#endif\n"
-             " if(s.x==1234.5678)o[0]=s;\n"
+             " if(s.x+s.y+s.z+s.w==1234.5678)o[0]=s;\n"
              "}\n",
-             mode, k, block, wg);
+             mode, k, block, wg, elem == 1 ? "float" : elem == 2 ? "vec2" : "vec4",
+             elem == 1 ? ",0,0,0" : elem == 2 ? ",0,0" : "");
     GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
     const char *p = src;
     glShaderSource(sh, 1, &p, NULL);
@@ -104,6 +108,10 @@ static GLuint st_program(int mode, int k, int wg, int block) {
         return 0;
     }
     return prog;
+}
+
+static GLuint st_program(int mode, int k, int wg, int block) {
+    return st_program_w(mode, k, wg, block, 4);
 }
 
 static void stream_size(const bench_env *e, double mb) {
@@ -189,6 +197,24 @@ static void stream_size(const bench_env *e, double mb) {
                        b == 0 ? "none" : b == 1 ? "storage" : "texla's", ms * 1e3,
                        (double)n * 16 / (ms * 1e-3) / 1e12);
             }
+            /* the same bytes as floats and vec2s: 4 or 2 times the loads */
+            for (int w = 1; w <= 2; w++) {
+                GLuint pw = st_program_w(0, 4, 256, 0, w);
+                if (!pw) continue;
+                st_run q = {pw, (n * (GLuint)(4 / w) + 1023) / 1024, 0};
+                glUseProgram(pw);
+                glUniform1ui(glGetUniformLocation(pw, "n"), n * (GLuint)(4 / w));
+                for (int b = 0; b < 2; b++) {
+                    q.bar = b ? BAR_ALL : 0;
+                    double ms = e->soft ? -1 : gpu_time_op(st_draw, &q, e->batches);
+                    if (ms <= 0) ms = time_op(st_draw, &q, e->batches);
+                    printf("| SSBO of %s, barrier %s | grid | 4 | 256 | %.1f | %.2f |\n",
+                           w == 1 ? "floats" : "vec2s", b ? "texla's" : "none", ms * 1e3,
+                           (double)n * 16 / (ms * 1e-3) / 1e12);
+                }
+                glDeleteProgram(pw);
+            }
+            glUseProgram(r.prog);
             r.groups = 1; /* one workgroup: the fixed cost of a dispatch */
             glUniform1ui(glGetUniformLocation(r.prog, "n"), 1024);
             for (int b = 0; b < 2; b++) {
@@ -401,6 +427,179 @@ static void block_pattern(const bench_env *e) {
     fflush(stdout);
 }
 
+/* ---- a CSR product's floor on R-MAT columns: the entries' columns and values streamed
+ * (coalesced, K an invocation) and x gathered at the columns, no rows: what any CSR schedule
+ * reads, without its row bookkeeping or y ---- */
+
+static GLuint gp_program(int mode, int k) {
+    char src[4096];
+    snprintf(src, sizeof src,
+             "#version 430 core\n#define MODE %d\n#define K %d\n"
+             "layout(local_size_x=256)in;\n"
+             "layout(std430,binding=0)restrict readonly buffer Col{uint col[];};\n"
+             "layout(std430,binding=1)restrict readonly buffer Val{float val[];};\n"
+             "layout(std430,binding=2)restrict readonly buffer Xb{float xb[];};\n"
+             "layout(std430,binding=3)restrict writeonly buffer Dst{vec4 o[];};\n"
+             "layout(std430,binding=0)restrict readonly buffer Col4{uvec4 col4[];};\n"
+             "layout(std430,binding=1)restrict readonly buffer Val4{vec4 val4[];};\n"
+             "layout(binding=0)uniform sampler2D xt;\n"
+             "uniform uint n;\n"
+             "float xat(uint c){\n"
+             "#if MODE==0||MODE==3\n return float(c&1u);\n"
+             "#elif MODE==1||MODE==4\n return texelFetch(xt,ivec2(int(c&0x7FFFu),int((c>>15)&0x7FFFu)),0)[c>>30];\n"
+             "#else\n return xb[c];\n#endif\n}\n"
+             "void main(){\n"
+             " uint b=gl_WorkGroupID.x*256u*uint(K)+gl_LocalInvocationID.x;float s=0.0;\n"
+             "#if MODE>=3\n"
+             " // K / 4 uvec4s and vec4s a lane: 4 consecutive entries a load\n"
+             " uint b4=gl_WorkGroupID.x*64u*uint(K)+gl_LocalInvocationID.x;\n"
+             " uvec4 c[K/4];vec4 v[K/4];\n"
+             " for(int k=0;k<K/4;++k){uint i=b4+uint(k)*256u;c[k]=4u*i<n?col4[i]:uvec4(0);v[k]=4u*i<n?val4[i]:vec4(0);}\n"
+             " for(int k=0;k<K/4;++k)s+=v[k].x*xat(c[k].x)+v[k].y*xat(c[k].y)+v[k].z*xat(c[k].z)+v[k].w*xat(c[k].w);\n"
+             "#else\n"
+             " // plain variables, not arrays (arrays may be put in memory)\n"
+             "#define LD(k) uint i##k=b+uint(k)*256u;uint c##k=i##k<n?col[i##k]:0u;float v##k=i##k<n?val[i##k]:0.0;\n"
+             " LD(0) LD(1) LD(2) LD(3)\n"
+             "#if K==8\n LD(4) LD(5) LD(6) LD(7)\n#endif\n"
+             " s+=v0*xat(c0)+v1*xat(c1)+v2*xat(c2)+v3*xat(c3);\n"
+             "#if K==8\n s+=v4*xat(c4)+v5*xat(c5)+v6*xat(c6)+v7*xat(c7);\n#endif\n"
+             "#endif\n"
+             " if(s==1234.5678)o[0]=vec4(s);\n"
+             "}\n",
+             mode, k);
+    GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
+    const char *p = src;
+    glShaderSource(sh, 1, &p, NULL);
+    glCompileShader(sh);
+    GLint ok = 0;
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[2048];
+        glGetShaderInfoLog(sh, sizeof log, NULL, log);
+        fprintf(stderr, "gather shader: %s\n", log);
+        glDeleteShader(sh);
+        return 0;
+    }
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, sh);
+    glLinkProgram(prog);
+    glDeleteShader(sh);
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        glDeleteProgram(prog);
+        return 0;
+    }
+    return prog;
+}
+
+static uint64_t gp_rng(uint64_t *s) { /* splitmix64 */
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void gather_pattern(const bench_env *e) {
+    int levels = e->soft ? 14 : 21;
+    size_t N = (size_t)1 << levels, E = 8 * N;
+    uint64_t seed = 12345, *rc = malloc(E * sizeof *rc);
+    uint32_t *perm = malloc(N * sizeof *perm), *col = malloc(E * sizeof *col);
+    float *val = malloc(E * sizeof *val), *x = malloc(N * sizeof *x);
+    if (!rc || !perm || !col || !val || !x) {
+        free(rc), free(perm), free(col), free(val), free(x);
+        return;
+    }
+    /* R-MAT (a, b, c) = (0.57, 0.19, 0.19), vertices relabelled by a random permutation, entries
+     * sorted by row then column (bench/spgen.py's rmat; duplicates kept) */
+    for (size_t i = 0; i < N; i++) perm[i] = (uint32_t)i;
+    for (size_t i = N - 1; i > 0; i--) {
+        size_t j = gp_rng(&seed) % (i + 1);
+        uint32_t t = perm[i];
+        perm[i] = perm[j], perm[j] = t;
+    }
+    for (size_t k = 0; k < E; k++) {
+        uint64_t r = 0, c = 0;
+        for (int l = 0; l < levels; l++) {
+            double u = (double)(gp_rng(&seed) >> 11) * 0x1.0p-53;
+            r = r << 1 | (u >= 0.76), c = c << 1 | ((u >= 0.57 && u < 0.76) || u >= 0.95);
+        }
+        rc[k] = (uint64_t)perm[r] << 32 | perm[c];
+    }
+    qsort(rc, E, sizeof *rc, cmp_u64);
+    /* x: a texla vector's texture (the most square, 2 x 2 cells a texel) and a plain array */
+    GLuint w = 1;
+    while ((size_t)w * w < N / 4) w++;
+    GLuint h = (GLuint)((N / 4 + w - 1) / w), nx = 2 * w;
+    float *tex = calloc((size_t)w * h * 4, sizeof *tex);
+    for (size_t i = 0; i < N; i++) x[i] = (float)(i % 7) * 0.25f;
+    for (size_t i = 0; i < N && tex; i++) {
+        size_t cx = i % nx, cy = i / nx;
+        tex[((cy / 2) * w + cx / 2) * 4 + (cx & 1) + 2 * (cy & 1)] = x[i];
+    }
+    free(perm);
+    printf("\n### CSR's floor on R-MAT columns: %zu rows, %zu entries (%.1f MB of columns and "
+           "values), x %.1f MB\n\n",
+           N, E, (double)E * 8 / 1e6, (double)N * 4 / 1e6);
+    printf("| x | K | barrier | us |\n|---|---|---|---|\n");
+    for (int pass = 0; pass < 2; pass++) { /* 0: texture codes, 1: plain indices */
+        for (size_t k = 0; k < E; k++) {
+            uint32_t c = (uint32_t)rc[k];
+            size_t cx = c % nx, cy = c / nx;
+            col[k] = pass ? c : (uint32_t)(cx / 2) | (uint32_t)(cy / 2) << 15 |
+                                    (uint32_t)((cx & 1) + 2 * (cy & 1)) << 30;
+            val[k] = (float)(k % 5) * 0.5f;
+        }
+        GLuint buf[4], xtex;
+        glGenBuffers(4, buf);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf[0]);
+        glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(E * 4), col, GL_STATIC_DRAW);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf[1]);
+        glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(E * 4), val, GL_STATIC_DRAW);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf[2]);
+        glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(N * 4), x, GL_STATIC_DRAW);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf[3]);
+        glBufferData(GL_SHADER_STORAGE_BUFFER, 16, NULL, GL_DYNAMIC_DRAW);
+        for (GLuint i = 0; i < 4; i++) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, buf[i]);
+        glGenTextures(1, &xtex);
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, xtex);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32F, (GLsizei)w, (GLsizei)h);
+        if (tex) glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, (GLsizei)w, (GLsizei)h, GL_RGBA, GL_FLOAT, tex);
+        static const char *xn[] = {"none (columns and values only)", "2D texture", "SSBO",
+                                   "none, 16-byte loads (4 entries a load)",
+                                   "2D texture, 16-byte loads"};
+        static const int modes[2][4] = {{0, 1, 3, 4}, {2, -1, -1, -1}};
+        for (int mi = 0; mi < 4 && modes[pass][mi] >= 0; mi++)
+            for (int k = 4; k <= 8; k += 4)
+                for (int b = 0; b < 2; b++) {
+                    int mode = modes[pass][mi];
+                    st_run r = {gp_program(mode, k), 0, b ? BAR_ALL : 0};
+                    if (!r.prog) continue;
+                    r.groups = (GLuint)((E + 256 * (size_t)k - 1) / (256 * (size_t)k));
+                    glUseProgram(r.prog);
+                    glUniform1ui(glGetUniformLocation(r.prog, "n"), (GLuint)E);
+                    double ms = e->soft ? -1 : gpu_time_op(st_draw, &r, e->batches);
+                    if (ms <= 0) ms = time_op(st_draw, &r, e->batches);
+                    glUseProgram(0);
+                    glDeleteProgram(r.prog);
+                    printf("| %s | %d | %s | %.1f |\n", xn[mode], k, b ? "texla's" : "none",
+                           ms * 1e3);
+                }
+        glBindTexture(GL_TEXTURE_2D, 0);
+        glDeleteTextures(1, &xtex);
+        glDeleteBuffers(4, buf);
+    }
+    free(rc), free(col), free(val), free(x), free(tex);
+    fflush(stdout);
+}
+
 void bench_stream(const bench_env *e) {
     const char *env = getenv("TEXLA_STREAM_MB");
     const char *list = env && *env ? env : e->soft ? "8" : "88.2,78.4,121";
@@ -411,4 +610,5 @@ void bench_stream(const bench_env *e) {
         if (p) p++;
     }
     block_pattern(e);
+    gather_pattern(e);
 }
