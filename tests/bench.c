@@ -124,7 +124,7 @@ static const char *CS_COPY =
     "ivec2 p=ivec2(gl_GlobalInvocationID.xy);if(any(greaterThanEqual(p,imageSize(ic))))return;"
     "imageStore(ic,p,imageLoad(ia,p));}\n";
 
-static GLuint shader(GLenum type, const char *src) {
+static GLuint shader(GLenum type, const char *src, const char *what) {
     GLuint s = glCreateShader(type);
     glShaderSource(s, 1, &src, NULL);
     glCompileShader(s);
@@ -133,20 +133,34 @@ static GLuint shader(GLenum type, const char *src) {
     if (!ok) {
         char log[2048];
         glGetShaderInfoLog(s, sizeof log, NULL, log);
-        fprintf(stderr, "bench shader: %s\n", log);
+        fprintf(stderr, "%s shader: %s\n", what, log);
+        glDeleteShader(s);
+        return 0;
     }
     return s;
 }
 
-static GLuint program(const char *vs, const char *fs) {
+unsigned bench_program(const char *vs, const char *fs, const char *what) {
+    GLuint a = shader(vs ? GL_VERTEX_SHADER : GL_COMPUTE_SHADER, vs ? vs : fs, what);
+    GLuint b = vs ? shader(GL_FRAGMENT_SHADER, fs, what) : 0;
+    if (!a || (vs && !b)) {
+        if (a) glDeleteShader(a);
+        if (b) glDeleteShader(b);
+        return 0;
+    }
     GLuint p = glCreateProgram();
-    GLuint a = shader(vs ? GL_VERTEX_SHADER : GL_COMPUTE_SHADER, vs ? vs : fs);
     glAttachShader(p, a);
-    GLuint b = 0;
-    if (vs) glAttachShader(p, b = shader(GL_FRAGMENT_SHADER, fs));
+    if (b) glAttachShader(p, b);
     glLinkProgram(p);
     glDeleteShader(a);
     if (b) glDeleteShader(b);
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        fprintf(stderr, "%s program: not linked\n", what);
+        glDeleteProgram(p);
+        return 0;
+    }
     return p;
 }
 
@@ -178,7 +192,7 @@ static int raw_draw(void *arg) {
 static void raw_setup(raw *r, const char *fs, int compute, int w, int h) {
     memset(r, 0, sizeof *r);
     r->w = w, r->h = h, r->compute = compute;
-    r->prog = compute ? program(NULL, fs) : program(VS, fs);
+    r->prog = bench_program(compute ? NULL : VS, fs, "bench");
     r->src = tex(w, h);
     r->dst = tex(w, h);
     float *z = calloc((size_t)w * h * 4, sizeof *z);

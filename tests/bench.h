@@ -27,6 +27,9 @@ void row(const char *op, const char *size, double ms, double bytes, double flops
          const char *limit);
 int want(const char *section); /* asked for by --sections (or no --sections) */
 float *rnd(size_t n);          /* uniform in [-1, 1) */
+/* a GL program of a vertex and a fragment shader, or of a compute shader (vs NULL, fs its
+ * source); 0 where it does not compile or link (the log on stderr, after what) */
+unsigned bench_program(const char *vs, const char *fs, const char *what);
 int parse_list(const char *s, int *out, int max);
 
 /* sections (tests/bench_NAME.c) */

@@ -40,6 +40,12 @@ static int st_draw(void *arg) {
     return 0;
 }
 
+/* GPU ms per dispatch (the wall clock on a software GL, whose timer queries mean nothing) */
+static double st_time(const bench_env *e, st_run *r) {
+    double ms = e->soft ? -1 : gpu_time_op(st_draw, r, e->batches);
+    return ms > 0 ? ms : time_op(st_draw, r, e->batches);
+}
+
 /* texla's runner's barrier after every dispatch (src/gl/runner.c) */
 #define BAR_ALL                                                                                \
     (GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |                       \
@@ -85,29 +91,7 @@ static GLuint st_program_w(int mode, int k, int wg, int block, int elem) {
              "}\n",
              mode, k, block, wg, elem == 1 ? "float" : elem == 2 ? "vec2" : "vec4",
              elem == 1 ? ",0,0,0" : elem == 2 ? ",0,0" : "");
-    GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
-    const char *p = src;
-    glShaderSource(sh, 1, &p, NULL);
-    glCompileShader(sh);
-    GLint ok = 0;
-    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048];
-        glGetShaderInfoLog(sh, sizeof log, NULL, log);
-        fprintf(stderr, "stream shader: %s\n", log);
-        glDeleteShader(sh);
-        return 0;
-    }
-    GLuint prog = glCreateProgram();
-    glAttachShader(prog, sh);
-    glLinkProgram(prog);
-    glDeleteShader(sh);
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        glDeleteProgram(prog);
-        return 0;
-    }
-    return prog;
+    return bench_program(NULL, src, "stream");
 }
 
 static GLuint st_program(int mode, int k, int wg, int block) {
@@ -171,9 +155,7 @@ static void stream_size(const bench_env *e, double mb) {
                     if (block == 2 && r.groups > (n + per - 1) / per) r.groups = (n + per - 1) / per;
                     glUseProgram(r.prog);
                     glUniform1ui(glGetUniformLocation(r.prog, "n"), n);
-                    /* timer queries mean nothing on a software GL: the wall clock there */
-                    double ms = e->soft ? -1 : gpu_time_op(st_draw, &r, e->batches);
-                    if (ms <= 0) ms = time_op(st_draw, &r, e->batches);
+                    double ms = st_time(e, &r);
                     glUseProgram(0);
                     glDeleteProgram(r.prog);
                     if (ms <= 0) continue;
@@ -191,8 +173,7 @@ static void stream_size(const bench_env *e, double mb) {
             glUniform1ui(glGetUniformLocation(r.prog, "n"), n);
             for (int b = 0; b < 3; b++) {
                 r.bar = b == 0 ? 0 : b == 1 ? GL_SHADER_STORAGE_BARRIER_BIT : BAR_ALL;
-                double ms = e->soft ? -1 : gpu_time_op(st_draw, &r, e->batches);
-                if (ms <= 0) ms = time_op(st_draw, &r, e->batches);
+                double ms = st_time(e, &r);
                 printf("| SSBO, barrier %s | grid | 4 | 256 | %.1f | %.2f |\n",
                        b == 0 ? "none" : b == 1 ? "storage" : "texla's", ms * 1e3,
                        (double)n * 16 / (ms * 1e-3) / 1e12);
@@ -206,8 +187,7 @@ static void stream_size(const bench_env *e, double mb) {
                 glUniform1ui(glGetUniformLocation(pw, "n"), n * (GLuint)(4 / w));
                 for (int b = 0; b < 2; b++) {
                     q.bar = b ? BAR_ALL : 0;
-                    double ms = e->soft ? -1 : gpu_time_op(st_draw, &q, e->batches);
-                    if (ms <= 0) ms = time_op(st_draw, &q, e->batches);
+                    double ms = st_time(e, &q);
                     printf("| SSBO of %s, barrier %s | grid | 4 | 256 | %.1f | %.2f |\n",
                            w == 1 ? "floats" : "vec2s", b ? "texla's" : "none", ms * 1e3,
                            (double)n * 16 / (ms * 1e-3) / 1e12);
@@ -219,8 +199,7 @@ static void stream_size(const bench_env *e, double mb) {
             glUniform1ui(glGetUniformLocation(r.prog, "n"), 1024);
             for (int b = 0; b < 2; b++) {
                 r.bar = b ? BAR_ALL : 0;
-                double ms = e->soft ? -1 : gpu_time_op(st_draw, &r, e->batches);
-                if (ms <= 0) ms = time_op(st_draw, &r, e->batches);
+                double ms = st_time(e, &r);
                 double wall = time_op(st_draw, &r, e->batches);
                 printf("| one workgroup, barrier %s | | | | %.2f (wall %.2f) | |\n",
                        b ? "texla's" : "none", ms * 1e3, wall * 1e3);
@@ -312,29 +291,7 @@ static GLuint bp_program(int mode, int wg, int t, int sl) {
              " if(a.x+a.y+b.x+b.y==1234.5678)o[0]=vec4(a,b);\n"
              "}\n",
              mode, wg, t, sl);
-    GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
-    const char *p = src;
-    glShaderSource(sh, 1, &p, NULL);
-    glCompileShader(sh);
-    GLint ok = 0;
-    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048];
-        glGetShaderInfoLog(sh, sizeof log, NULL, log);
-        fprintf(stderr, "block pattern shader: %s\n", log);
-        glDeleteShader(sh);
-        return 0;
-    }
-    GLuint prog = glCreateProgram();
-    glAttachShader(prog, sh);
-    glLinkProgram(prog);
-    glDeleteShader(sh);
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        glDeleteProgram(prog);
-        return 0;
-    }
-    return prog;
+    return bench_program(NULL, src, "block pattern");
 }
 
 static void block_pattern(const bench_env *e) {
@@ -412,8 +369,7 @@ static void block_pattern(const bench_env *e) {
         glUseProgram(r.prog);
         glUniform1ui(glGetUniformLocation(r.prog, "nbr"), nbr);
         glUniform1ui(glGetUniformLocation(r.prog, "slots"), slots);
-        double ms = e->soft ? -1 : gpu_time_op(st_draw, &r, e->batches);
-        if (ms <= 0) ms = time_op(st_draw, &r, e->batches);
+        double ms = st_time(e, &r);
         glUseProgram(0);
         glDeleteProgram(r.prog);
         if (ms <= 0) continue;
@@ -467,29 +423,7 @@ static GLuint gp_program(int mode, int k) {
              " if(s==1234.5678)o[0]=vec4(s);\n"
              "}\n",
              mode, k);
-    GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
-    const char *p = src;
-    glShaderSource(sh, 1, &p, NULL);
-    glCompileShader(sh);
-    GLint ok = 0;
-    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048];
-        glGetShaderInfoLog(sh, sizeof log, NULL, log);
-        fprintf(stderr, "gather shader: %s\n", log);
-        glDeleteShader(sh);
-        return 0;
-    }
-    GLuint prog = glCreateProgram();
-    glAttachShader(prog, sh);
-    glLinkProgram(prog);
-    glDeleteShader(sh);
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        glDeleteProgram(prog);
-        return 0;
-    }
-    return prog;
+    return bench_program(NULL, src, "gather");
 }
 
 static uint64_t gp_rng(uint64_t *s) { /* splitmix64 */
@@ -585,8 +519,7 @@ static void gather_pattern(const bench_env *e) {
                     r.groups = (GLuint)((E + 256 * (size_t)k - 1) / (256 * (size_t)k));
                     glUseProgram(r.prog);
                     glUniform1ui(glGetUniformLocation(r.prog, "n"), (GLuint)E);
-                    double ms = e->soft ? -1 : gpu_time_op(st_draw, &r, e->batches);
-                    if (ms <= 0) ms = time_op(st_draw, &r, e->batches);
+                    double ms = st_time(e, &r);
                     glUseProgram(0);
                     glDeleteProgram(r.prog);
                     printf("| %s | %d | %s | %.1f |\n", xn[mode], k, b ? "texla's" : "none",
