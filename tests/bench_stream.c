@@ -31,11 +31,12 @@ typedef struct st_run {
     GLuint prog;
     GLuint groups;
     GLbitfield bar; /* a glMemoryBarrier after each dispatch (texla's runner issues one), or 0 */
+    GLuint groups_y; /* a 2D grid of groups x groups_y workgroups (0: 1D) */
 } st_run;
 
 static int st_draw(void *arg) {
     st_run *r = arg;
-    glDispatchCompute(r->groups, 1, 1);
+    glDispatchCompute(r->groups, r->groups_y ? r->groups_y : 1, 1);
     if (r->bar) glMemoryBarrier(r->bar);
     return 0;
 }
@@ -146,7 +147,7 @@ static void stream_size(const bench_env *e, double mb) {
             for (int ki = 0; ki < 4; ki++)
                 for (int wi = 0; wi < 4; wi++) {
                     if ((e->soft || getenv("TEXLA_STREAM_FEW")) && (wi != 1 || ki == 3)) continue;
-                    st_run r = {st_program(mode, ks[ki], wgs[wi], block), 0, 0};
+                    st_run r = {st_program(mode, ks[ki], wgs[wi], block), 0, 0, 0};
                     if (!r.prog) continue;
                     GLuint per = (GLuint)(ks[ki] * wgs[wi]);
                     /* grid-stride loop: a fixed grid of 8 x 256 invocations an SM of a
@@ -167,7 +168,7 @@ static void stream_size(const bench_env *e, double mb) {
     }
     /* the same read with a barrier after each dispatch, as texla's runner issues one */
     {
-        st_run r = {st_program(0, 4, 256, 0), (n + 1023) / 1024, BAR_ALL};
+        st_run r = {st_program(0, 4, 256, 0), (n + 1023) / 1024, BAR_ALL, 0};
         if (r.prog) {
             glUseProgram(r.prog);
             glUniform1ui(glGetUniformLocation(r.prog, "n"), n);
@@ -182,7 +183,7 @@ static void stream_size(const bench_env *e, double mb) {
             for (int w = 1; w <= 2; w++) {
                 GLuint pw = st_program_w(0, 4, 256, 0, w);
                 if (!pw) continue;
-                st_run q = {pw, (n * (GLuint)(4 / w) + 1023) / 1024, 0};
+                st_run q = {pw, (n * (GLuint)(4 / w) + 1023) / 1024, 0, 0};
                 glUseProgram(pw);
                 glUniform1ui(glGetUniformLocation(pw, "n"), n * (GLuint)(4 / w));
                 for (int b = 0; b < 2; b++) {
@@ -208,6 +209,37 @@ static void stream_size(const bench_env *e, double mb) {
             glDeleteProgram(r.prog);
         }
     }
+    /* the 2D texture read by 2D workgroups of X x Y invocations, one texel each (texla's compute
+     * backend runs its element-wise programs as 16 x 16), texelFetch or imageLoad; with the
+     * barrier */
+    static const int shp[][2] = {{16, 16}, {32, 8}, {64, 4}, {32, 32}, {8, 8}, {128, 2}};
+    for (int im = 0; im < 2 && have2d; im++)
+        for (size_t c = 0; c < sizeof shp / sizeof shp[0]; c++) {
+            if (im && c > 1) break;
+            char src[1024];
+            snprintf(src, sizeof src,
+                     "#version 430 core\nlayout(local_size_x=%d,local_size_y=%d)in;\n"
+                     "layout(binding=0)uniform sampler2D t2;\n"
+                     "layout(rgba32f,binding=1)uniform readonly image2D i2;\n"
+                     "layout(std430,binding=1)restrict writeonly buffer Dst{vec4 o[];};\n"
+                     "void main(){ivec2 p=ivec2(gl_GlobalInvocationID.xy);\n"
+                     " vec4 s=%s;\n"
+                     " if(s.x+s.y+s.z+s.w==1234.5678)o[0]=s;}\n",
+                     shp[c][0], shp[c][1],
+                     im ? "imageLoad(i2,p)" : "texelFetch(t2,p,0)");
+            st_run r = {bench_program(NULL, src, "2D read"), 16384u / (GLuint)shp[c][0], BAR_ALL,
+                        h / (GLuint)shp[c][1]};
+            if (!r.prog || !r.groups_y) continue;
+            if (im) glBindImageTexture(1, tex[0], 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
+            glUseProgram(r.prog);
+            double ms = st_time(e, &r);
+            glUseProgram(0);
+            glDeleteProgram(r.prog);
+            double bytes = 16384.0 * (double)(r.groups_y * (GLuint)shp[c][1]) * 16;
+            printf("| 2D texture, %s, workgroups %d x %d, barrier texla's | 2D | 1 | %d | %.1f | "
+                   "%.2f |\n", im ? "imageLoad" : "texelFetch", shp[c][0], shp[c][1],
+                   shp[c][0] * shp[c][1], ms * 1e3, bytes / (ms * 1e-3) / 1e12);
+        }
     printf("\nbest GL read of %.1f MB: %.1f us (%.2f TB/s)\n", (double)n * 16 / 1e6, best * 1e3,
            (double)n * 16 / (best * 1e-3) / 1e12);
     glBindTexture(GL_TEXTURE_BUFFER, 0);
@@ -361,7 +393,7 @@ static void block_pattern(const bench_env *e) {
         {1, 128, 42, 2, 0}, {1, 256, 84, 1, 0}, {1, 512, 170, 1, 0},
     };
     for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++) {
-        st_run r = {bp_program(cfg[c][0], cfg[c][1], cfg[c][2], cfg[c][3]), 0, bars[cfg[c][4]]};
+        st_run r = {bp_program(cfg[c][0], cfg[c][1], cfg[c][2], cfg[c][3]), 0, bars[cfg[c][4]], 0};
         if (!r.prog) continue;
         GLuint units = 16 * ((4096 + (GLuint)cfg[c][1] / 2 - 1) / ((GLuint)cfg[c][1] / 2));
         r.groups = cfg[c][0] == 5 ? units : cfg[c][0] == 6 ? 132 * 4 : cfg[c][0] != 1 ? (3 * nbr + (GLuint)cfg[c][1] - 1) / (GLuint)cfg[c][1]
@@ -514,7 +546,7 @@ static void gather_pattern(const bench_env *e) {
             for (int k = 4; k <= 8; k += 4)
                 for (int b = 0; b < 2; b++) {
                     int mode = modes[pass][mi];
-                    st_run r = {gp_program(mode, k), 0, b ? BAR_ALL : 0};
+                    st_run r = {gp_program(mode, k), 0, b ? BAR_ALL : 0, 0};
                     if (!r.prog) continue;
                     r.groups = (GLuint)((E + 256 * (size_t)k - 1) / (256 * (size_t)k));
                     glUseProgram(r.prog);

@@ -324,12 +324,12 @@ void texla__tune_free(texla_ctx *ctx) {
     memset(t, 0, sizeof *t);
 }
 
-/* ---- public: what the cache holds for this device ---- */
-
 double texla__tune_budget_ms(long long entries) {
     double f = entries > (1LL << 24) ? (double)entries / (double)(1LL << 24) : 1.0;
     return 6e3 * (f < 4.0 ? f : 4.0);
 }
+
+/* ---- public: what the cache holds for this device ---- */
 
 int texla_tune_count(texla_ctx *ctx) {
     if (!ctx) return 0;
