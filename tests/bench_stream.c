@@ -9,13 +9,17 @@
  *     132-SM GPU strides over the array, K loads an iteration). These dispatches run back to
  *     back with no barrier between them, so they overlap; then the SSBO read with a
  *     glMemoryBarrier after each dispatch (texla's runner issues one after every pass: each
- *     dispatch then ends before the next starts, as CUDA kernels of one stream do), and one
- *     workgroup's dispatch, the fixed cost of a pass.
+ *     dispatch then ends before the next starts, as CUDA kernels of one stream do), the same
+ *     bytes as floats and vec2s, one workgroup's dispatch (the fixed cost of a pass), and the 2D
+ *     texture read by 2D workgroups of several shapes (texelFetch, imageLoad).
  *  2. Block ELL's values (complex 3x3 blocks, complex3x3's shape): texla's BSR pattern (one
  *     invocation a scalar row, its row of each block as three vec2 loads), then with the block
  *     columns, complex products and y stored, x gathered from an SSBO or a 2D texture, y written
  *     by texla's texel segments (shared memory, imageStore), with and without barriers; and a
  *     tile of block rows staged through shared memory with whole vec4 loads.
+ *  3. R-MAT's columns and values (2^21 rows, 2^24 entries) streamed with 4- or 16-byte loads,
+ *     x gathered at the columns from a texla-style 2D texture or an SSBO: a CSR product's loads
+ *     without its rows or y.
  * The sizes in MB come from TEXLA_STREAM_MB (default "88.2,78.4,121"; 8 on a software GL);
  * TEXLA_STREAM_FEW=1 times fewer variants of table 1. Run on its own:
  *   texla-bench --sections stream */
