@@ -719,6 +719,8 @@ typedef struct texla_sparse_tune_desc {
     int cached;         /* ops answered from the cache (bits as ops) */
     double seconds;     /* wall-clock time of the call */
     int skipped;        /* candidates not tried because the budget ran out */
+    double budget_s;    /* the budget the call had, in seconds (budget 0: the default for this
+                           matrix's size); < 0: no limit */
 } texla_sparse_tune_desc;
 
 typedef struct texla_sparse_info {

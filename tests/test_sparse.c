@@ -1712,6 +1712,7 @@ static void test_budget(void) {
     CHECK_OK(c, texla_sparse_tune(c, r.a, &td), "texla_sparse_tune with a budget of 1 ns");
     CHECK(td.skipped >= 2 && td.ntrials >= 2, "budget 1 ns: %d tried, %d skipped, expected >= 2 "
           "each", td.ntrials, td.skipped);
+    CHECK(td.budget_s == 1e-9, "budget 1 ns: the call reports a budget of %g s", td.budget_s);
     texla_sparse_info inf;
     CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "texla_sparse_info_get after tuning");
     int n = td.ntrials < 128 ? td.ntrials : 128, found = 0;
@@ -1731,6 +1732,14 @@ static void test_budget(void) {
     CHECK_OK(c, texla_sparse_tune(c, r.a, &t2), "texla_sparse_tune with no budget");
     CHECK(t2.skipped == 0 && t2.ntrials > td.ntrials, "no budget: %d tried, %d skipped (the 1 ns "
           "budget tried %d)", t2.ntrials, t2.skipped, td.ntrials);
+    CHECK(t2.budget_s < 0, "no budget: the call reports %g s (< 0: no limit)", t2.budget_s);
+    /* the default budget of a matrix of fewer than 2^24 entries: 6 s (texla__tune_budget_ms,
+     * tested on its own by test-units); a cached answer still reports it */
+    texla_sparse_tune_desc tdef = {0};
+    tdef.ops = 1;
+    CHECK_OK(c, texla_sparse_tune(c, r.a, &tdef), "texla_sparse_tune with the default budget");
+    CHECK(tdef.budget_s == 6.0, "the default budget for %d x %d: %g s, expected 6", m.rows, m.cols,
+          tdef.budget_s);
     /* the final round takes at most two sizes of one variant (a third would crowd out another
      * schedule of its storage; only where the first round ranks three sizes ahead of the
      * storage's other candidates can this fail, which these times may or may not do), but for

@@ -192,8 +192,8 @@ int cli_tune(int argc, char **argv, texla_backend backend) {
                  finals);
     else
         snprintf(fin, sizeof fin, "no final round: the budget was spent twice over");
-    printf("tuned in %.2f s (%d candidates, %d skipped by the budget; %s); cache %s%s\n",
-           td.seconds, td.ntrials, td.skipped, fin,
+    printf("tuned in %.2f s (%d candidates, %d skipped by the budget of %.1f s; %s); cache %s%s\n",
+           td.seconds, td.ntrials, td.skipped, td.budget_s, fin,
            *texla_tune_path(ctx) ? texla_tune_path(ctx) : "none",
            cli_warnings ? " (see the warnings above)" : "");
     printf("best %s %s %.1f us\n", f, s, inf.us[op]);

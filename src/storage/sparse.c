@@ -518,6 +518,7 @@ texla_result texla_sparse_tune(texla_ctx *ctx, texla_sparse a, texla_sparse_tune
     d->ntrials = 0;
     d->cached = 0;
     d->skipped = 0;
+    d->budget_s = d->budget > 0 ? d->budget : budget_ms < 0 ? -1.0 : budget_ms / 1e3;
     texla__gl_enter(&ctx->gl);
     r = texla__gl_current(&ctx->gl, fn); /* before a cached variant is installed */
     if (r) {
