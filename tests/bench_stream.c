@@ -544,8 +544,8 @@ static void gather_pattern(const bench_env *e) {
         if (tex) glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, (GLsizei)w, (GLsizei)h, GL_RGBA, GL_FLOAT, tex);
         static const char *xn[] = {"none (columns and values only)", "2D texture", "SSBO",
                                    "none, 16-byte loads (4 entries a load)",
-                                   "2D texture, 16-byte loads"};
-        static const int modes[2][4] = {{0, 1, 3, 4}, {2, -1, -1, -1}};
+                                   "2D texture, 16-byte loads", "SSBO, 16-byte loads"};
+        static const int modes[2][4] = {{0, 1, 3, 4}, {2, 5, -1, -1}};
         for (int mi = 0; mi < 4 && modes[pass][mi] >= 0; mi++)
             for (int k = 4; k <= 8; k += 4)
                 for (int b = 0; b < 2; b++) {
