@@ -1738,8 +1738,8 @@ static void test_budget(void) {
     texla_sparse_tune_desc tdef = {0};
     tdef.ops = 1;
     CHECK_OK(c, texla_sparse_tune(c, r.a, &tdef), "texla_sparse_tune with the default budget");
-    CHECK(tdef.budget_s == 6.0, "the default budget for %d x %d: %g s, expected 6", m.rows, m.cols,
-          tdef.budget_s);
+    CHECK(tdef.cached == 1 && tdef.budget_s == 6.0, "the default budget for %d x %d: %g s, "
+          "expected 6 (cached %d, expected 1)", m.rows, m.cols, tdef.budget_s, tdef.cached);
     /* the final round takes at most two sizes of one variant (a third would crowd out another
      * schedule of its storage; only where the first round ranks three sizes ahead of the
      * storage's other candidates can this fail, which these times may or may not do), but for
