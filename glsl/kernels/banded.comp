@@ -12,7 +12,8 @@
 // partial sums in index order (the same result run to run).
 // u_shape = (1, n, nx) of y. u_i0 = (textures in this pass, flags, n / nx, n % nx); flags: bit
 // 0 add s b (s = u_f0.x), bit 1 add to y (a later pass), bit 2 the dot product.
-// u_i1.xyzw, u_i3.x: wx of textures 0..4; u_i2.xyzw, u_i3.y: wy. Stencil: c0 = u_f0.y,
+// u_i1.xyzw, u_i3.x: wx of textures 0..4; u_i2.xyzw, u_i3.y: wy; u_i3.zw y's texture size (a
+// uniform: imageSize in every invocation costs the texture unit). Stencil: c0 = u_f0.y,
 // (cW, cE, cS, cN) = u_f1. u_src0 = x, u_src1 = b, u_src2..u_src6 = the textures.
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(rgba32f, binding = 0) uniform image2D u_dst;
@@ -54,7 +55,7 @@ vec4 diag_terms(sampler2D d, ivec2 t, bvec4 live, int wx, int wy) {
 }
 
 void main() {
-    ivec2 t = ivec2(gl_GlobalInvocationID.xy), size = imageSize(u_dst);
+    ivec2 t = ivec2(gl_GlobalInvocationID.xy), size = u_i3.zw;
     bool inside = all(lessThan(t, size));
     int flags = u_i0.y;
     vec4 y = vec4(0.0), x0 = vec4(0.0);

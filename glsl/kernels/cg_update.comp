@@ -6,7 +6,8 @@
 // and r are written zero (masked by u_shape: an alpha of Inf times a padding lane's 0 is NaN),
 // so they add nothing.
 // image 0 = x, image 1 = r, image 2 = rr_new (1x1), image 3 = beta (1x1);
-// u_src0 = p, u_src1 = q, u_src2 = rr (1x1), u_src3 = pq (1x1).
+// u_src0 = p, u_src1 = q, u_src2 = rr (1x1), u_src3 = pq (1x1); u_i0.xy x's texture size (a
+// uniform: imageSize in every invocation costs the texture unit).
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(rgba32f, binding = 0) uniform image2D u_dst;
 layout(rgba32f, binding = 1) uniform image2D u_r;
@@ -42,7 +43,7 @@ void main() {
     float rr = texelFetch(u_src2, ivec2(0, 0), 0).x, pq = texelFetch(u_src3, ivec2(0, 0), 0).x;
     float alpha = pq == 0.0 ? 0.0 : rr / pq;
     float d = 0.0;
-    if (all(lessThan(t, imageSize(u_dst)))) {
+    if (all(lessThan(t, u_i0.xy))) {
         vec4 r = texla_mask(imageLoad(u_r, t) - alpha * texelFetch(u_src1, t, 0), t);
         imageStore(u_dst, t, texla_mask(imageLoad(u_dst, t) + alpha * texelFetch(u_src0, t, 0), t));
         imageStore(u_r, t, r);

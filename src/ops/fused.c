@@ -119,7 +119,7 @@ texla_result texla_vec_cg_update(texla_ctx *ctx, texla_scalar rr, texla_scalar p
         res = texla__scratch(ctx, (size_t)gx * gy);
         texla__pass pa = {.prog = TEXLA__P_CG_UPDATE_K, .dst = tx, .src = {tp, tq, trr, tpq},
                           .draw = TEXLA__DRAW_KERNEL, .groups = {gx, gy, 1},
-                          .img = {NULL, tr, tnew, tbeta}};
+                          .img = {NULL, tr, tnew, tbeta}, .i0 = {tx->w, tx->h, 0, 0}};
         texla__shape_of(ops[7].o, pa.shape); /* x and r: one layout (checked above) */
         pa.ssbo[0].b = &ctx->scratch;
         if (!res) res = texla__run(g, &pa);

@@ -279,6 +279,8 @@ static texla_result kernel_pass(texla_ctx *ctx, const texla__obj *A, const texla
         *wy[i] = w / nx;
         p.src[2 + i] = i < nt ? &B->tex[t0 + i] : &X->t;
     }
+    p.i3[2] = Y->t.w; /* y's texture size */
+    p.i3[3] = Y->t.h;
     p.f0[0] = s;
     if (B->stencil) {
         p.f0[1] = B->sc[0];
