@@ -663,6 +663,33 @@ def g_blocks3_2d(S, rng):
     return 3 * N, 3 * N, 1, srp, scol, val
 
 
+def g_mesh_perm(S, rng):
+    """poisson3d with its unknowns numbered at random (a mesh never reordered): the same rows,
+    scattered columns."""
+    N, _, _, rp, c, v = g_poisson3d(S, rng)
+    p = rng.permutation(N)                       # new number of unknown i
+    lens = np.diff(rp.astype(np.int64))
+    r = np.repeat(p, lens)
+    return (N, N, 1) + coo_to_csr(N, N, r, p[c], v)
+
+
+def g_blockdiag32(S, rng):
+    n = max(64, int(round(2 ** 20 * S)) // 32 * 32)
+    i = np.arange(n, dtype=np.int64)
+    c = ((i // 32) * 32)[:, None] + np.arange(32)[None, :]   # each row its block's 32 columns
+    rp = np.arange(0, 32 * n + 1, 32, dtype=np.int64).astype(np.int32)
+    return n, n, 1, rp, c.ravel().astype(np.int32), uni(rng, c.size)
+
+
+def g_antiband(S, rng):
+    n = max(64, int(round(2 ** 21 * S)))
+    i = np.arange(n, dtype=np.int64)
+    lo = np.clip(n - 1 - i - 8, 0, n - 17)       # 17 columns around the anti-diagonal
+    c = lo[:, None] + np.arange(17)[None, :]
+    rp = np.arange(0, 17 * n + 1, 17, dtype=np.int64).astype(np.int32)
+    return n, n, 1, rp, c.ravel().astype(np.int32), uni(rng, c.size)
+
+
 def with_entries(m, k, rng):
     """m's pattern with k-part entries (complex k = 2, quaternion k = 4), uniform parts."""
     N, C, _, rp, col, _ = m
@@ -760,6 +787,9 @@ HELD = [
     ("wideband", g_wideband, "2^14 rows, |i-j| <= 2048, 25% of the band filled (few rows of ~1000)"),
     ("randlen", g_randlen, "2^20 rows of 0..32 (uniform) random columns"),
     ("runs16", g_runs16, "2^20 rows, each one run of 16 consecutive columns at a random start"),
+    ("mesh_perm", g_mesh_perm, "poisson3d's 128^3 grid with its unknowns numbered at random (scattered columns)"),
+    ("blockdiag32", g_blockdiag32, "2^20 x 2^20, dense 32 x 32 blocks on the diagonal"),
+    ("antiband", g_antiband, "2^21 rows of 17 consecutive columns around the anti-diagonal"),
     ("blocks3_2d", g_blocks3_2d, "real scalars of 3x3 blocks, 9-point 2D grid of 450^2 nodes, not symmetric"),
 ]
 
