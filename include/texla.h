@@ -658,8 +658,11 @@ typedef struct texla_sparse_variant {
                            its 16-bit offset from the entry's row, two to a word (6 bytes an
                            entry instead of 8); needs every entry within 32767 columns of its
                            row (TEXLA_ERR_UNSUPPORTED otherwise) and no long_rows; x is copied
-                           into a buffer in element order (implies xbuf). Other formats and
-                           schedules keep 32-bit columns (the field is normalised to 0) */
+                           into a buffer in element order (implies xbuf). CSR, where some entry
+                           lies farther from its row: the offsets from a column of each row's
+                           own (4 bytes a row more), which needs each row's columns within
+                           65534 of each other instead. Other formats and schedules keep
+                           32-bit columns (the field is normalised to 0) */
     int rowsort;        /* SELL with ROW: 1 rows sorted by length one by one within each
                            workgroup's wg rows (sigma unused: it sorts texels' groups of rows),
                            so slices pad little where a texel's rows differ in length; the
@@ -667,7 +670,8 @@ typedef struct texla_sparse_variant {
     int cols8;          /* with cols16's formats, schedules and conditions: 1 each column stored
                            as its 8-bit offset from the entry's row, four to a word (5 bytes an
                            entry); needs every entry within 127 columns of its row
-                           (TEXLA_ERR_UNSUPPORTED otherwise); sets cols16 */
+                           (TEXLA_ERR_UNSUPPORTED otherwise; CSR: as cols16, each row's columns
+                           within 254 of each other); sets cols16 */
 } texla_sparse_variant;
 
 typedef enum texla_sparse_op {

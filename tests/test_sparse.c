@@ -340,6 +340,30 @@ static const V sweep_all[] = {
 
 static int products, skipped_variants;
 
+/* an entry of the first row whose columns span more than `span` (by: 1 the first column whose
+ * rows do, A' x's rows), or -1 (duplicates count as given) */
+static int wide_entry(const hmat *m, int span, int by) {
+    int n = by ? m->cols : m->rows;
+    int *lo = malloc(sizeof *lo * (size_t)(n + 1)), *hi = malloc(sizeof *hi * (size_t)(n + 1));
+    int got = -1;
+    if (!lo || !hi) {
+        free(lo), free(hi);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) lo[i] = 0x7fffffff, hi[i] = -1;
+    for (int e = 0; e < m->nnz; e++) {
+        int i = by ? m->ci[e] : m->ri[e], j = by ? m->ri[e] : m->ci[e];
+        if (j < lo[i]) lo[i] = j;
+        if (j > hi[i]) hi[i] = j;
+    }
+    for (int e = 0; e < m->nnz && got < 0; e++) {
+        int i = by ? m->ci[e] : m->ri[e];
+        if ((long long)hi[i] - lo[i] > span) got = e;
+    }
+    free(lo), free(hi);
+    return got;
+}
+
 /* pins v for both products of a and checks y = A x, y = A x + beta y, y = A' x */
 static void check_variant(texla_sparse a, const hmat *m, const V *v, tvec x, tvec y, tvec xt,
                           tvec yt, const float *X, const float *XT, const float *Y0,
@@ -362,14 +386,18 @@ static void check_variant(texla_sparse a, const hmat *m, const V *v, tvec x, tve
         return;
     }
     char w2[300];
-    if (v->cols8) { /* an entry out of an 8-bit offset's reach: refused, by name */
+    if (v->cols8) { /* an entry out of an 8-bit offset's reach: refused, by name (CSR: where
+                     * a row's columns also span more than 254, from a column of its own) */
         int far = -1;
         for (int e = 0; e < m->nnz && far < 0; e++)
             if (abs(m->ci[e] - m->ri[e]) > 127) far = e;
-        if (far >= 0) {
-            snprintf(w2, sizeof w2, "pin %s, entry (%d, %d) out of reach", what, m->ri[far],
-                     m->ci[far]);
-            CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, v), TEXLA_ERR_UNSUPPORTED, w2);
+        for (int op = 0; op < 2 && far >= 0; op++) { /* y = A x, then y = A' x */
+            int at = v->format == TEXLA_SPARSE_CSR ? wide_entry(m, 254, op) : far;
+            if (at < 0) continue;
+            snprintf(w2, sizeof w2, "pin %s (%s), entry (%d, %d) out of reach", what,
+                     op ? "A' x" : "A x", m->ri[at], m->ci[at]);
+            CHECK_CODE(ctx, texla_sparse_pin(ctx, a, op ? TEXLA_SPARSE_T : TEXLA_SPARSE_N, v),
+                       TEXLA_ERR_UNSUPPORTED, w2);
             CHECK(strstr(texla_error_message(ctx), "cols8 stores a column") != NULL,
                   "%s: message %s", w2, texla_error_message(ctx));
             skipped_variants++;
@@ -590,7 +618,8 @@ static void refused(const hmat *m, const V *vs, int n, texla_result code, const 
  * holds; 0x8000 / 0x80 is padding): rows whose entries lie exactly R columns before and after
  * them, on a square matrix and on a wide one with grid vectors (y's texel rows are not x's),
  * rows of every length modulo a column word's steps and empty rows; then one entry R + 1 away:
- * refused by name, the other variants unaffected */
+ * ELL and SELL refuse it by name, CSR stores every row's offsets from a column of its own,
+ * and refuses a row whose columns span 2 R + 1; the other variants unaffected */
 static void test_short_cols(int bits) {
     static const V v16[] = {
         {.format = F(ELL), .sched = S(ROW), .cols16 = 1},
@@ -636,12 +665,22 @@ static void test_short_cols(int bits) {
         }
         sweep_matrix_with(&m, wide, 1, vs, nv);
         if (!wide) { /* one entry a column farther; ELL with 32-bit columns still runs */
-            push(&m, &cap, 40000, 40000 - R - 1);
+            push(&m, &cap, 40001, 40001 - R - 1);
             V ell = {.format = F(ELL), .sched = S(ROW), .xbuf = 1};
-            char msg[64], what[64];
-            snprintf(msg, sizeof msg, "(40000, %d) lies %d columns", 40000 - R - 1, R + 1);
+            char msg[96], what[96];
+            snprintf(msg, sizeof msg, "(40001, %d) lies %d columns", 40001 - R - 1, R + 1);
             snprintf(what, sizeof what, "%s with an entry %d columns away", nm, R + 1);
-            refused(&m, vs, nv, TEXLA_ERR_UNSUPPORTED, msg, &ell, what);
+            refused(&m, vs, nv - 3, TEXLA_ERR_UNSUPPORTED, msg, &ell, what);
+            /* CSR (the last three) takes it: every row's offsets from a column of its own */
+            snprintf(name, sizeof name, "%s: 70000 x 70000, offsets from each row's own column", nm);
+            m.name = name;
+            sweep_matrix_with(&m, 0, 1, vs + nv - 3, 3);
+            /* but not a row whose columns span 2 R + 1 */
+            push(&m, &cap, 35000, 35000 - R - 1);
+            push(&m, &cap, 35000, 35000 + R);
+            snprintf(msg, sizeof msg, "row 35000's columns span %d .. %d", 35000 - R - 1, 35000 + R);
+            snprintf(what, sizeof what, "CSR %s with a row spanning %d columns", nm, 2 * R + 1);
+            refused(&m, vs + nv - 3, 3, TEXLA_ERR_UNSUPPORTED, msg, &ell, what);
         }
         hfree(&m);
     }
@@ -936,6 +975,42 @@ static int tune_ops(const made *r, const char *name, double budget, texla_sparse
 static int tune_with(const made *r, const char *name, double budget, texla_sparse_trial *trials,
                      texla_sparse_tune_desc *td) {
     return tune_ops(r, name, budget, trials, td, 1);
+}
+
+/* rows of one run of 16 columns each, at random starts (most far from their row, many past
+ * 16 bits' reach): only CSR stores them with 8-bit columns (from a column of each row's own);
+ * with a budget that ends after the first storage, the tuner still tries those CSR twins, and
+ * they run right */
+static void test_csr_based_tune(void) {
+    if (suite_backend() != TEXLA_BACKEND_COMPUTE) return;
+    int n = 3000, nc = 80000; /* columns past 16 bits' reach of their rows: no ELL or SELL twin */
+    hmat m = {"3000 x 80000, runs of 16 at random starts (CSR's offsets from each row's own column)",
+              1, n, nc, 0, NULL, NULL, NULL};
+    int cap = 0;
+    for (int i = 0; i < n; i++) {
+        int start = (int)(rnd_u() % (unsigned)(nc - 16));
+        for (int q = 0; q < 16; q++) push(&m, &cap, i, start + q);
+    }
+    made r = make_on(ctx, &m, 0);
+    texla_sparse_trial trials[NTRIALS];
+    texla_sparse_tune_desc td;
+    if (tune_with(&r, m.name, 1e-6, trials, &td)) {
+        int csr8 = 0, ok = 0, csr32 = 0;
+        for (int i = 0; i < td.ntrials && i < NTRIALS; i++) {
+            const texla_sparse_trial *t = &trials[i];
+            if (t->us < 0) continue;
+            if (t->v.format == TEXLA_SPARSE_CSR && t->v.cols8) csr8++, ok += t->ok;
+            csr32 += t->v.format == TEXLA_SPARSE_CSR && !t->v.cols16;
+        }
+        /* the budget cut the first round: no CSR storage of 32-bit columns timed */
+        CHECK(td.skipped > 0 && csr32 == 0, "%s: %d candidates skipped, %d CSR of 32-bit columns "
+              "timed (want some skipped, none of those)", m.name, td.skipped, csr32);
+        CHECK(csr8 >= 2 && ok == csr8, "%s: %d CSR candidates with 8-bit columns timed, %d right "
+              "(want 2 or more, all right)", m.name, csr8, ok);
+        check_made(ctx, &r, &m, "y = A x, runs tuned");
+    }
+    unmake(ctx, &r);
+    hfree(&m);
 }
 
 /* the tuner twins the fastest CSR candidate with 8-bit columns on a band (every entry within
@@ -1829,8 +1904,9 @@ static void cache_set_values(const char *path, const char *val) {
 }
 
 /* a cached choice of 8-bit columns: read back from the file and run by a new context (every
- * entry within 100 columns of its row); and the same value cached for a matrix with an entry
- * 128 away, which 8-bit columns cannot store: refused with a warning, the product still right */
+ * entry within 100 columns of its row); and the same value cached for a matrix with a row
+ * reaching 128 columns before and after it, which 8-bit columns cannot store (not from the row,
+ * nor, in CSR, from a column of the row's own): refused with a warning, the product still right */
 static void test_cache_cols8(void) {
     texla_info inf0;
     texla_ctx_info(ctx, &inf0);
@@ -1846,14 +1922,14 @@ static void test_cache_cols8(void) {
     for (int vf = 0; vf < 4; vf++) {
         int far = vf & 1;
         const char *c8 = c8s[vf >> 1];
-        hmat m = {far ? "band of 100, one entry 128 away" : "band of 100 (cached cols8)", 1, 700,
-                  700, 0, NULL, NULL, NULL};
+        hmat m = {far ? "band of 100, a row reaching 128 away on both sides"
+                      : "band of 100 (cached cols8)", 1, 700, 700, 0, NULL, NULL, NULL};
         int cap = 0;
         for (int i = 0; i < m.rows; i++) {
             int len = i % 11 == 3 ? 0 : 1 + (int)(rnd_u() % 9u);
             for (int q = 0; q < len; q++) push_near(&m, &cap, i, 100);
         }
-        if (far) push(&m, &cap, 500, 628);
+        if (far) push(&m, &cap, 500, 628), push(&m, &cap, 500, 372); /* CSR: spans 256 */
         unlink(path);
         texla_ctx *c = cache_ctx(path);
         if (!c) break;
@@ -2733,6 +2809,7 @@ void suite_sparse(void) {
     test_format_bytes();
     test_tuner();
     test_cache_cols8();
+    test_csr_based_tune();
     test_budget();
     tu_end();
     texla_ctx_destroy(ctx);

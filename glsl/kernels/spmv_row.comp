@@ -38,7 +38,9 @@
 // j * RS + p; SELL: slice s's words from ptr[slices + 1 + s], C a step pair); 0x8000 is padding.
 // CPW 4 (cols8): 8-bit offsets, steps 4j .. 4j + 3 in a word's bytes, low first; 0x80 padding.
 // CSR (FMT 0, MODE 0) with CPW: entry e's offset in part e % CPW of word e / CPW (no padding),
-// so a row's lanes read neighbouring parts of the same words.
+// so a row's lanes read neighbouring parts of the same words. BASED 1 (CSR): the offsets are
+// from a column of the row's own, ptr[RS + 1 + p] for storage row p, not from the row (rows
+// far from the diagonal whose columns lie close together).
 // x is in element order in xlin, and a row's own index comes from its group's texel (u_i2.x =
 // y's rows' width nx: the 4 rows of a texel are i, i + 1, i + nx, i + nx + 1). CPW 0: columns
 // are packed texels (xat).
@@ -49,6 +51,9 @@
 // texelFetch at each column's precomputed texel and channel), y the image at unit 0.
 layout(local_size_x = WG) in;
 layout(rgba32f, binding = 0) uniform coherent image2D u_dst;
+#ifndef BASED
+#define BASED 0
+#endif
 uniform sampler2D u_src0;
 
 #if K == 1
@@ -516,7 +521,10 @@ void unit_rows(uint u, uint lid) {
         // four entries an iteration: straight-line code whose loads the compiler issues
         // together (one entry an iteration waits for the memory each time). CSR with CPW: entry
         // e's offset in part e % CPW of word e / CPW, so the lanes read neighbouring parts
-#if CPW
+#if CPW && BASED
+        int row = int(ptr[uint(u_i1.x) + 1u + p]); // the row's reference column
+#define TERM(e) termc(col[(e) / uint(CPW)] >> (CBITS * ((e) % uint(CPW))), row, entry(e))
+#elif CPW
         int row = nat_row(po);
 #define TERM(e) termc(col[(e) / uint(CPW)] >> (CBITS * ((e) % uint(CPW))), row, entry(e))
 #else

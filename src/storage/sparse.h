@@ -59,6 +59,8 @@ typedef struct sp_stats {
                               entry before (y = A' x reads A's columns as its rows) */
     long long far16;       /* the entries more than SP_C16 columns from their row (cols16 needs 0) */
     long long far8;        /* the entries more than SP_C8 columns from their row (cols8 needs 0) */
+    long long wide16, wide8; /* the rows whose columns span more than 2 SP_C16 (2 SP_C8): CSR's
+                              cols16 (cols8) needs far16 (far8) or these 0 */
     int nlong, cnlong;     /* the rows (columns) longer than SP_LONG_ROW entries */
     int sym;               /* of real or complex entries filling blocks (a fill of 0.5 or
                               more): 1 equal to its transpose, 2 (complex) to its conjugate
@@ -93,6 +95,8 @@ typedef struct sp_form {
     int nchunks, nag, lt_lr, lt_ag; /* long rows */
     int nbr;                 /* BSR: block rows; its ne counts blocks */
     int herm;                /* BSR bell 3: the mirrored blocks conjugated (A Hermitian) */
+    int based;               /* CSR with cols16 / cols8: the offsets from a column of each
+                                row's own (buf[0]: after the rows' starts), not from the row */
     int merge_split;         /* MERGE: buf[6] holds the tiles' open rows and sums, the merge
                                 path's splits and the rows' values */
     int nblocks;             /* CSR: the stream blocks, buf[3]: (first group, first entry) of

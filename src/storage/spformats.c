@@ -327,6 +327,11 @@ void sp_stats_of(const sp_csr *m, sp_stats *st) {
             st->far16 += m->col[e] < i - SP_C16 || m->col[e] > i + SP_C16;
             st->far8 += m->col[e] < i - SP_C8 || m->col[e] > i + SP_C8;
         }
+        if (m->ptr[i + 1] > m->ptr[i]) { /* the columns sorted */
+            long long span = (long long)m->col[m->ptr[i + 1] - 1] - m->col[m->ptr[i]];
+            st->wide16 += span > 2LL * SP_C16;
+            st->wide8 += span > 2LL * SP_C8;
+        }
     }
     st->near = m->nnz ? (double)near / (double)m->nnz : 0;
     st->cnear = m->nnz ? (double)cnear / (double)m->nnz : 0;
@@ -826,21 +831,38 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
     int c16 = fv->cols16 && fv->format != TEXLA_SPARSE_COO;
     int cpw = c16 ? (fv->cols8 ? 4 : 2) : 1, reach = fv->cols8 ? SP_C8 : SP_C16;
     const char *cname = fv->cols8 ? "cols8" : "cols16";
-    if (c16) { /* every column within reach of its row, checked before anything is made */
+    /* CSR (based): the offsets from a column of each row's own, its first column + reach,
+     * where some column lies out of reach of its row; each row's columns span at most 2 reach */
+    int based = 0;
+    if (c16) { /* every column within reach of its row (or of its own), checked first */
         if (k != 1 || pl.nlong) {
             plan_free(&pl);
             return texla__fail(ctx, TEXLA_ERR_ARGUMENT, "%s: %s holds real entries' columns "
                                "and no long rows", fn, cname);
         }
-        for (int i = 0; i < m->rows; i++)
+        for (int i = 0; i < m->rows && !based; i++)
             for (int e = m->ptr[i]; e < m->ptr[i + 1]; e++)
                 if (m->col[e] < i - reach || m->col[e] > i + reach) {
+                    if (fv->format == TEXLA_SPARSE_CSR) {
+                        based = 1;
+                        break;
+                    }
                     plan_free(&pl);
                     return texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: %s stores a column as "
                                        "its offset from the row, at most %d; entry (%d, %d) lies %d "
                                        "columns from its row", fn, cname, reach, i, m->col[e],
                                        m->col[e] > i ? m->col[e] - i : i - m->col[e]);
                 }
+        for (int i = 0; based && i < m->rows; i++) /* the columns sorted: first and last */
+            if (m->ptr[i + 1] > m->ptr[i] &&
+                (long long)m->col[m->ptr[i + 1] - 1] - m->col[m->ptr[i]] > 2LL * reach) {
+                plan_free(&pl);
+                return texla__fail(ctx, TEXLA_ERR_UNSUPPORTED, "%s: %s stores a column as its "
+                                   "offset from the row or, in CSR, from a column of the row's "
+                                   "own, at most %d; row %d's columns span %d .. %d (more than "
+                                   "%d apart)", fn, cname, reach, i, m->col[m->ptr[i]],
+                                   m->col[m->ptr[i + 1] - 1], 2 * reach);
+            }
     }
     long long ne = pl.ne;
     /* cols16 / cols8: column words, cpw entries (steps cpw j .. cpw j + cpw - 1 of a row) each:
@@ -873,6 +895,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
     f->rs = pl.rs;
     f->width = pl.width;
     f->ne = ne;
+    f->based = based;
     /* storage row q -> canonical row (SELL: q in sorted order) */
     /* column of entry e of canonical row i at slot d (cols16 / cols8: word w, its part
      * j % cpw of 32 / cpw bits) */
@@ -882,15 +905,18 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
     do {                                                                                          \
         if (c16)                                                                                  \
             col[w] = (col[w] & ~(cmask << cb * ((j) % cpw))) |                                    \
-                     ((uint32_t)(m->col[e] - (i)) & cmask) << cb * ((j) % cpw);                   \
+                     ((uint32_t)(m->col[e] - REF(i, e)) & cmask) << cb * ((j) % cpw);             \
         else                                                                                      \
             col[d] = cloc[m->col[e]];                                                             \
     } while (0)
+/* the column entry e's offset is from: its row, or (based) its row's first column + reach */
+#define REF(i, e) (based ? m->col[m->ptr[i]] + reach : (i))
 #define NAT(q) (pl.rsorted ? pl.rows.nat[pl.rsorted[q]] \
                 : pl.sorted ? pl.rows.nat[(size_t)pl.sorted[(q) / G] * G + (q) % G] : pl.rows.nat[q])
     if (fv->format == TEXLA_SPARSE_CSR || fv->format == TEXLA_SPARSE_COO) {
         int coo = fv->format == TEXLA_SPARSE_COO;
-        ptr = malloc(sizeof *ptr * ((size_t)(coo ? one(ne) : (size_t)pl.rs + 1)));
+        /* based: each storage row's reference column after the row starts */
+        ptr = malloc(sizeof *ptr * ((size_t)(coo ? one(ne) : (size_t)pl.rs * (1 + based) + 1)));
         if (!ptr) {
             r = oom(ctx, fn, what, (double)pl.rs * 4);
             goto done;
@@ -911,6 +937,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
                     }
                 }
             if (!coo) ptr[q + 1] = (uint32_t)w;
+            if (based) ptr[pl.rs + 1 + q] = i >= 0 && pl.len[q] > 0 ? (uint32_t)REF(i, 0) : 0u;
         }
         if (coo) {
             aux = ptr; /* the output index of each entry goes to binding 3 */
@@ -1040,10 +1067,11 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
         if (r) goto done;
     }
 #undef PUTC
+#undef REF
 #undef NAT
     if (ptr) r = upload(ctx, f, 0, ptr, sizeof *ptr * (fv->format == TEXLA_SPARSE_SELL
                                                            ? ((size_t)pl.nslices + 1) * (c16 ? 2 : 1)
-                                                           : (size_t)pl.rs + 1));
+                                                           : (size_t)pl.rs * (1 + based) + 1));
     if (!r) r = upload(ctx, f, 1, col, sizeof *col * (size_t)nw);
     if (!r) r = upload(ctx, f, 2, val, sizeof *val * (size_t)(ne * k));
     if (!r && aux)

@@ -285,15 +285,16 @@ static long long grid(const texla_ctx *ctx, const texla_sparse_variant *v, long 
 /* the defines of spmv_row's main pass: k floats an entry, G rows a group, lng: long rows in
  * chunks, lpass: how they reach y (1: a pass of their own; 2: their groups' last parties) */
 static void rows_defines(char *defs, size_t cap, const texla_sparse_variant *v, int k, int G,
-                         int soa, int lng, int lpass) {
+                         int soa, int lng, int lpass, int based) {
     int group = v->sched == TEXLA_SCHED_GROUP, stream = v->sched == TEXLA_SCHED_STREAM;
     int L = v->sched == TEXLA_SCHED_LANES ? v->lanes : 1;
     int fmt = v->format == TEXLA_SPARSE_CSR ? 0 : v->format == TEXLA_SPARSE_ELL ? 1 : 2;
     int n = snprintf(defs, cap,
                      "#define K %d\n#define G %d\n#define FMT %d\n#define MODE %d\n#define L %d\n"
                      "#define WG %d\n#define SOA %d\n#define LONG %d\n#define XBUF %d\n"
-                     "#define LONGPASS %d\n#define CPW %d", k, G, fmt, stream ? 2 : group, L, v->wg,
-                     soa && k > 1, lng, v->xbuf, lpass, v->cols8 ? 4 : v->cols16 ? 2 : 0);
+                     "#define LONGPASS %d\n#define CPW %d\n#define BASED %d", k, G, fmt,
+                     stream ? 2 : group, L, v->wg, soa && k > 1, lng, v->xbuf, lpass,
+                     v->cols8 ? 4 : v->cols16 ? 2 : 0, based && v->cols16);
     if (stream && n > 0 && (size_t)n < cap)
         snprintf(defs + n, cap - (size_t)n, "\n#define TB %d\n#define RB %d", SP_STREAM_ENT / k,
                  SP_STREAM_ROWS / k);
@@ -337,7 +338,7 @@ void sp_prefetch(texla_ctx *ctx, const texla_sparse_variant *v, int k, int M, in
                 s == TEXLA_SCHED_STREAM)) {
         int lng = v->long_rows > 0 && M > v->long_rows, G = k == 1 ? 4 : 2;
         int lpass = sp_long_pass(lng, nag, v->wg);
-        rows_defines(defs, sizeof defs, v, k, G, v->soa, lng, lpass);
+        rows_defines(defs, sizeof defs, v, k, G, v->soa, lng, lpass, 0); /* based: made on use */
         texla__prefetch(g, TEXLA__P_SPMV_ROW, defs);
         if (lpass == 1) {
             long_pass_defines(defs, sizeof defs, k, G);
@@ -370,7 +371,7 @@ static texla_result run_rows(texla_ctx *ctx, const texla_sparse_variant *v, sp_f
     int beta_on = add && beta != 0.0f, lng = f->nchunks > 0;
     int lpass = sp_long_pass(lng, f->nag, wg);
     char defs[512];
-    rows_defines(defs, sizeof defs, v, f->k, G, f->fv.soa, lng, lpass);
+    rows_defines(defs, sizeof defs, v, f->k, G, f->fv.soa, lng, lpass, f->based);
     int sh = 0;
     while (f->fv.slice && (1 << sh) < f->fv.slice) sh++;
     texla__pass p = {.prog = TEXLA__P_SPMV_ROW, .defines = defs, .dst = &y->t, .src = {&x->t},

@@ -60,8 +60,9 @@
  * 9: the merge path's complex and quaternion candidates on entries in planes (SoA); 10: CSR and
  * BSR lanes past 32 (8 for BSR) for few, very long rows (a dense matrix stored sparse had been
  * tuned to 2x cuSPARSE's time), and the runs statistic (x-buffer twins for columns in runs);
- * 11: A' x's own nearness (cnear: a rectangular A's was read for both products) */
-#define KEY_VERSION 11
+ * 11: A' x's own nearness (cnear: a rectangular A's was read for both products); 12: CSR's
+ * 16- and 8-bit columns also from a column of each row's own (wide16, wide8) */
+#define KEY_VERSION 12
 
 /* a row schedule whose longest row's chain of loads takes far longer than a whole product
  * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
@@ -92,12 +93,12 @@ void sp_tune_key(const sp_stats *st, int entry, int op, int compute, char *key, 
     texla__snprintf_c(key, n, /* the same key whatever LC_NUMERIC the application set */
              "spmv%d %s %s%s e%d r%d c%d nz%lld rows %d..%d m%.4g sd%.4g em%d cols %d m%.4g "
              "sd%.4g em%d fill %.3f %.3f %.3f near %.2f %.2f runs %.2f %.2f far16 %lld far8 %lld "
-             "sym %d long %d %d",
+             "wide %lld %lld sym %d long %d %d",
              KEY_VERSION, op ? "T" : "N", compute & 1 ? "compute" : "fragment",
              compute & 2 ? "+scatter" : "", entry, st->rows, st->cols, st->nnz, st->lmin, st->lmax,
              st->mean, st->sd, st->empty, st->cmax, st->cmean, st->csd, st->cempty, st->fill[2],
              st->fill[3], st->fill[4], st->near, st->cnear, st->runs, st->cruns, st->far16,
-             st->far8, st->sym, st->nlong, st->cnlong);
+             st->far8, st->wide16, st->wide8, st->sym, st->nlong, st->cnlong);
 }
 
 /* the index of the name s[0..len) among names[1..n) ("auto" is never cached), or -1 */
@@ -476,9 +477,9 @@ static int xbuf_twin(const texla_sparse_variant *v, texla_sparse_variant *t) {
     return t->xbuf;
 }
 
-/* v with its columns as offsets from their row in `bits` (16 or 8) bits into *t: 0 where v
- * cannot have them (the format, the schedule, long rows, or a column out of their reach in
- * the plane v reads) */
+/* v with its columns as offsets from their row (CSR: or from a column of the row's own) in
+ * `bits` (16 or 8) bits into *t: 0 where v cannot have them (the format, the schedule, long
+ * rows, or a column out of their reach in the plane v reads) */
 static int short_twin(const texla_sparse_variant *v, const sp_tune_req *q, int bits,
                       texla_sparse_variant *t) {
     *t = *v;
@@ -489,7 +490,8 @@ static int short_twin(const texla_sparse_variant *v, const sp_tune_req *q, int b
     sp_format_of(t, q->op, &plane);
     const sp_stats *st = q->pl[plane] ? q->pl[plane]->st : NULL;
     return t->cols16 && !t->long_rows && q->k == 1 && st &&
-           (bits == 8 ? st->far8 : st->far16) == 0;
+           ((bits == 8 ? st->far8 : st->far16) == 0 ||
+            (t->format == TEXLA_SPARSE_CSR && (bits == 8 ? st->wide8 : st->wide16) == 0));
 }
 
 /* v with the narrowest column offsets that reach (8 bits, else 16) into *t; 0: none */
@@ -1343,6 +1345,20 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
             w.sched = TEXLA_SCHED_LANES;
             w.lanes = lanes_of_mean(q->pl[0]->st, q->op);
             if (c16_twin(&w, q, &u)) add(ctx, &L, u, q);
+        }
+        /* and where only CSR's can have them (columns far from their rows, close together
+         * within each: offsets from a column of the row's own), at the candidates' first lanes
+         * a row, a half and a quarter of them (H200, 2^20 rows each one run of 16 columns at a
+         * random start: the budget ended after ELL's and SELL's storages, ELL a row chosen,
+         * 125.3 us; CSR 4 lanes with 8-bit columns 66.9, 8 lanes 78.0, 2 lanes 80.2, with x
+         * from a buffer and 32-bit columns 80.3) */
+        if (csr16 < 0 && c16 < 0) {
+            texla_sparse_variant w = {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES};
+            int l = lanes_of_mean(q->pl[0]->st, q->op);
+            for (int f = 1; f <= 4 && l / f >= 2; f *= 2) {
+                w.lanes = l / f;
+                if (c16_twin(&w, q, &u)) add(ctx, &L, u, q);
+            }
         }
         if (c16 >= 0 && c16_twin(&L.c[c16].v, q, &u)) {
             add(ctx, &L, u, q);
