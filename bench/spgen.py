@@ -690,6 +690,21 @@ def g_antiband(S, rng):
     return n, n, 1, rp, c.ravel().astype(np.int32), uni(rng, c.size)
 
 
+def g_restrict8(S, rng):
+    """A multigrid restriction's shape: row i reads the 17 columns around 8i (90% kept), far from
+    the diagonal (columns 8x the rows)."""
+    R = max(64, int(round(2 ** 20 * S)))
+    C = 8 * R
+    i = np.arange(R, dtype=np.int64)
+    c = 8 * i[:, None] + np.arange(-8, 9)[None, :]
+    keep = (rng.random(c.shape) < 0.9) & (c >= 0) & (c < C)
+    keep[:, 8] = True                                      # column 8i always
+    lens = keep.sum(axis=1)
+    rp = np.zeros(R + 1, dtype=np.int64)
+    np.cumsum(lens, out=rp[1:])
+    return R, C, 1, rp.astype(np.int32), c[keep].astype(np.int32), uni(rng, int(rp[-1]))
+
+
 def with_entries(m, k, rng):
     """m's pattern with k-part entries (complex k = 2, quaternion k = 4), uniform parts."""
     N, C, _, rp, col, _ = m
@@ -790,6 +805,7 @@ HELD = [
     ("mesh_perm", g_mesh_perm, "poisson3d's 128^3 grid with its unknowns numbered at random (scattered columns)"),
     ("blockdiag32", g_blockdiag32, "2^20 x 2^20, dense 32 x 32 blocks on the diagonal"),
     ("antiband", g_antiband, "2^21 rows of 17 consecutive columns around the anti-diagonal"),
+    ("restrict8", g_restrict8, "2^20 x 2^23, row i: the 17 columns around 8i, 90% kept (a restriction)"),
     ("blocks3_2d", g_blocks3_2d, "real scalars of 3x3 blocks, 9-point 2D grid of 450^2 nodes, not symmetric"),
 ]
 
