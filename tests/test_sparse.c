@@ -1011,6 +1011,24 @@ static void test_csr_based_tune(void) {
     }
     unmake(ctx, &r);
     hfree(&m);
+    /* each row's columns within 20000 of each other (CSR could take 16-bit columns from a
+     * column of its own), far from the diagonal and not in runs: no twins wanted, so no
+     * short-column candidate */
+    hmat sc = {"3000 x 200000, 8 columns a row in a window far from the diagonal (no short "
+               "columns tried)", 1, 3000, 200000, 0, NULL, NULL, NULL};
+    cap = 0;
+    for (int i = 0; i < sc.rows; i++)
+        for (int q = 0; q < 8; q++)
+            push(&sc, &cap, i, (66 * i + 100000) % 180000 + (int)(rnd_u() % 20000u));
+    r = make_on(ctx, &sc, 0);
+    if (tune_with(&r, sc.name, -1, trials, &td)) {
+        int short_cols = 0;
+        for (int i = 0; i < td.ntrials && i < NTRIALS; i++) short_cols += trials[i].v.cols16 != 0;
+        CHECK(short_cols == 0, "%s: %d candidates with short columns (want none)", sc.name,
+              short_cols);
+    }
+    unmake(ctx, &r);
+    hfree(&sc);
 }
 
 /* the tuner twins the fastest CSR candidate with 8-bit columns on a band (every entry within

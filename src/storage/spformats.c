@@ -680,6 +680,9 @@ static void row_cost(const sp_plane *p, const plan *pl, const texla_sparse_varia
     switch (fv->format) {
     case TEXLA_SPARSE_CSR:
         b += ((double)pl->rs + 1) * 4 + 8.0 * (stream_blocks(pl, p->k, NULL) + 1);
+        /* short columns from each row's own column: those columns (make_rows, based) */
+        if (fv->cols16 && p->st && (fv->cols8 ? p->st->far8 : p->st->far16) > 0)
+            b += (double)pl->rs * 4;
         break;
     case TEXLA_SPARSE_ELL: b += (double)pl->rs * 4; break;
     case TEXLA_SPARSE_SELL:
@@ -910,7 +913,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
             col[d] = cloc[m->col[e]];                                                             \
     } while (0)
 /* the column entry e's offset is from: its row, or (based) its row's first column + reach */
-#define REF(i, e) (based ? m->col[m->ptr[i]] + reach : (i))
+#define REF(i, e) (based ? (int)((uint32_t)m->col[m->ptr[i]] + (uint32_t)reach) : (i))
 #define NAT(q) (pl.rsorted ? pl.rows.nat[pl.rsorted[q]] \
                 : pl.sorted ? pl.rows.nat[(size_t)pl.sorted[(q) / G] * G + (q) % G] : pl.rows.nat[q])
     if (fv->format == TEXLA_SPARSE_CSR || fv->format == TEXLA_SPARSE_COO) {

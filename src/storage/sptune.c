@@ -1352,12 +1352,15 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
          * random start: the budget ended after ELL's and SELL's storages, ELL a row chosen,
          * 125.3 us; CSR 4 lanes with 8-bit columns 66.9, 8 lanes 78.0, 2 lanes 80.2, with x
          * from a buffer and 32-bit columns 80.3) */
-        if (csr16 < 0 && c16 < 0) {
-            texla_sparse_variant w = {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES};
+        texla_sparse_variant cw = {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES};
+        int cp;
+        sp_format_of(&cw, q->op, &cp);
+        const sp_stats *cst = q->pl[cp] ? q->pl[cp]->st : NULL;
+        if (twins && csr16 < 0 && c16 < 0 && cst && cst->far16 > 0) {
             int l = lanes_of_mean(q->pl[0]->st, q->op);
             for (int f = 1; f <= 4 && l / f >= 2; f *= 2) {
-                w.lanes = l / f;
-                if (c16_twin(&w, q, &u)) add(ctx, &L, u, q);
+                cw.lanes = l / f;
+                if (c16_twin(&cw, q, &u)) add(ctx, &L, u, q);
             }
         }
         if (c16 >= 0 && c16_twin(&L.c[c16].v, q, &u)) {
