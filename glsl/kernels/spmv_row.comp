@@ -521,11 +521,12 @@ void unit_rows(uint u, uint lid) {
         // four entries an iteration: straight-line code whose loads the compiler issues
         // together (one entry an iteration waits for the memory each time). CSR with CPW: entry
         // e's offset in part e % CPW of word e / CPW, so the lanes read neighbouring parts
-#if CPW && BASED
+#if CPW
+#if BASED
         int row = int(ptr[uint(u_i1.x) + 1u + p]); // the row's reference column
-#define TERM(e) termc(col[(e) / uint(CPW)] >> (CBITS * ((e) % uint(CPW))), row, entry(e))
-#elif CPW
+#else
         int row = nat_row(po);
+#endif
 #define TERM(e) termc(col[(e) / uint(CPW)] >> (CBITS * ((e) % uint(CPW))), row, entry(e))
 #else
 #define TERM(e) term(col[e], entry(e))

@@ -908,12 +908,12 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
     do {                                                                                          \
         if (c16)                                                                                  \
             col[w] = (col[w] & ~(cmask << cb * ((j) % cpw))) |                                    \
-                     ((uint32_t)(m->col[e] - REF(i, e)) & cmask) << cb * ((j) % cpw);             \
+                     ((uint32_t)(m->col[e] - REF(i)) & cmask) << cb * ((j) % cpw);             \
         else                                                                                      \
             col[d] = cloc[m->col[e]];                                                             \
     } while (0)
-/* the column entry e's offset is from: its row, or (based) its row's first column + reach */
-#define REF(i, e) (based ? (int)((uint32_t)m->col[m->ptr[i]] + (uint32_t)reach) : (i))
+/* the column row i's offsets are from: the row, or (based) its first column + reach */
+#define REF(i) (based ? (int)((uint32_t)m->col[m->ptr[i]] + (uint32_t)reach) : (i))
 #define NAT(q) (pl.rsorted ? pl.rows.nat[pl.rsorted[q]] \
                 : pl.sorted ? pl.rows.nat[(size_t)pl.sorted[(q) / G] * G + (q) % G] : pl.rows.nat[q])
     if (fv->format == TEXLA_SPARSE_CSR || fv->format == TEXLA_SPARSE_COO) {
@@ -940,7 +940,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
                     }
                 }
             if (!coo) ptr[q + 1] = (uint32_t)w;
-            if (based) ptr[pl.rs + 1 + q] = i >= 0 && pl.len[q] > 0 ? (uint32_t)REF(i, 0) : 0u;
+            if (based) ptr[pl.rs + 1 + q] = i >= 0 && pl.len[q] > 0 ? (uint32_t)REF(i) : 0u;
         }
         if (coo) {
             aux = ptr; /* the output index of each entry goes to binding 3 */
