@@ -380,17 +380,7 @@ def coo_rows(rng, lens, sampler):
 
 
 def g_poisson2d(S, rng):
-    n = max(8, int(round(2048 * S ** 0.5)))
-    N = n * n
-    i = np.arange(N, dtype=np.int64)
-    x, y = i % n, i // n
-    cols = np.stack([i - n, i - 1, i, i + 1, i + n], axis=1)
-    valid = np.stack([y > 0, x > 0, np.ones(N, bool), x < n - 1, y < n - 1], axis=1)
-    vals = np.full((N, 5), -1.0, dtype=F32)
-    vals[:, 2] = 4.0
-    rp = np.zeros(N + 1, dtype=np.int64)
-    np.cumsum(valid.sum(axis=1), out=rp[1:])
-    return N, N, 1, rp.astype(np.int32), cols[valid].astype(np.int32), vals[valid]
+    return poisson2d_n(max(8, int(round(2048 * S ** 0.5))))
 
 
 def g_rect_wide(S, rng):
@@ -762,6 +752,62 @@ def g_bimodal(S, rng):
     return n, n, 1, rp, col, val
 
 
+def g_stencil27(S, rng):
+    """27-point 3D stencil on a 90^3 grid (rows of 27 inside; near the diagonal, columns within
+    n^2 + n + 1 of their row)."""
+    n = max(4, int(round(90 * S ** (1 / 3))))
+    rp, c = grid27(n)
+    N = n ** 3
+    val = uni(rng, c.size)
+    srows = np.repeat(np.arange(N, dtype=np.int64), np.diff(rp.astype(np.int64)))
+    val[srows == c] += F32(27)
+    return N, N, 1, rp, c, val
+
+
+def g_blockrand8(S, rng):
+    """2^20 rows in block rows of 8, each two dense 8 x 8 blocks at random block columns (rows of
+    16 in two runs of 8, far from the diagonal: BSR's fill 1 with scattered blocks)."""
+    nb = max(8, int(round(2 ** 17 * S)))
+    n = 8 * nb
+    J = distinct_sorted(nb, 2, lambda i, kd, g: g.integers(0, nb, size=(i.size, kd), dtype=np.int64), rng)
+    c = (8 * J)[:, :, None] + np.arange(8)[None, None, :]          # (nb, 2, 8): a block row's columns
+    c = np.repeat(c.reshape(nb, 16), 8, axis=0)                      # its 8 rows share them
+    rp = np.arange(0, 16 * n + 1, 16, dtype=np.int64).astype(np.int32)
+    return n, n, 1, rp, c.ravel().astype(np.int32), uni(rng, c.size)
+
+
+def g_kkt(S, rng):
+    """A saddle point system [[H, B'], [B, 0]]: H poisson2d's 5-point on a 1448^2 grid, B n^2 / 4
+    constraint rows of 8 random columns of H's (KKT-like: near-diagonal rows, then scattered ones,
+    and B' spread over H's rows)."""
+    n = max(8, int(round(1448 * S ** 0.5)))
+    N = n * n
+    _, _, _, hp, hc, hv = poisson2d_n(n)
+    m = max(1, N // 4)
+    br, bc = coo_rows(rng, np.full(m, 8), lambda r: rng.integers(0, N, size=r.size))
+    bv = uni(rng, br.size)
+    hr = np.repeat(np.arange(N, dtype=np.int64), np.diff(hp.astype(np.int64)))
+    r = np.concatenate([hr, N + br, bc])
+    c = np.concatenate([hc.astype(np.int64), bc, N + br])
+    v = np.concatenate([hv, bv, bv])
+    rp, col, val = coo_to_csr(N + m, N + m, r, c, v)
+    return N + m, N + m, 1, rp, col, val
+
+
+def poisson2d_n(n):
+    """poisson2d's 5-point Laplacian on an n^2 grid: N, N, 1, rp, cols, vals."""
+    N = n * n
+    i = np.arange(N, dtype=np.int64)
+    x, y = i % n, i // n
+    cols = np.stack([i - n, i - 1, i, i + 1, i + n], axis=1)
+    valid = np.stack([y > 0, x > 0, np.ones(N, bool), x < n - 1, y < n - 1], axis=1)
+    vals = np.full((N, 5), -1.0, dtype=F32)
+    vals[:, 2] = 4.0
+    rp = np.zeros(N + 1, dtype=np.int64)
+    np.cumsum(valid.sum(axis=1), out=rp[1:])
+    return N, N, 1, rp.astype(np.int32), cols[valid].astype(np.int32), vals[valid]
+
+
 HELD = [
     ("poisson2d", g_poisson2d, "5-point 2D Laplacian (4, -1) on a 2048^2 grid"),
     ("rect_wide", g_rect_wide, "rectangular 2^16 x 2^22, 64..320 (mean 192) random columns per row"),
@@ -806,6 +852,9 @@ HELD = [
     ("blockdiag32", g_blockdiag32, "2^20 x 2^20, dense 32 x 32 blocks on the diagonal"),
     ("antiband", g_antiband, "2^21 rows of 17 consecutive columns around the anti-diagonal"),
     ("restrict8", g_restrict8, "2^20 x 2^23, row i: the 17 columns around 8i, 90% kept (a restriction)"),
+    ("stencil27", g_stencil27, "27-point 3D stencil on a 90^3 grid (rows of 27, near the diagonal)"),
+    ("blockrand8", g_blockrand8, "2^20 rows: block rows of 8, each two dense 8 x 8 blocks at random block columns"),
+    ("kkt", g_kkt, "saddle point [[H, B'], [B, 0]]: H 5-point on 1448^2, B 1448^2 / 4 rows of 8 random columns"),
     ("blocks3_2d", g_blocks3_2d, "real scalars of 3x3 blocks, 9-point 2D grid of 450^2 nodes, not symmetric"),
 ]
 

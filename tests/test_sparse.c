@@ -1880,13 +1880,24 @@ static void test_budget(void) {
         }
         /* with no budget the first finalist is among the best two's variants, each timed at
          * three sizes: all three are in the final round (one such size, timed late right after
-         * a build, had read 1.7x its warm time and missed it) */
+         * a build, had read 1.7x its warm time and missed it). Which variant is first rests on
+         * measured times, and a size whose one product read HOPELESS (8) times the best is
+         * rightly left out: on a loaded software renderer under the sanitizers this failed once
+         * (CI of 924edc0, passing in the runs before and after), so the tune is repeated, up
+         * to three times in all, before a variant short of a size fails */
         t3.budget = -1;
-        if (ru.a.id && CHECK_OK(c, texla_sparse_tune(c, ru.a, &t3), u.name)) {
+        for (int attempt = 0; attempt < 3 && ru.a.id; attempt++) {
+            if (!CHECK_OK(c, texla_sparse_tune(c, ru.a, &t3), u.name)) break;
             n = t3.ntrials < 128 ? t3.ntrials : 128;
             int whole = check_final_sizes(trials, n, "rows of 8, no budget");
-            CHECK(whole >= 1, "rows of 8, no budget: no variant with its three sizes in the final "
-                  "round (%d trials)", n);
+            if (whole >= 1 || attempt == 2) {
+                CHECK(whole >= 1, "rows of 8, no budget: no variant with its three sizes in the "
+                      "final round in %d tunes (%d trials in the last)", attempt + 1, n);
+                break;
+            }
+            printf("  rows of 8, no budget: no variant with its three sizes in the final round "
+                   "(tune %d of at most 3; a size may have read 8x once): tuning again\n",
+                   attempt + 1);
         }
         unmake(c, &ru);
         hfree(&u);

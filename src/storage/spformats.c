@@ -810,6 +810,7 @@ static inline void put_val(float *dst, int soa, int k, long long ne, long long d
     for (int c = 0; c < k; c++) dst[soa ? c * ne + d : d * k + c] = src[c];
 }
 
+#define ELL_TILE 256 /* ELL's storage rows written together (make_rows) */
 static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
                               const texla_sparse_variant *fv, sp_form *f) {
     plan pl;
@@ -969,15 +970,28 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
                 r = oom(ctx, fn, what, (double)pl.rs * 4);
                 goto done;
             }
-            for (int q = 0; q < pl.rs; q++) {
-                aux[q] = (uint32_t)pl.len[q];
-                int i = q < n ? NAT(q) : -1;
-                if (i < 0 || !pl.len[q]) continue;
-                for (int j = 0, e = m->ptr[i]; e < m->ptr[i + 1]; e++, j++) {
-                    long long d = (long long)j * pl.rs + q;
-                    PUTC(d, (long long)(j / cpw) * pl.rs + q, j, i, e);
-                    put_val(val, soa, k, ne, d, m->val + (size_t)e * k);
+            /* in tiles of ELL_TILE storage rows, a step of all of a tile's rows at a time, so
+             * that the writes run along each step (row by row, a row's steps lie rs words
+             * apart, rs often a power of two: 2^20 rows of 16 built in 0.60 s, in tiles 0.42,
+             * on this project's 2-core host; the H200's host took 1.2 s, SELL-32 0.4) */
+            int ti[ELL_TILE];
+            for (int q0 = 0; q0 < pl.rs; q0 += ELL_TILE) {
+                int q1 = q0 + ELL_TILE < pl.rs ? q0 + ELL_TILE : pl.rs, tw = 0;
+                for (int q = q0; q < q1; q++) {
+                    aux[q] = (uint32_t)pl.len[q];
+                    int i = q < n && pl.len[q] ? NAT(q) : -1;
+                    ti[q - q0] = i;
+                    if (i >= 0 && m->ptr[i + 1] - m->ptr[i] > tw) tw = m->ptr[i + 1] - m->ptr[i];
                 }
+                for (int j = 0; j < tw; j++)
+                    for (int q = q0; q < q1; q++) {
+                        int i = ti[q - q0];
+                        if (i < 0 || j >= m->ptr[i + 1] - m->ptr[i]) continue;
+                        int e = m->ptr[i] + j;
+                        long long d = (long long)j * pl.rs + q;
+                        PUTC(d, (long long)(j / cpw) * pl.rs + q, j, i, e);
+                        put_val(val, soa, k, ne, d, m->val + (size_t)e * k);
+                    }
             }
             f->lens = 1;
         } else { /* SELL */
