@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_TRIALS 512
 #define MAX_FILES 64
@@ -198,6 +199,15 @@ static void time_pins(spx *s, const char *name, const char *list, int batches) {
     texla_sparse_pin(s->ctx, s->a, TEXLA_SPARSE_N, NULL);
 }
 
+/* the wall clock's time of day, UTC, to the millisecond (to line up with nvidia-smi's log) */
+static void clock_text(char *buf, size_t cap) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    long long ms = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    snprintf(buf, cap, "%02lld:%02lld:%02lld.%03lld", ms / 3600000 % 24, ms / 60000 % 60,
+             ms / 1000 % 60, ms % 1000);
+}
+
 static void print_trials(FILE *f, const char *name, texla_sparse_trial *t, int n, int top) {
     qsort(t, (size_t)n, sizeof *t, by_time);
     for (int op = 0; op < 2; op++) {
@@ -209,10 +219,12 @@ static void print_trials(FILE *f, const char *name, texla_sparse_trial *t, int n
             texla_sparse_variant_names(&t[i].v, fm, sc, pa);
             char built[32] = "";
             if (t[i].build_s > 0) snprintf(built, sizeof built, " (built in %.2f s)", t[i].build_s);
+            char first[40] = ""; /* the first round's time, where it was looked at again */
+            if (t[i].looks > 1) snprintf(first, sizeof first, " (first %.1f us)", t[i].first_us);
             if (t[i].ok)
                 fprintf(f, "    %-6s %-7s %-38s %9.1f us %7.1f GB/s %8.1f MB pad %5.1f%% at %5.2f s"
-                        "%s%s\n", fm, sc, pa, t[i].us, t[i].gbs, t[i].bytes / 1e6,
-                        100 * t[i].padding, t[i].at_s, t[i].final ? " final" : "", built);
+                        "%s%s%s\n", fm, sc, pa, t[i].us, t[i].gbs, t[i].bytes / 1e6,
+                        100 * t[i].padding, t[i].at_s, t[i].final ? " final" : "", built, first);
             else
                 fprintf(f, "    %-6s %-7s %-38s  rejected at %5.2f s%s\n", fm, sc, pa, t[i].at_s,
                         built);
@@ -285,6 +297,8 @@ void bench_spsuite(const bench_env *e) {
         const char *all = getenv("SP_ALL");
         td.all = all && *all == '1';
         t2.ops = 3;
+        char began[32];
+        clock_text(began, sizeof began);
         if (!bad) bad = texla_sparse_tune(ctx, s.a, &td) != TEXLA_OK;
         if (!bad) bad = texla_sparse_tune(ctx, s.a, &t2) != TEXLA_OK;
         if (bad) {
@@ -301,7 +315,7 @@ void bench_spsuite(const bench_env *e) {
                    si.row_mean, read_ms, make_s, td.seconds, td.ntrials, td.skipped, t2.seconds);
             int n = td.ntrials < MAX_TRIALS ? td.ntrials : MAX_TRIALS;
             if (tf) {
-                fprintf(tf, "%s (%s)\n", name, path);
+                fprintf(tf, "%s (%s), tuning began %s UTC\n", name, path, began);
                 print_trials(tf, name, trials, n, 0);
             }
             if (representative(name)) print_trials(stdout, name, trials, n, 8);
@@ -329,6 +343,30 @@ void bench_spsuite(const bench_env *e) {
                           e->batches);
             const char *pins = getenv("SP_PIN");
             if (pins && *pins) time_pins(&s, name, pins, e->batches);
+            /* SP_RETUNE=N: tuned again N times (the GPU warm from the timings): the choices'
+             * spread run to run, each retune's candidates in the trials file */
+            const char *rt = getenv("SP_RETUNE");
+            for (int k = 0, nrt = rt ? atoi(rt) : 0; k < nrt && k < 16; k++) {
+                clock_text(began, sizeof began);
+                td.ntrials = td.skipped = 0;
+                if (texla_sparse_tune(ctx, s.a, &td) != TEXLA_OK) {
+                    printf("  %s retune %d: %s\n", name, k + 1, texla_error_message(ctx));
+                    break;
+                }
+                texla_sparse_info ri;
+                texla_sparse_info_get(ctx, s.a, &ri);
+                char f0[16], c0[16], p0[96], f1[16], c1[16], p1[96];
+                texla_sparse_variant_names(&ri.now[0], f0, c0, p0);
+                texla_sparse_variant_names(&ri.now[1], f1, c1, p1);
+                printf("  %s retune %d (%.2f s, %d candidates, %d skipped): A x %s %s %s %.4f ms; "
+                       "A' x %s %s %s %.4f ms\n", name, k + 1, td.seconds, td.ntrials, td.skipped,
+                       f0, c0, p0, ri.us[0] * 1e-3, f1, c1, p1, ri.us[1] * 1e-3);
+                if (tf) {
+                    fprintf(tf, "%s (retune %d), tuning began %s UTC\n", name, k + 1, began);
+                    print_trials(tf, name, trials, td.ntrials < MAX_TRIALS ? td.ntrials
+                                                                          : MAX_TRIALS, 0);
+                }
+            }
             for (int op = 0; op < 2; op++) {
                 s.t = op;
                 double ms = wall[1][op] < wall[0][op] ? wall[1][op] : wall[0][op];

@@ -1843,12 +1843,12 @@ static void test_budget(void) {
     t2.budget = NAN;
     CHECK_CODE(c, texla_sparse_tune(c, r.a, &t2), TEXLA_ERR_ARGUMENT, "budget NaN");
     unmake(c, &r);
-    /* past the deadline the best is still timed at its other workgroup sizes, on its kept
-     * storage (compute kernels), and nothing else is: rows of 8, whose candidates are all ELL
-     * at 128 invocations and keep their storage at any size (SELL with rows sorted within each
-     * workgroup would not); the trials at 64 or 256 are one or two, of one variant, which was
-     * also timed at its own size; the second best's sizes and the other candidates of the
-     * storage are left (skipped) */
+    /* past the deadline the best two are still timed at their other workgroup sizes, on
+     * their kept storages (compute kernels), and nothing else is: rows of 8, whose candidates
+     * are all ELL at 128 invocations and keep their storage at any size (SELL with rows sorted
+     * within each workgroup would not); the trials at 64 or 256 are one to four, of one or two
+     * variants, each also timed once at its own size; the other candidates of the storage and
+     * the fixed grids are left (skipped) */
     if (suite_backend() == TEXLA_BACKEND_COMPUTE) {
         hmat u = {"budget 2000 x 2000, 8 a row", 1, 2000, 2000, 0, NULL, NULL, NULL};
         int cap = 0;
@@ -1862,20 +1862,33 @@ static void test_budget(void) {
         t3.max_trials = 128;
         if (ru.a.id && CHECK_OK(c, texla_sparse_tune(c, ru.a, &t3), u.name)) {
             n = t3.ntrials < 128 ? t3.ntrials : 128;
-            int sized = 0, other = 0, base = 0, first = -1;
+            int sized = 0, fam[2] = {-1, -1}, nfam = 0, more = 0, base[2] = {0, 0};
             for (int i = 0; i < n; i++) {
                 if (!trials[i].ok || (trials[i].v.wg != 64 && trials[i].v.wg != 256)) continue;
                 sized++;
-                if (first < 0) first = i;
-                other += !same_but_wg(trials[i].v, &trials[first].v);
+                int f = 0;
+                while (f < nfam && !same_but_wg(trials[i].v, &trials[fam[f]].v)) f++;
+                if (f == nfam && nfam < 2) fam[nfam++] = i;
+                else if (f == nfam) more++;
             }
-            for (int j = 0; first >= 0 && j < n; j++)
-                base += trials[j].ok && trials[j].v.wg != 64 && trials[j].v.wg != 256 &&
-                        same_but_wg(trials[first].v, &trials[j].v);
-            CHECK(sized >= 1 && sized <= 2 && other == 0 && base == 1 && t3.skipped >= 1,
-                  "%s, budget 1 ns: %d trials at 64 or 256 invocations (want 1 or 2), %d of them "
-                  "another variant (want 0), the variant %d times at its own size (want 1), %d "
-                  "skipped (want >= 1)", u.name, sized, other, base, t3.skipped);
+            for (int f = 0; f < nfam; f++)
+                for (int j = 0; j < n; j++)
+                    base[f] += trials[j].ok && trials[j].v.wg != 64 && trials[j].v.wg != 256 &&
+                               same_but_wg(trials[fam[f]].v, &trials[j].v);
+            int own = 0; /* the correct variants timed at their own size: the best two sized */
+            for (int j = 0; j < n; j++) {
+                int seen = 0;
+                for (int i = 0; i < j && !seen; i++)
+                    seen = trials[i].ok && trials[i].v.wg != 64 && trials[i].v.wg != 256 &&
+                           same_but_wg(trials[i].v, &trials[j].v);
+                own += trials[j].ok && trials[j].v.wg != 64 && trials[j].v.wg != 256 && !seen;
+            }
+            CHECK(sized >= 1 && sized <= 4 && nfam == (own < 2 ? own : 2) && more == 0 &&
+                  base[0] == 1 && (nfam < 2 || base[1] == 1) && t3.skipped >= 1,
+                  "%s, budget 1 ns: %d trials at 64 or 256 invocations (want 1 to 4), of %d "
+                  "variants and %d more (want the best two of %d, and 0), the variants %d and "
+                  "%d times at their own size (want 1), %d skipped (want >= 1)", u.name, sized,
+                  nfam, more, own, base[0], base[1], t3.skipped);
             check_made(c, &ru, &u, "y = A x after a tune of 1 ns (rows of 8)");
         }
         /* with no budget the first finalist is among the best two's variants, each timed at
@@ -1905,6 +1918,48 @@ static void test_budget(void) {
     texla_ctx_destroy(c);
     hfree(&m);
     printf("budget (%.1f s)\n", check_now() - t0);
+}
+
+/* the second look: after the first round the candidates near the best on kept storages are
+ * timed again, and keep the lower time (the first round's own is reported beside it) */
+static void test_second_look(void) {
+    double t0 = check_now();
+    hmat m = gen_mixed("second look 1500x1400", 1, 1500, 1400, 60);
+    texla_ctx *c = cache_ctx("");
+    if (!c) return;
+    made r = make_on(c, &m, 0);
+    texla_sparse_trial trials[128];
+    texla_sparse_tune_desc td = {0};
+    td.ops = 3;
+    td.budget = -1;
+    td.trials = trials;
+    td.max_trials = 128;
+    if (r.a.id && CHECK_OK(c, texla_sparse_tune(c, r.a, &td), "texla_sparse_tune, no budget")) {
+        int n = td.ntrials < 128 ? td.ntrials : 128, second = 0, bad = 0, ok = 0;
+        for (int i = 0; i < n; i++) {
+            const texla_sparse_trial *t = &trials[i];
+            if (!t->ok) {
+                bad += t->looks != 0 || t->first_us >= 0;
+                continue;
+            }
+            ok++;
+            bad += !(t->first_us > 0) || t->looks < 1 || (t->final && t->looks < 4) ||
+                   (!t->final && (t->looks > 2 || t->us > t->first_us));
+            second += !t->final && t->looks == 2;
+        }
+        CHECK(ok >= 4 && bad == 0, "%d correct trials (want >= 4), %d whose first time, looks "
+              "or time disagree (want 0: a non-finalist keeps the lower of at most two looks, a "
+              "finalist was measured in the first and three final rounds)", ok, bad);
+        /* compute: several storages kept, candidates near the best that were not finalists */
+        if (suite_backend() == TEXLA_BACKEND_COMPUTE)
+            CHECK(second >= 1, "no candidate but the finalists looked at a second time (%d "
+                  "trials)", n);
+    }
+    check_made(c, &r, &m, "y = A x after a tune with second looks");
+    unmake(c, &r);
+    texla_ctx_destroy(c);
+    hfree(&m);
+    printf("second look (%.1f s)\n", check_now() - t0);
 }
 
 /* every entry of the cache file given value val (the device and key kept) */
@@ -2840,6 +2895,7 @@ void suite_sparse(void) {
     test_cache_cols8();
     test_csr_based_tune();
     test_budget();
+    test_second_look();
     tu_end();
     texla_ctx_destroy(ctx);
 }
