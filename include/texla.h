@@ -696,7 +696,7 @@ typedef struct texla_sparse_trial {
     double at_s;        /* when it was first timed: seconds into its product's tuning */
     double first_us;    /* its first-round median (< 0: not timed); us is the lower of this
                            and a second look's, taken with the GPU warm after the first round
-                           (correct candidates on a kept storage within 3x of the best), or
+                           (correct candidates on a kept storage within 8x of the best), or
                            for finalists the final time */
     int looks;          /* how many times it was measured: 1 the first round, one more for a
                            second look, one for each final round */
@@ -782,9 +782,9 @@ TEXLA_API texla_result texla_sparse_matvec_t(texla_ctx *ctx, texla_sparse a, tex
  * batches until two consecutive batches agree within 3% (capped at 60 ms; a few batches on
  * software renderers), so clocks and the memory work left by building and freeing storages do
  * not distort it, and its time is the median of 3 batches; one 8x slower than the best so far
- * is timed once. After the first round, with the GPU warm, those within 3x of the best whose
+ * is timed once. After the first round, with the GPU warm, those within 8x of the best whose
  * storages are kept are timed once more and keep the lower time (a GPU idle before the tuning
- * ran the first storage's candidates up to 2.6x slow). The best two are also timed at their
+ * ran the first storage's first candidates up to 4.3x slow). The best two are also timed at their
  * other workgroup sizes. The best 6 (at most 3 per storage, their storages kept alive), and the
  * first's other workgroup sizes, then run back to back for 300 ms on a GPU (its clocks follow
  * its load; the short bursts between the host's builds ran at a fraction of them) and are

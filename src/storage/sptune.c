@@ -995,13 +995,13 @@ static void warm_up(bench *b) {
 }
 
 /* a second look at the first round's candidates, the GPU warm by now: each correct one on
- * a kept storage within SECOND_LOOK times the best is timed again (a median of 3 batches, not
- * settled: a few ms of a fast product) and keeps the lower of its two times. The GPU idle
- * before a tuning still ran the first storage's candidates slow after warm_up (H200, kkt's A x
- * timed 1.0-1.3 s into the tuning: SELL-32 by groups with rows sorted 236 and 309 us in two
- * calls, a row 255 and 322, where they run 118 and 125; that storage was dropped, the choice
- * 0.137 ms where 0.109 was there) */
-#define SECOND_LOOK 3.0
+ * a kept storage short of HOPELESS times the best is timed again (a median of 3 batches, not
+ * settled: a few ms each) and keeps the lower of its two times. The GPU idle before a tuning
+ * still ran the first storage's first candidates slow after warm_up (H200, kkt's A x, 1.0-1.3
+ * s into the tuning: SELL-32 by groups with rows sorted 236, 309 and 416 us in three calls,
+ * where it runs 118, its twin with x from a buffer once 837 where it runs 194; in one call
+ * that storage was dropped, the choice 0.137 ms where 0.109 was there) */
+#define SECOND_LOOK HOPELESS
 static texla_result second_look(bench *b, clist *L) {
     int best = best_of(L);
     texla_result r = TEXLA_OK;
