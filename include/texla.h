@@ -714,13 +714,14 @@ typedef struct texla_sparse_tune_desc {
                            stored entries, in proportion past that, at most 24 s; < 0: no limit);
                            candidates come in order of their prior (the rule's variant first,
                            then storages by bytes moved), so the budget cuts the unlikely ones;
-                           the first storage always runs, the final round too, and so do the
+                           the first two storages always run, the final round too, and so do the
                            16- or 8-bit-column storages (cols16, cols8; at most three) where
                            they apply, SELL with rows sorted and x from a buffer where SELL
                            pads and they do not (compute; with all, these are first-round
                            candidates, which the budget cuts), and the best's other workgroup
-                           sizes (64, 256) where its storage is still kept (compute; a best of
-                           rows sorted, whose storage is one per size: the fastest other's);
+                           sizes (64, 256), and the second best's, where their storages are
+                           still kept (compute; a best of rows sorted, whose storage is one
+                           per size: the fastest other's);
                            once twice a product's part is spent (and 5 s past its deadline),
                            those late ones and the final round are left out, and the choice
                            is the first round's best */
