@@ -33,7 +33,7 @@
  *  - the forms of the best KEEP storages stay alive (freed, and the storage retried, when a new
  *    one does not fit): the workgroup sizes and fixed grids of the best two run on them
  *    without a rebuild (fixed grids only where row lengths vary); past the deadline only the
- *    best's other workgroup sizes, where its storage is kept (a storage of SELL rows sorted
+ *    best two's other workgroup sizes, where their storages are kept (a storage of SELL rows sorted
  *    within each workgroup depends on the size: those are not built then, and where such a
  *    storage is the best, the fastest other candidate on a kept storage takes its place).
  *  - the final round: the best FINALISTS (at most FINAL_PER_STORAGE per storage, two sizes of
