@@ -376,9 +376,40 @@ static int reference(const sp_csr *a, int op, const float *x, ref *rf) {
     rf->n = n;
     rf->y = calloc(texla__at_least_one(n), sizeof *rf->y);
     rf->bound = calloc(texla__at_least_one(n), sizeof *rf->bound);
-    int *cnt = calloc(texla__at_least_one(op ? a->cols : a->rows), sizeof *cnt);
-    if (!rf->y || !rf->bound || !cnt) {
-        free(rf->y), free(rf->bound), free(cnt);
+    if (!rf->y || !rf->bound) {
+        free(rf->y), free(rf->bound);
+        return 0;
+    }
+    if (!op) { /* row by row, the sums in registers (the same order of terms) */
+        for (int i = 0; i < a->rows; i++) {
+            double acc[4] = {0, 0, 0, 0}, mag = 0;
+            for (int e = a->ptr[i]; e < a->ptr[i + 1]; e++) {
+                const float *av = a->val + (size_t)e * k, *xv = x + (size_t)a->col[e] * k;
+                if (k == 1) {
+                    acc[0] += (double)av[0] * xv[0];
+                    mag += fabs((double)av[0]) * fabs((double)xv[0]);
+                    continue;
+                }
+                double ad[4], xd[4], o[4], aa = 0, xa = 0;
+                for (int c = 0; c < k; c++) {
+                    ad[c] = av[c], xd[c] = xv[c];
+                    aa += fabs(ad[c]), xa += fabs(xd[c]);
+                }
+                emul_d(k, ad, xd, o);
+                for (int c = 0; c < k; c++) acc[c] += o[c];
+                mag += aa * xa;
+            }
+            double scale = (2.0 * k * (a->ptr[i + 1] - a->ptr[i]) + 8) * 5.9604644775390625e-08;
+            for (int c = 0; c < k; c++) {
+                rf->y[(size_t)i * k + c] = acc[c];
+                rf->bound[(size_t)i * k + c] = mag * scale;
+            }
+        }
+        return 1;
+    }
+    int *cnt = calloc(texla__at_least_one(a->cols), sizeof *cnt);
+    if (!cnt) {
+        free(rf->y), free(rf->bound);
         return 0;
     }
     for (int i = 0; i < a->rows; i++)
