@@ -10,6 +10,7 @@
 #   TESTS=0                                     skip the test suite
 #   SP_ALL=1                                    every candidate the tuner knows (with SP_BUDGET=-1)
 #   SP_MERGE=1                                  A x by the merge path pinned at several sizes
+#   SP_RETUNE=N                                 each matrix tuned N more times ("retune k" lines)
 #   SP_PIN="csr row xbuf wg=128;sell row C=32 rowsort"  A x pinned to each variant (the
 #                                               candidate tables' words), the GPU's time of each
 for f in .gl/*.deb; do dpkg -x "$f" / ; done; ldconfig
@@ -33,7 +34,7 @@ echo "spsuite rc=$? at $(( $(date +%s) - t0 )) s"
 timeout $(( ${SP_TMO:-300} / 2 )) python3 bench/peers.py spsuite --spdir "$D" > "$OUT/peers_sp.txt" 2>&1
 echo "peers rc=$? at $(( $(date +%s) - t0 )) s"
 nvidia-smi --query-gpu=pstate,clocks.sm,clocks.mem --format=csv,noheader
-grep 'tuned in\|timing:' "$OUT/texla_sp.txt" | cut -c1-260
+grep 'tuned in\|timing:\| retune ' "$OUT/texla_sp.txt" | cut -c1-260
 grep ' pin ' "$OUT/texla_sp.txt" | cut -c1-200
 grep '^| [a-z]' "$OUT/texla_sp.txt" | cut -c1-150
 tail -c 2500 "$OUT/peers_sp.txt"
