@@ -690,14 +690,15 @@ typedef struct texla_sparse_trial {
     double padding;     /* stored entries past the nonzeros, per nonzero */
     int ok;             /* 1: y matched the float64 reference; 0: rejected or failed */
     int final;          /* 1: re-timed in the final round; the choice is the fastest of these,
-                           and us is its final time (others: their first-round time) */
+                           and us is its final time (others: their first time, or the lower of
+                           it and a second look's) */
     double build_s;     /* seconds the host spent building this variant's storage (0: the
                            storage was built for an earlier candidate) */
     double at_s;        /* when it was first timed: seconds into its product's tuning */
-    double first_us;    /* its first-round median (< 0: not timed); us is the lower of this
-                           and a second look's, taken with the GPU warm after the first round
-                           (correct candidates on a kept storage within 8x of the best), or
-                           for finalists the final time */
+    double first_us;    /* its first median (< 0: not timed); us is the lower of this and a
+                           second look's, taken with the GPU warm after the first round (the
+                           first round's correct candidates on a kept storage within 8x of the
+                           best; later ones are timed once), or for finalists the final time */
     int looks;          /* how many times it was measured: 1 the first round, one more for a
                            second look, one for each final round */
 } texla_sparse_trial;
@@ -714,7 +715,8 @@ typedef struct texla_sparse_tune_desc {
                            stored entries, in proportion past that, at most 24 s; < 0: no limit);
                            candidates come in order of their prior (the rule's variant first,
                            then storages by bytes moved), so the budget cuts the unlikely ones;
-                           the first two storages always run, the final round too, and so do the
+                           the first two storages (that hold the matrix) always run, the
+                           second look at the first round and the final round too, and so do the
                            16- or 8-bit-column storages (cols16, cols8; at most three) where
                            they apply, SELL with rows sorted and x from a buffer where SELL
                            pads and they do not (compute; with all, these are first-round
@@ -723,8 +725,8 @@ typedef struct texla_sparse_tune_desc {
                            still kept (compute; a best of rows sorted, whose storage is one
                            per size: the fastest other's);
                            once twice a product's part is spent (and 5 s past its deadline),
-                           those late ones and the final round are left out, and the choice
-                           is the first round's best */
+                           those late ones, the second look and the final round are left
+                           out, and the choice is the first round's best */
     /* filled in by the call */
     int ntrials;        /* candidates tried */
     int cached;         /* ops answered from the cache (bits as ops) */

@@ -344,7 +344,8 @@ void bench_spsuite(const bench_env *e) {
             const char *pins = getenv("SP_PIN");
             if (pins && *pins) time_pins(&s, name, pins, e->batches);
             /* SP_RETUNE=N: tuned again N times (the GPU warm from the timings): the choices'
-             * spread run to run, each retune's candidates in the trials file */
+             * spread run to run, each retune's candidates in the trials file (the tuning cache
+             * keeps the last retune's choice; the summary's times are the first tuning's) */
             const char *rt = getenv("SP_RETUNE");
             for (int k = 0, nrt = rt ? atoi(rt) : 0; k < nrt && k < 16; k++) {
                 clock_text(began, sizeof began);
@@ -354,7 +355,10 @@ void bench_spsuite(const bench_env *e) {
                     break;
                 }
                 texla_sparse_info ri;
-                texla_sparse_info_get(ctx, s.a, &ri);
+                if (texla_sparse_info_get(ctx, s.a, &ri) != TEXLA_OK) {
+                    printf("  %s retune %d: %s\n", name, k + 1, texla_error_message(ctx));
+                    break;
+                }
                 char f0[16], c0[16], p0[96], f1[16], c1[16], p1[96];
                 texla_sparse_variant_names(&ri.now[0], f0, c0, p0);
                 texla_sparse_variant_names(&ri.now[1], f1, c1, p1);

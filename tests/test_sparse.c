@@ -1789,8 +1789,19 @@ static int check_final_sizes(const texla_sparse_trial *t, int n, const char *wha
     return whole;
 }
 
-/* a budget too small for anything: the first storage (the rule's) is still tried, the choice
- * is correct and the rest is reported skipped; with no limit nothing is skipped */
+/* a tuning of both products with this budget, its trials into t (128 of them) */
+static texla_sparse_tune_desc both_ops(double budget, texla_sparse_trial *t) {
+    texla_sparse_tune_desc td = {0};
+    td.ops = 3;
+    td.budget = budget;
+    td.trials = t;
+    td.max_trials = 128;
+    return td;
+}
+
+/* a budget too small for anything: the first round's two storages (the rule's and the next)
+ * are still tried, the choice is correct and the rest is reported skipped; with no limit
+ * nothing is skipped */
 static void test_budget(void) {
     double t0 = check_now();
     hmat m = gen_mixed("budget 129x131", 1, 129, 131, 40);
@@ -1798,11 +1809,7 @@ static void test_budget(void) {
     if (!c) return;
     made r = make_on(c, &m, 0);
     texla_sparse_trial trials[128];
-    texla_sparse_tune_desc td = {0};
-    td.ops = 3;
-    td.budget = 1e-9;
-    td.trials = trials;
-    td.max_trials = 128;
+    texla_sparse_tune_desc td = both_ops(1e-9, trials);
     CHECK_OK(c, texla_sparse_tune(c, r.a, &td), "texla_sparse_tune with a budget of 1 ns");
     /* compute: the first round's two storages and no more; fragment: its two forms */
     int frag = suite_backend() != TEXLA_BACKEND_COMPUTE;
@@ -1829,12 +1836,8 @@ static void test_budget(void) {
     CHECK(inf.how[0] == 2 && found == 1, "budget 1 ns: how %d, the choice %d times among the "
           "correct final trials", inf.how[0], found);
     check_made(c, &r, &m, "y = A x after a tune of 1 ns");
-    texla_sparse_tune_desc t2 = {0};
-    t2.ops = 3;
+    texla_sparse_tune_desc t2 = both_ops(-1, trials);
     t2.force = 1;
-    t2.budget = -1;
-    t2.trials = trials;
-    t2.max_trials = 128;
     CHECK_OK(c, texla_sparse_tune(c, r.a, &t2), "texla_sparse_tune with no budget");
     CHECK(t2.skipped == 0 && (t2.ntrials > td.ntrials || (frag && t2.ntrials == td.ntrials)),
           "no budget: %d tried, %d skipped (the 1 ns budget tried %d)", t2.ntrials, t2.skipped,
@@ -1943,11 +1946,7 @@ static void test_second_look(void) {
     if (!c) return;
     made r = make_on(c, &m, 0);
     texla_sparse_trial trials[128];
-    texla_sparse_tune_desc td = {0};
-    td.ops = 3;
-    td.budget = -1;
-    td.trials = trials;
-    td.max_trials = 128;
+    texla_sparse_tune_desc td = both_ops(-1, trials);
     if (r.a.id && CHECK_OK(c, texla_sparse_tune(c, r.a, &td), "texla_sparse_tune, no budget")) {
         int n = td.ntrials < 128 ? td.ntrials : 128, second = 0, bad = 0, ok = 0;
         for (int i = 0; i < n; i++) {

@@ -1028,6 +1028,16 @@ static void warm_up(bench *b) {
     if (b->spin.per_ms > 0) b->spin.per_ms = 0;
 }
 
+/* twice the product's part of the budget spent, and at least OVERDUE_MS past its deadline (a
+ * product of seconds on a software renderer: a 10^7 x 1 matrix took 60 s of a 6 s budget):
+ * the second look, the late candidates and the final round are left out, the first round's
+ * best is the choice */
+#define OVERDUE_MS 5000.0
+static int overdue(const bench *b, const sp_tune_req *q) {
+    return q->deadline_ms > 0 &&
+           texla__now_ms() > q->deadline_ms + fmax(q->deadline_ms - b->t0, OVERDUE_MS);
+}
+
 /* a second look at the first round's candidates, the GPU warm by now: each correct one on
  * a kept storage short of HOPELESS times the best is timed again (a median of 3 batches, not
  * settled: a few ms each) and keeps the lower of its two times. The GPU idle before a tuning
@@ -1036,10 +1046,10 @@ static void warm_up(bench *b) {
  * where it runs 118, its twin with x from a buffer once 837 where it runs 194; in one call
  * that storage was dropped, the choice 0.137 ms where 0.109 was there) */
 #define SECOND_LOOK HOPELESS
-static texla_result second_look(bench *b, clist *L) {
+static texla_result second_look(bench *b, clist *L, const sp_tune_req *q) {
     int best = best_of(L);
     texla_result r = TEXLA_OK;
-    for (int i = 0; best >= 0 && i < L->n && !r; i++) {
+    for (int i = 0; best >= 0 && i < L->n && !r && !overdue(b, q); i++) {
         cand *c = &L->c[i];
         int k = kept_of(b, c);
         if (!c->ok || c->us <= 0 || c->us > SECOND_LOOK * L->c[best].us || k < 0) continue;
@@ -1130,14 +1140,6 @@ static int same_but_wg(const texla_sparse_variant *a, const texla_sparse_variant
     return !memcmp(&t, b, sizeof t);
 }
 
-/* twice the product's part of the budget spent, and at least OVERDUE_MS past its deadline (a
- * product of seconds on a software renderer: a 10^7 x 1 matrix took 60 s of a 6 s budget):
- * the late candidates and the final round are left out, the first round's best is the choice */
-#define OVERDUE_MS 5000.0
-static int overdue(const bench *b, const sp_tune_req *q) {
-    return q->deadline_ms > 0 &&
-           texla__now_ms() > q->deadline_ms + fmax(q->deadline_ms - b->t0, OVERDUE_MS);
-}
 
 /* the final round: the best FINALISTS (at most FINAL_PER_STORAGE per storage, and two sizes
  * of one variant, their forms kept), and the first's other sizes, timed again, interleaved,
@@ -1333,9 +1335,9 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
             best_of(&L) >= 0)
             break;
         r = run_storage(&b, fn, q, &L, i, 0);
-        built++;
+        built += storage_best(&L, &L.c[i]) >= 0; /* one that refused the matrix: not counted */
     }
-    if (!r) r = second_look(&b, &L);
+    if (!r && !overdue(&b, q)) r = second_look(&b, &L, q);
     /* the schedule's grid and workgroup size, around the best two (after the twins), on their
      * kept storages (SELL rows sorted in each workgroup: a storage per size, built before the
      * deadline only); the fixed grids only where the rows' lengths vary (uniform rows balance
