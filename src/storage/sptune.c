@@ -33,9 +33,10 @@
  *  - the forms of the best KEEP storages stay alive (freed, and the storage retried, when a new
  *    one does not fit): the workgroup sizes and fixed grids of the best two run on them
  *    without a rebuild (fixed grids only where row lengths vary); past the deadline only the
- *    best two's other workgroup sizes, where their storages are kept (a storage of SELL rows sorted
- *    within each workgroup depends on the size: those are not built then, and where such a
- *    storage is the best, the fastest other candidate on a kept storage takes its place).
+ *    best two's other workgroup sizes, where their storages are kept (a storage of SELL rows
+ *    sorted within each workgroup depends on the size: those are not built then, and where
+ *    such a storage is the best, the fastest other candidate on a kept storage takes its
+ *    place).
  *  - the final round: the best FINALISTS (at most FINAL_PER_STORAGE per storage, two sizes of
  *    one variant) and the first's other workgroup sizes run back to
  *    back for FINAL_WARM_MS (the GPU's clocks follow its load: the short bursts between the
@@ -458,7 +459,7 @@ typedef struct cand {
     texla_sparse_variant fv; /* storage */
     double us;               /* the first round's median (the lower after a second look);
                                 then, for finalists, the final time */
-    double first_us;         /* the first round's median */
+    double first_us;         /* its first median (the first round's, or a later candidate's) */
     int looks;               /* times measured: the first round, a second look, final rounds */
     double bytes, padding;
     double prior;            /* the storage's bytes, worked out from the row lengths */
@@ -1139,7 +1140,6 @@ static int same_but_wg(const texla_sparse_variant *a, const texla_sparse_variant
     t.wg = b->wg;
     return !memcmp(&t, b, sizeof t);
 }
-
 
 /* the final round: the best FINALISTS (at most FINAL_PER_STORAGE per storage, and two sizes
  * of one variant, their forms kept), and the first's other sizes, timed again, interleaved,
