@@ -1861,9 +1861,10 @@ static void test_budget(void) {
     CHECK_CODE(c, texla_sparse_tune(c, r.a, &t2), TEXLA_ERR_ARGUMENT, "budget NaN");
     unmake(c, &r);
     /* past the deadline the best two are still timed at their other workgroup sizes, on
-     * their kept storages (compute kernels), and nothing else is: rows of 8, whose candidates
-     * are all ELL at 128 invocations and keep their storage at any size (SELL with rows sorted
-     * within each workgroup would not); the trials at 64 or 256 are one to four, of one or two
+     * their kept storages (compute kernels), and nothing else is: rows of 8, whose first
+     * round's candidates (the rule's ELL and the next storage by bytes, at 128 invocations)
+     * keep their storage at any size (SELL with rows sorted within each workgroup would not);
+     * the trials at 64 or 256 are one to four, of one or two
      * variants, each also timed once at its own size; the other candidates of the storage and
      * the fixed grids are left (skipped) */
     if (suite_backend() == TEXLA_BACKEND_COMPUTE) {
