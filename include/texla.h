@@ -724,7 +724,8 @@ typedef struct texla_sparse_tune_desc {
                            sizes (64, 256), and the second best's, where their storages are
                            still kept (compute; a best of rows sorted, whose storage is one
                            per size: the fastest other's);
-                           once twice a product's part is spent (and 5 s past its deadline),
+                           once twice a product's part is spent (and 5 s past its deadline,
+                           not counting the second storage's time past it),
                            those late ones, the second look and the final round are left
                            out, and the choice is the first round's best */
     /* filled in by the call */
