@@ -198,6 +198,8 @@ void texla__gl_release(texla__gl *g) {
     texla__progs_destroy(g);
     if (g->vao && !g->lost) glDeleteVertexArrays(1, &g->vao);
     if (g->timer_q && !g->lost) glDeleteQueries(1, &g->timer_q);
+    if (g->lap_q[0] && !g->lost) glDeleteQueries(2, g->lap_q);
     g->vao = 0;
     g->timer_q = 0;
+    g->lap_q[0] = g->lap_q[1] = 0;
 }

@@ -186,6 +186,8 @@ struct texla__gl {
     double timer_t0;
     int timer_on;          /* this timing by the query (else the wall clock: no timer queries,
                               or a host's GL_TIME_ELAPSED query active) */
+    GLuint lap_q[2];       /* texla__lap_*: two timings in flight */
+    double spin_peak;      /* the clock probe's fastest rate seen here (sp_heat; 0: none yet) */
     int depth;             /* guard nesting */
     int marked;            /* host mode: vao carries texla's mark (texla__gl_mark) */
     unsigned mark;         /* the mark: the texla_ctx's tag */
@@ -310,6 +312,14 @@ unsigned texla__prog_backends(const texla__gl *g, texla__prog_id id);
  * else the wall clock around glFinish */
 void texla__timer_begin(texla__gl *g);
 double texla__timer_end_ms(texla__gl *g);
+/* two GPU timings in flight, so the GPU never waits between them (the sparse tuner's clock
+ * probe): lap i holds the passes between texla__lap_begin(g, i) and texla__lap_end(g), and
+ * texla__lap_ms(g, i) waits for its time. Only where texla__laps_on: timer queries that measure
+ * GPU time, and no host's GL_TIME_ELAPSED query active */
+int texla__laps_on(texla__gl *g);
+void texla__lap_begin(texla__gl *g, int i);
+void texla__lap_end(texla__gl *g);
+double texla__lap_ms(texla__gl *g, int i);
 
 /* ---- shaders embedded at build time (build/gen/shaders.c) ---- */
 typedef struct texla__shader_file {

@@ -277,12 +277,16 @@ void texla__prefetch(texla__gl *g, texla__prog_id prog, const char *defines) {
         texla__prog_prefetch(g, prog, backend, defines);
 }
 
-void texla__timer_begin(texla__gl *g) {
-    /* a host's own GL_TIME_ELAPSED query may be active (a frame profiler): beginning another
-     * is an error, and ending it would end the host's; the wall clock around glFinish then */
+/* a host's own GL_TIME_ELAPSED query may be active (a frame profiler): beginning another is
+ * an error, and ending it would end the host's */
+static int queries_free(texla__gl *g) {
     GLint busy = 0;
     if (g->caps.timer && g->host && !g->lost) glGetQueryiv(GL_TIME_ELAPSED, GL_CURRENT_QUERY, &busy);
-    g->timer_on = g->caps.timer && !busy && !g->lost; /* lost: nothing asked of another context */
+    return g->caps.timer && !busy && !g->lost; /* lost: nothing asked of another context */
+}
+
+void texla__timer_begin(texla__gl *g) {
+    g->timer_on = queries_free(g); /* else the wall clock around glFinish */
     if (g->timer_on) {
         if (!g->timer_q) glGenQueries(1, &g->timer_q);
         glBeginQuery(GL_TIME_ELAPSED, g->timer_q);
@@ -301,4 +305,25 @@ double texla__timer_end_ms(texla__gl *g) {
     }
     texla__gl_finish(g);
     return texla__now_ms() - g->timer_t0;
+}
+
+int texla__laps_on(texla__gl *g) {
+    if (!queries_free(g) || g->caps.software) return 0;
+    if (!g->lap_q[0]) glGenQueries(2, g->lap_q);
+    return 1;
+}
+
+void texla__lap_begin(texla__gl *g, int i) {
+    glBeginQuery(GL_TIME_ELAPSED, g->lap_q[i & 1]);
+}
+
+void texla__lap_end(texla__gl *g) {
+    (void)g;
+    glEndQuery(GL_TIME_ELAPSED);
+}
+
+double texla__lap_ms(texla__gl *g, int i) {
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(g->lap_q[i & 1], GL_QUERY_RESULT, &ns);
+    return (double)ns / 1e6;
 }

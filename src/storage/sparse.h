@@ -227,6 +227,9 @@ typedef struct sp_spinner {
 /* queues about ms milliseconds of GPU work (nothing on software renderers or without timer
  * queries) and returns at once */
 texla_result sp_spin(texla_ctx *ctx, sp_spinner *s, double ms);
+/* spins back to back until the GPU's clocks are up (spkern.c: the clock probe), waited for;
+ * nothing on software renderers or without timer queries */
+texla_result sp_heat(texla_ctx *ctx, sp_spinner *s);
 /* how a row form's long rows reach y (lng: it has some; nag: its affected groups, those
  * holding a long row; wg: the variant's workgroup): 0 none, 1 a pass of their own, 2 added by
  * the last of each affected group's parties. The one rule, for the product and the prefetch */

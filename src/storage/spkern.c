@@ -4,6 +4,7 @@
  * once. No GL here. */
 #include "storage/sparse.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -216,6 +217,56 @@ texla_result sp_spin(texla_ctx *ctx, sp_spinner *s, double ms) {
     /* sent now: a driver may hold queued work until the next flush, and the spin must run
      * while the host builds (H100: unflushed, it ran after the build, 50-230 ms waited for) */
     texla__gl_flush(&ctx->gl);
+    return r;
+}
+
+/* The clock probe. A GPU idle for about a second and a half lowers its clocks, and raises
+ * them again only under a sustained load: on an H200 (nvidia-smi beside the tuning) the SM
+ * clock fell from 1980 to 345 MHz while the host read a matrix and built the first storage,
+ * and the tuner's short bursts between later builds brought it only to 525-960, so every
+ * first-round time of A x read 1.7-3.6x its warm one (kkt: SELL-32 by groups 361 us, 118
+ * warm; crmat's merge path 630 against 208) until the final round's 300 ms back to back
+ * brought 1980; A' x, tuned right after, kept the clock up and read its warm times. So spins
+ * run back to back, two in flight, each timed, until the spin runs within HEAT_NEAR of the
+ * fastest rate this context has seen (the H200 from 345 MHz: 170-320 ms); where none has been
+ * seen yet, until at least HEAT_MIN_MS have passed and the rate has not risen by HEAT_NEAR
+ * for HEAT_FLAT_MS (stopped at 250 ms and a flat 150, two heats ended at a fifth and a
+ * quarter of the peak rate); at most HEAT_MAX_MS, and then the fastest rate is what this GPU does now (a
+ * later heat is not held to a peak it cannot reach). The spinner's rate is the hot one. */
+#define HEAT_CHUNK_MS 5.0
+#define HEAT_NEAR 0.03
+#define HEAT_MIN_MS 400.0
+#define HEAT_FLAT_MS 150.0
+#define HEAT_MAX_MS 600.0
+
+texla_result sp_heat(texla_ctx *ctx, sp_spinner *s) {
+    texla__gl *g = &ctx->gl;
+    double t0 = texla__now_ms();
+    if (SPIN_SKIP(g) || !g->info.compute || s->per_ms < 0 || !texla__laps_on(g)) return TEXLA_OK;
+    texla_result r = TEXLA_OK;
+    if (!s->sink.buf) r = texla__buf_make(g, 16, NULL, &s->sink);
+    double peak = g->spin_peak, best = 0, t_best = 0, rate = s->per_ms > 0 ? s->per_ms : 0;
+    int it[2] = {SPIN_CAL, SPIN_CAL}, n = 0, reached = 0; /* n: laps begun */
+    while (!r) {
+        /* the next lap queued before the last one's time is read: the GPU never waits */
+        int cur = n & 1, prev = cur ^ 1;
+        if (rate > 0) it[cur] = (int)fmin(fmax(rate * HEAT_CHUNK_MS, 64), 1e8);
+        texla__lap_begin(g, cur);
+        r = spin_run(ctx, &s->sink, it[cur]);
+        texla__lap_end(g);
+        if (n++ == 0) continue;
+        double ms = texla__lap_ms(g, prev), now = texla__now_ms() - t0;
+        if (r || !(ms > 0)) break;
+        rate = it[prev] / ms;
+        if (rate > best * (1 + HEAT_NEAR)) t_best = now;
+        if (rate > best) best = rate;
+        if ((reached = peak > 0 && rate >= peak * (1 - HEAT_NEAR))) break;
+        if (now >= HEAT_MAX_MS || (peak <= 0 && now >= HEAT_MIN_MS && now - t_best >= HEAT_FLAT_MS))
+            break;
+    }
+    if (n) (void)texla__lap_ms(g, (n - 1) & 1); /* the last lap's result: its query idle */
+    if (best > 0 && (best > g->spin_peak || !reached)) g->spin_peak = best;
+    if (best > 0) s->per_ms = best;
     return r;
 }
 

@@ -25,9 +25,11 @@
  *    warm product's within 1-2% and the choices right (fem3x3: BSR b = 3 at 0.046 ms, where
  *    the first tuner picked CSR at 0.079). Since then the GPU is also kept busy while the host
  *    builds a storage (sp_spin, for 0.6 of the last build's time, at most 150 ms; its rest
- *    waited for): the first round's times then matched the final round's (H100). A GPU idle
- *    before the tuning still ran the first storage slow: after the first build it is kept
- *    busy for WARM_MS, waited for (warm_up).
+ *    waited for): the first round's times then matched the final round's (H100). But a GPU
+ *    idle for a second and a half lowers its clocks and raises them only under a sustained
+ *    load (H200: 345-960 MHz of 1980 through A x's first round, every time 1.7-3.6x the warm
+ *    one): after each build the clocks are brought up by spins back to back until the spin's
+ *    rate reaches the fastest this context has seen (sp_heat, the clock probe; heat).
  *  - a second look: with the GPU warm after the first round, its candidates short of
  *    HOPELESS times the best on kept storages are timed again and keep the lower time.
  *  - the forms of the best KEEP storages stay alive (freed, and the storage retried, when a new
@@ -38,8 +40,8 @@
  *    such a storage is the best, the fastest other candidate on a kept storage takes its
  *    place).
  *  - the final round: the best FINALISTS (at most FINAL_PER_STORAGE per storage, two sizes of
- *    one variant) and the first's other workgroup sizes run back to
- *    back for FINAL_WARM_MS (the GPU's clocks follow its load: the short bursts between the
+ *    one variant) and the first's other workgroup sizes run back to back for FINAL_WARM_MS
+ *    after the clock probe (the GPU's clocks follow its load: the short bursts between the
  *    host's builds ran at a fraction of them, so first-round times read 2-4x the warm ones,
  *    unevenly), then timed again, interleaved, FINAL_ROUNDS times, each keeping its best
  *    median; the choice is the fastest of them on those times, which are the ones reported
@@ -836,7 +838,7 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
                            A' x kept long-row lanes, 0.42 ms, where the merge path runs 0.28) */
 #define FINAL_PER_STORAGE 3
 #define TWINS 5 /* candidates given an x-from-a-buffer twin after the first round */
-#define FINAL_WARM_MS 300.0 /* the final round first keeps the GPU busy this long (hardware) */
+#define FINAL_WARM_MS 100.0 /* the final round keeps the GPU busy this long (hardware), after heat */
 #define FINAL_ROUNDS 3
 #define SETTLE_MS 60.0 /* the settle loop's cap (hardware) */
 #define SETTLE_SW 4    /* its cap in batches on software renderers, whose clock is the wall's */
@@ -847,7 +849,6 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
 #define SPIN_MS_MAX 150.0  /* at most this much (the build waits for the spin's rest: as long as
                               the whole build it cost the H100 half the candidates the budget
                               had allowed) */
-#define WARM_MS 150.0 /* the GPU kept busy this long (wall clock) after the first build */
 
 typedef struct kept {
     sp_form f;
@@ -864,7 +865,6 @@ typedef struct bench {
     kept keep[KEEP];   /* forms of the best storages so far */
     sp_spinner spin;   /* the GPU kept busy while the host builds a storage */
     double build_ms;   /* the last build's wall time (0: none yet) */
-    int warm;          /* warm_up done */
     double t0;         /* when the product's tuning began (texla__now_ms) */
     double forced_ms;  /* past the deadline, the first round's second storage (FIRST_STORAGES):
                           not counted against the late candidates (overdue) */
@@ -1012,23 +1012,15 @@ static int best_of(const clist *L) {
     return best;
 }
 
-/* Before the first candidate is timed, the GPU kept busy for WARM_MS of wall time, waited
- * for: an H100 idle before the tuning (345 MHz) ran the first storage's candidates at 1.7-2x
- * their warm times despite the spin before the build (circuit's CSR a row, 227.6 us against
- * 125.7 in the same call once warm, ranked its storage fifth, which dropped it, and its twin
- * with x from a buffer, the fastest variant, was never timed). The spin's rate was measured
- * on the idle GPU, so its spins ran short once the clocks rose: it is measured again after. */
-static void warm_up(bench *b) {
-    texla_ctx *ctx = b->ctx;
-    if (b->warm || ctx->gl.caps.software) return;
-    b->warm = 1;
-    double t0 = texla__now_ms();
-    while (b->spin.per_ms >= 0 && texla__now_ms() - t0 < WARM_MS) {
-        if (sp_spin(ctx, &b->spin, 20.0)) b->spin.per_ms = -1;
-        if (b->spin.per_ms == 0) break; /* no spins here (no timer queries, no compute) */
-        texla__gl_finish(&ctx->gl);
-    }
-    if (b->spin.per_ms > 0) b->spin.per_ms = 0;
+/* Before a new storage's candidates are timed, the GPU's clocks brought up (sp_heat, waited
+ * for: after the first build, and after each later one, since the host's builds leave it
+ * idle; short where the clocks held). Before the clock probe, 150 ms of spins after the first
+ * build only: on an H200 the first round of A x then ran at 345-960 MHz of 1980 (kkt: SELL-32
+ * by groups 361 us, 118 warm), and an H100 idle before the tuning had run the first storage's
+ * candidates at 1.7-2x their warm times (circuit's CSR a row, 227.6 us against 125.7, ranked
+ * its storage fifth, which dropped it). */
+static void heat(bench *b) {
+    if (sp_heat(b->ctx, &b->spin)) b->spin.per_ms = -1; /* no more spins, no failure */
 }
 
 /* twice the product's part of the budget spent, and at least OVERDUE_MS past its deadline (a
@@ -1045,7 +1037,7 @@ static int overdue(const bench *b, const sp_tune_req *q) {
 /* a second look at the first round's candidates, the GPU warm by now: each correct one on
  * a kept storage short of HOPELESS times the best is timed again (a median of 3 batches, not
  * settled: a few ms each) and keeps the lower of its two times. The GPU idle before a tuning
- * still ran the first storage's first candidates slow after warm_up (H200, kkt's A x, 1.0-1.3
+ * still ran the first storage's first candidates slow after the spins (H200, kkt's A x, 1.0-1.3
  * s into the tuning: SELL-32 by groups with rows sorted 236, 309 and 416 us in three calls,
  * where it runs 118, its twin with x from a buffer once 837 where it runs 194; in one call
  * that storage was dropped, the choice 0.137 ms where 0.109 was there) */
@@ -1088,7 +1080,7 @@ static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, 
         b->build_ms = texla__now_ms() - t0; /* the host's part (the next spin's measure) */
         L->c[i0].build_ms = b->build_ms;
         texla__gl_finish(&ctx->gl);
-        if (!r) warm_up(b);
+        if (!r) heat(b);
         if (r == TEXLA_ERR_LIMIT || r == TEXLA_ERR_MEMORY) { /* room for it without the others? */
             int any = 0;
             for (int i = 0; i < KEEP; i++) any |= b->keep[i].used;
@@ -1203,8 +1195,11 @@ static texla_result final_round(bench *b, clist *L) {
     /* The GPU's clocks follow its load: the tuner's short bursts between long builds on the
      * host ran at a fraction of them (H100: first-round times 2-4x the warm ones, unevenly,
      * which ranked candidates wrongly). The finalists run back to back for FINAL_WARM_MS
-     * first, so that the final times are taken at the clocks a steady caller gets. */
+     * first, so that the final times are taken at the clocks a steady caller gets (300 ms
+     * until the clock probe: it brings the clocks up first, and the finalists then only
+     * settle) */
     if (nf && !b->ctx->gl.caps.software) {
+        heat(b);
         double t0 = texla__now_ms();
         for (int k = 0; !r && texla__now_ms() - t0 < FINAL_WARM_MS; k++) {
             cand *c = &L->c[fin[k % nf]];
