@@ -18,9 +18,9 @@ WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prot
 SAN      := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer)
 CPPFLAGS := -Iinclude -I$(B)/glad/include -D_POSIX_C_SOURCE=200809L
 LIBCPPFLAGS := -Isrc
-BASEFLAGS := -std=c11 $(OPT) $(SAN) -MMD -MP
+BASEFLAGS := -std=c11 $(OPT) $(SAN) -pthread -MMD -MP
 LIBFLAGS := $(BASEFLAGS) -fvisibility=hidden -fPIC
-LDLIBS   := -lpng -lm -ldl
+LDLIBS   := -lpng -lm -ldl -pthread
 GLFW_LIBS := -lglfw
 
 # glad 2 from Debian's python3-glad; --reproducible: use the bundled Khronos XML (no network).

@@ -137,6 +137,8 @@ texla_result sp_csr_make(texla_ctx *ctx, const char *fn, int rows, int cols, int
                          const float *val, sp_csr *out);
 /* the transpose of the real matrix the entries stand for (conjugated entries) */
 texla_result sp_csr_adjoint(texla_ctx *ctx, const char *fn, const sp_csr *a, sp_csr *out);
+/* the same without a context, for a thread of its own (0: out of host memory, *out empty) */
+int sp_csr_adjoint_of(const sp_csr *a, sp_csr *out);
 /* the real matrix of compound entries (2x2 / 4x4 blocks); k = 1 is a copy */
 texla_result sp_csr_real(texla_ctx *ctx, const char *fn, const sp_csr *a, sp_csr *out);
 void sp_stats_of(const sp_csr *m, sp_stats *st);

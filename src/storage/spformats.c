@@ -216,7 +216,7 @@ texla_result sp_csr_make(texla_ctx *ctx, const char *fn, int rows, int cols, int
     return TEXLA_OK;
 }
 
-texla_result sp_csr_adjoint(texla_ctx *ctx, const char *fn, const sp_csr *a, sp_csr *out) {
+int sp_csr_adjoint_of(const sp_csr *a, sp_csr *out) {
     memset(out, 0, sizeof *out);
     int k = a->k;
     out->rows = a->cols;
@@ -229,7 +229,7 @@ texla_result sp_csr_adjoint(texla_ctx *ctx, const char *fn, const sp_csr *a, sp_
     int *fill = malloc(sizeof *fill * one(a->cols));
     if (!out->ptr || !out->col || !out->val || !fill) {
         free(fill), sp_csr_free(out);
-        return oom(ctx, fn, "the transposed copy", (double)sp_csr_bytes(a));
+        return 0;
     }
     for (long long e = 0; e < a->nnz; e++) out->ptr[a->col[e] + 1]++;
     for (int j = 0; j < a->cols; j++) out->ptr[j + 1] += out->ptr[j];
@@ -242,7 +242,12 @@ texla_result sp_csr_adjoint(texla_ctx *ctx, const char *fn, const sp_csr *a, sp_
                 out->val[(size_t)d * k + c] = c ? -a->val[(size_t)e * k + c] : a->val[(size_t)e * k];
         }
     free(fill);
-    return TEXLA_OK;
+    return 1;
+}
+
+texla_result sp_csr_adjoint(texla_ctx *ctx, const char *fn, const sp_csr *a, sp_csr *out) {
+    return sp_csr_adjoint_of(a, out) ? TEXLA_OK
+                                     : oom(ctx, fn, "the transposed copy", (double)sp_csr_bytes(a));
 }
 
 texla_result sp_csr_real(texla_ctx *ctx, const char *fn, const sp_csr *a, sp_csr *out) {
