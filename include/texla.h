@@ -14,8 +14,9 @@
  *   GL headers needed here.
  *
  * WHAT IT DOES NOT DO
- *   No double precision (all GPU arithmetic is float32), no threads (a context belongs to
- *   the thread it was made on), no hidden read-backs (only calls whose purpose is a host
+ *   No double precision (all GPU arithmetic is float32), no calls from other threads (a
+ *   context belongs to the thread it was made on; the sparse tuner alone starts threads of its
+ *   own for host work, no GL, joined before it returns), no hidden read-backs (only calls whose purpose is a host
  *   value copy data back: *_read, the scalar reads, CG's tolerance mode, LCP measures and the
  *   progress/history you ask a solver for, PNG dumps), no printing (unless you install a
  *   callback).
@@ -790,10 +791,13 @@ TEXLA_API texla_result texla_sparse_matvec_t(texla_ctx *ctx, texla_sparse a, tex
  * storages are kept are timed once more and keep the lower time (a GPU idle before the tuning
  * ran the first storage's first candidates up to 4.3x slow). The best two are also timed at their
  * other workgroup sizes. The best 6 (at most 3 per storage, their storages kept alive), and the
- * first's other workgroup sizes, then run back to back for 300 ms on a GPU (its clocks follow
- * its load; the short bursts between the host's builds ran at a fraction of them) and are
- * re-timed together, interleaved, 3 rounds, each keeping its best median; the choice is the
- * fastest of that final round, on those times (the trials say which were final). */
+ * first's other workgroup sizes, then run back to back for 100 ms on a GPU (300 ms where no
+ * clock probe ran) and are re-timed together, interleaved, 3 rounds, each keeping its best
+ * median; the choice is the fastest of that final round, on those times (the trials say which
+ * were final). A GPU's clocks follow its load (idle while the host builds, an H200 ran the
+ * tuner's short bursts at a fraction of them): after each build, and before the final round, a
+ * small kernel runs back to back until its rate is within 3% of the fastest seen (not while the
+ * host has a GL_TIME_ELAPSED query active). */
 TEXLA_API texla_result texla_sparse_tune(texla_ctx *ctx, texla_sparse a,
                                          texla_sparse_tune_desc *desc);
 /* Pins the variant of one product (NULL: unpins; the cache or the rule decide again).

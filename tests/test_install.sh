@@ -94,8 +94,8 @@ else
     libs=$(pcs "$MS" --libs texla); slibs=$(pcs "$MS" --libs --static texla)
     check "pkg-config --libs texla: -ltexla without libpng ($libs)" \
         sh -c "echo '$libs' | grep -q -- -ltexla && ! echo '$libs' | grep -q png"
-    check "pkg-config --libs --static texla: libpng, -lm, -ldl through Requires.private ($slibs)" \
-        sh -c "echo '$slibs' | grep -q -- '-lpng' && echo '$slibs' | grep -q -- -lm && echo '$slibs' | grep -q -- -ldl"
+    check "pkg-config --libs --static texla: libpng, -lm, -ldl, -pthread through Requires.private ($slibs)" \
+        sh -c "echo '$slibs' | grep -q -- '-lpng' && echo '$slibs' | grep -q -- -lm && echo '$slibs' | grep -q -- -ldl && echo '$slibs' | grep -q -- -pthread"
     if build "pkg-config static C consumer" \
         $CC -std=c11 -Wall -Wextra -Werror -o "$T/pc_static_c" "$CONS/consumer.c" \
             $(pcs "$MS" --cflags --libs --static texla); then

@@ -126,14 +126,11 @@ static int at_start(sparse_part *P, at_job *j) {
     return pthread_create(&j->th, NULL, at_work, j) == 0;
 }
 
-/* waits for the thread; its copy becomes P's (ctx NULL: no error reported) */
+/* waits for the thread; its copy becomes P's. Where it ran out of memory (A x's storages
+ * were alive then), made again here and now (ctx NULL: not, and no error reported) */
 static texla_result at_join(texla_ctx *ctx, const char *fn, sparse_part *P, at_job *j) {
     pthread_join(j->th, NULL);
-    if (!j->ok)
-        return ctx ? texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory for the "
-                                 "transposed copy (%.0f MB)", fn,
-                                 (double)sp_csr_bytes(&P->a) / 1e6)
-                   : TEXLA_ERR_MEMORY;
+    if (!j->ok) return ctx ? need_at(ctx, fn, P) : TEXLA_ERR_MEMORY;
     P->at = j->at;
     P->stt = j->st;
     return TEXLA_OK;
@@ -605,7 +602,8 @@ texla_result texla_sparse_tune(texla_ctx *ctx, texla_sparse a, texla_sparse_tune
         sp_tune_req q = {{&p0, P->at.ptr ? &p1 : NULL}, P->entry, P->k, op, compute, scatter,
                          d->block, d->all, op ? &P->rl : &P->cl, op ? &P->cl : &P->rl,
                          d->trials ? d->trials + d->ntrials : NULL,
-                         d->max_trials > d->ntrials ? d->max_trials - d->ntrials : 0, 0, 0, 0};
+                         d->max_trials > d->ntrials ? d->max_trials - d->ntrials : 0, 0, 0, 0,
+                         budget_ms};
         if (budget_ms >= 0) {
             /* A x, with A' x to come, past its deadline still finishes its last storage and
              * its final round (about 15% of the default budget on the H100): its part is cut

@@ -229,9 +229,10 @@ typedef struct sp_spinner {
 /* queues about ms milliseconds of GPU work (nothing on software renderers or without timer
  * queries) and returns at once */
 texla_result sp_spin(texla_ctx *ctx, sp_spinner *s, double ms);
-/* spins back to back until the GPU's clocks are up (spkern.c: the clock probe), waited for;
- * nothing on software renderers or without timer queries */
-texla_result sp_heat(texla_ctx *ctx, sp_spinner *s);
+/* spins back to back until the GPU's clocks are up (spkern.c: the clock probe), waited for,
+ * at most about cap_ms; *ran 0 where it cannot (software renderers, no timer queries, a host's
+ * GL_TIME_ELAPSED query active, spins off) */
+texla_result sp_heat(texla_ctx *ctx, sp_spinner *s, double cap_ms, int *ran);
 /* how a row form's long rows reach y (lng: it has some; nag: its affected groups, those
  * holding a long row; wg: the variant's workgroup): 0 none, 1 a pass of their own, 2 added by
  * the last of each affected group's parties. The one rule, for the product and the prefetch */
@@ -261,6 +262,7 @@ typedef struct sp_tune_req {
     int max_trials, ntrials;
     double deadline_ms; /* texla__now_ms() past which no new storage is built (0: none) */
     int skipped;        /* candidates left untried by the deadline */
+    double budget_ms;   /* the whole call's budget (<= 0: none): caps the clock probe */
 } sp_tune_req;
 /* times the candidates of q->op and returns the fastest correct one, with its form (made) */
 texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_sparse_variant *best,

@@ -223,7 +223,7 @@ texla_result sp_spin(texla_ctx *ctx, sp_spinner *s, double ms) {
 /* The clock probe. A GPU idle for about a second and a half lowers its clocks, and raises
  * them again only under a sustained load: on an H200 (nvidia-smi beside the tuning) the SM
  * clock fell from 1980 to 345 MHz while the host read a matrix and built the first storage,
- * and the tuner's short bursts between later builds brought it only to 525-960, so every
+ * and the tuner's short bursts between later builds left it at 345-960, so every
  * first-round time of A x read 1.7-3.6x its warm one (kkt: SELL-32 by groups 361 us, 118
  * warm; crmat's merge path 630 against 208) until the final round's 300 ms back to back
  * brought 1980; A' x, tuned right after, kept the clock up and read its warm times. So spins
@@ -231,26 +231,30 @@ texla_result sp_spin(texla_ctx *ctx, sp_spinner *s, double ms) {
  * fastest rate this context has seen (the H200 from 345 MHz: 170-320 ms); where none has been
  * seen yet, until at least HEAT_MIN_MS have passed and the rate has not risen by HEAT_NEAR
  * for HEAT_FLAT_MS (stopped at 250 ms and a flat 150, two heats ended at a fifth and a
- * quarter of the peak rate); at most HEAT_MAX_MS, and then the fastest rate is what this GPU does now (a
- * later heat is not held to a peak it cannot reach). The spinner's rate is the hot one. */
+ * quarter of the peak rate); at most HEAT_MAX_MS, and then the fastest rate is what this
+ * GPU does now (a later heat is not held to a peak it cannot reach); at most the caller's cap
+ * (the budget's time left), not under HEAT_LEAST_MS. The spinner's rate is the hot one. */
 #define HEAT_CHUNK_MS 5.0
 #define HEAT_NEAR 0.03
 #define HEAT_MIN_MS 400.0
 #define HEAT_FLAT_MS 150.0
 #define HEAT_MAX_MS 600.0
+#define HEAT_LEAST_MS 50.0 /* the least a caller's cap leaves it */
 
-texla_result sp_heat(texla_ctx *ctx, sp_spinner *s) {
+texla_result sp_heat(texla_ctx *ctx, sp_spinner *s, double cap_ms, int *ran) {
     texla__gl *g = &ctx->gl;
-    double t0 = texla__now_ms();
+    double t0 = texla__now_ms(), most = fmin(HEAT_MAX_MS, fmax(HEAT_LEAST_MS, cap_ms));
+    *ran = 0;
     if (SPIN_SKIP(g) || !g->info.compute || s->per_ms < 0 || !texla__laps_on(g)) return TEXLA_OK;
     texla_result r = TEXLA_OK;
     if (!s->sink.buf) r = texla__buf_make(g, 16, NULL, &s->sink);
     double peak = g->spin_peak, best = 0, t_best = 0, rate = s->per_ms > 0 ? s->per_ms : 0;
-    int it[2] = {SPIN_CAL, SPIN_CAL}, n = 0, reached = 0; /* n: laps begun */
+    int it[2] = {SPIN_CAL, SPIN_CAL}, n = 0, reached = 0, timed_out = 0; /* n: laps begun */
     while (!r) {
-        /* the next lap queued before the last one's time is read: the GPU never waits */
+        /* the next lap queued before the last one's time is read: the GPU never waits; at
+         * most 4 times the last one's work (a lap of one bad reading stays short) */
         int cur = n & 1, prev = cur ^ 1;
-        if (rate > 0) it[cur] = (int)fmin(fmax(rate * HEAT_CHUNK_MS, 64), 1e8);
+        if (rate > 0) it[cur] = (int)fmin(fmax(rate * HEAT_CHUNK_MS, 64), 4.0 * it[prev]);
         texla__lap_begin(g, cur);
         r = spin_run(ctx, &s->sink, it[cur]);
         texla__lap_end(g);
@@ -261,12 +265,16 @@ texla_result sp_heat(texla_ctx *ctx, sp_spinner *s) {
         if (rate > best * (1 + HEAT_NEAR)) t_best = now;
         if (rate > best) best = rate;
         if ((reached = peak > 0 && rate >= peak * (1 - HEAT_NEAR))) break;
-        if (now >= HEAT_MAX_MS || (peak <= 0 && now >= HEAT_MIN_MS && now - t_best >= HEAT_FLAT_MS))
-            break;
+        if ((timed_out = now >= most)) break;
+        if (peak <= 0 && now >= HEAT_MIN_MS && now - t_best >= HEAT_FLAT_MS) break;
     }
-    if (n) (void)texla__lap_ms(g, (n - 1) & 1); /* the last lap's result: its query idle */
-    if (best > 0 && (best > g->spin_peak || !reached)) g->spin_peak = best;
+    if (n) (void)texla__lap_ms(g, (n - 1) & 1); /* waits for the last lap */
+    /* a peak not reached in HEAT_MAX_MS: what this GPU does now; a heat the caller's cap cut
+     * short sets no first peak */
+    int cut = timed_out && most < HEAT_MAX_MS;
+    if (best > 0 && (peak > 0 ? best > peak || (timed_out && !cut) : !cut)) g->spin_peak = best;
     if (best > 0) s->per_ms = best;
+    *ran = n > 1;
     return r;
 }
 

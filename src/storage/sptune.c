@@ -872,6 +872,7 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
 #define FINAL_PER_STORAGE 3
 #define TWINS 5 /* candidates given an x-from-a-buffer twin after the first round */
 #define FINAL_WARM_MS 100.0 /* the final round keeps the GPU busy this long (hardware), after heat */
+#define FINAL_WARM_COLD_MS 300.0 /* where the clock probe cannot run */
 #define FINAL_ROUNDS 3
 #define SETTLE_MS 60.0 /* the settle loop's cap (hardware) */
 #define SETTLE_SW 4    /* its cap in batches on software renderers, whose clock is the wall's */
@@ -902,6 +903,8 @@ typedef struct bench {
     double forced_ms;  /* past the deadline, the first round's second storage (FIRST_STORAGES):
                           not counted against the late candidates (overdue) */
     ref_job rj;        /* the reference's thread */
+    int warm;          /* heat's fallback spins done */
+    const char *fn;    /* the API call, for messages */
 } bench;
 
 static texla_result run_once(bench *b, const cand *c, sp_form *f) {
@@ -971,8 +974,8 @@ static texla_result try_cand(bench *b, cand *c, sp_form *f, double bar) {
     r = texla__tex_download(g, &b->yo.t, b->tex);
     if (r) return r;
     if (!ref_ready(&b->rj))
-        return texla__fail(ctx, TEXLA_ERR_MEMORY, "the sparse tuner: out of host memory for the "
-                           "float64 reference (%.0f MB)", (double)b->rf.n * 16 / 1e6);
+        return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory for the float64 "
+                           "reference (%.0f MB)", b->fn, (double)b->rf.n * 16 / 1e6);
     for (long long i = 0; i < b->rf.n; i++) b->y[i] = b->tex[texla__texel_index(&b->yo.lay, (int)i)];
     c->ok = matches(&b->rf, b->y);
     if (!c->ok) return TEXLA_OK;
@@ -1051,13 +1054,29 @@ static int best_of(const clist *L) {
 
 /* Before a new storage's candidates are timed, the GPU's clocks brought up (sp_heat, waited
  * for: after the first build, and after each later one, since the host's builds leave it
- * idle; short where the clocks held). Before the clock probe, 150 ms of spins after the first
- * build only: on an H200 the first round of A x then ran at 345-960 MHz of 1980 (kkt: SELL-32
- * by groups 361 us, 118 warm), and an H100 idle before the tuning had run the first storage's
- * candidates at 1.7-2x their warm times (circuit's CSR a row, 227.6 us against 125.7, ranked
- * its storage fifth, which dropped it). */
-static void heat(bench *b) {
-    if (sp_heat(b->ctx, &b->spin)) b->spin.per_ms = -1; /* no more spins, no failure */
+ * idle; short where the clocks held), for at most a tenth of the call's budget (not under
+ * 50 ms). Before the clock probe, 150 ms of spins after the first build only: on an H200 the
+ * first round of A x then ran at 345-960 MHz of 1980 (kkt: SELL-32 by groups 361 us, 118
+ * warm), and an H100 idle before the tuning had run the first storage's candidates at 1.7-2x
+ * their warm times (circuit's CSR a row, 227.6 us against 125.7, ranked its storage fifth,
+ * which dropped it). Where the probe cannot run (a host's GL_TIME_ELAPSED query active), those
+ * spins still (the wall clock's, WARM_MS after the first build). 1: the probe ran */
+#define WARM_MS 150.0
+static int heat(bench *b, const sp_tune_req *q) {
+    texla_ctx *ctx = b->ctx;
+    int ran = 0;
+    if (sp_heat(ctx, &b->spin, q->budget_ms > 0 ? 0.1 * q->budget_ms : 1e9, &ran))
+        b->spin.per_ms = -1; /* no more spins, no failure */
+    if (ran || b->warm || ctx->gl.caps.software) return ran;
+    b->warm = 1;
+    double t0 = texla__now_ms();
+    while (b->spin.per_ms >= 0 && texla__now_ms() - t0 < WARM_MS) {
+        if (sp_spin(ctx, &b->spin, 20.0)) b->spin.per_ms = -1;
+        if (b->spin.per_ms == 0) break; /* no spins here (no timer queries, no compute) */
+        texla__gl_finish(&ctx->gl);
+    }
+    if (b->spin.per_ms > 0) b->spin.per_ms = 0; /* measured again at the next spin */
+    return 0;
 }
 
 /* twice the product's part of the budget spent, and at least OVERDUE_MS past its deadline (a
@@ -1117,7 +1136,6 @@ static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, 
         b->build_ms = texla__now_ms() - t0; /* the host's part (the next spin's measure) */
         L->c[i0].build_ms = b->build_ms;
         texla__gl_finish(&ctx->gl);
-        if (!r) heat(b);
         if (r == TEXLA_ERR_LIMIT || r == TEXLA_ERR_MEMORY) { /* room for it without the others? */
             int any = 0;
             for (int i = 0; i < KEEP; i++) any |= b->keep[i].used;
@@ -1137,6 +1155,7 @@ static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, 
             return TEXLA_OK;
         }
         if (r) return r;
+        heat(b, q);
     }
     for (int i = i0; i < L->n && !r; i++) {
         cand *c = &L->c[i];
@@ -1178,7 +1197,7 @@ static int same_but_wg(const texla_sparse_variant *a, const texla_sparse_variant
  * FINAL_ROUNDS times; each keeps its best median, and the choice is made on those. (H100,
  * rect_tall: the first round, slowed by a 2 s build, ranked ELL per row at three sizes before
  * ELL by groups, 0.300 ms against 0.343 once both were timed warm) */
-static texla_result final_round(bench *b, clist *L) {
+static texla_result final_round(bench *b, const sp_tune_req *q, clist *L) {
     int fin[FINALISTS + 3], nf = 0;
     while (nf < FINALISTS) {
         int pick = -1;
@@ -1236,9 +1255,8 @@ static texla_result final_round(bench *b, clist *L) {
      * until the clock probe: it brings the clocks up first, and the finalists then only
      * settle) */
     if (nf && !b->ctx->gl.caps.software) {
-        heat(b);
-        double t0 = texla__now_ms();
-        for (int k = 0; !r && texla__now_ms() - t0 < FINAL_WARM_MS; k++) {
+        double warm = heat(b, q) ? FINAL_WARM_MS : FINAL_WARM_COLD_MS, t0 = texla__now_ms();
+        for (int k = 0; !r && texla__now_ms() - t0 < warm; k++) {
             cand *c = &L->c[fin[k % nf]];
             double ms;
             r = batch(b, c, &b->keep[kept_of(b, c)].f, 8, &ms);
@@ -1329,6 +1347,7 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     bench b;
     memset(&b, 0, sizeof b);
     b.ctx = ctx;
+    b.fn = fn;
     b.t0 = t_begin;
     texla__gl *g = &ctx->gl;
     const sp_plane *p0 = q->pl[0];
@@ -1609,7 +1628,7 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
             r = run_storage(&b, fn, q, &L, i, 0);
         }
     }
-    if (!r && best_of(&L) >= 0 && !overdue(&b, q)) r = final_round(&b, &L);
+    if (!r && best_of(&L) >= 0 && !overdue(&b, q)) r = final_round(&b, q, &L);
     best = -1;
     for (int i = 0; i < L.n; i++) /* the choice: the fastest finalist, on its final time */
         if (L.c[i].final && (best < 0 || L.c[i].us < L.c[best].us)) best = i;
