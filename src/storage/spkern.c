@@ -233,7 +233,8 @@ texla_result sp_spin(texla_ctx *ctx, sp_spinner *s, double ms) {
  * for HEAT_FLAT_MS (stopped at 250 ms and a flat 150, two heats ended at a fifth and a
  * quarter of the peak rate); at most HEAT_MAX_MS, and then the fastest rate is what this
  * GPU does now (a later heat is not held to a peak it cannot reach); at most the caller's cap
- * (the budget's time left), not under HEAT_LEAST_MS. The spinner's rate is the hot one. */
+ * (the tuner's: a tenth of its budget), not under HEAT_LEAST_MS. The spinner's rate is the
+ * hot one. */
 #define HEAT_CHUNK_MS 5.0
 #define HEAT_NEAR 0.03
 #define HEAT_MIN_MS 400.0
@@ -249,7 +250,7 @@ texla_result sp_heat(texla_ctx *ctx, sp_spinner *s, double cap_ms, int *ran) {
     texla_result r = TEXLA_OK;
     if (!s->sink.buf) r = texla__buf_make(g, 16, NULL, &s->sink);
     double peak = g->spin_peak, best = 0, t_best = 0, rate = s->per_ms > 0 ? s->per_ms : 0;
-    int it[2] = {SPIN_CAL, SPIN_CAL}, n = 0, reached = 0, timed_out = 0; /* n: laps begun */
+    int it[2] = {SPIN_CAL, SPIN_CAL}, n = 0, timed_out = 0; /* n: laps begun */
     while (!r) {
         /* the next lap queued before the last one's time is read: the GPU never waits; at
          * most 4 times the last one's work (a lap of one bad reading stays short) */
@@ -264,7 +265,7 @@ texla_result sp_heat(texla_ctx *ctx, sp_spinner *s, double cap_ms, int *ran) {
         rate = it[prev] / ms;
         if (rate > best * (1 + HEAT_NEAR)) t_best = now;
         if (rate > best) best = rate;
-        if ((reached = peak > 0 && rate >= peak * (1 - HEAT_NEAR))) break;
+        if (peak > 0 && rate >= peak * (1 - HEAT_NEAR)) break;
         if ((timed_out = now >= most)) break;
         if (peak <= 0 && now >= HEAT_MIN_MS && now - t_best >= HEAT_FLAT_MS) break;
     }
