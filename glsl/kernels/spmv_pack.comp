@@ -9,7 +9,17 @@
 // row of x, nx, n). UNPACK 3 (cols16): x in element order, one texel per invocation: its cells
 // (2 tx + (ch & 1), 2 ty + (ch >> 1)) of x's grid are elements cy nx + cx (those inside the
 // grid and below n); u_i0 = (texels, texels per row of x, nx, n).
+// UNPACK 1 and 3: a workgroup of 16 x 16 invocations takes a tile of 16 TPI x 16 texels of x's
+// texture, each invocation TPI texels 16 apart in a row, all read before any is stored (a 2D
+// texture read in rows streams slower than in tiles, and one load in flight an invocation
+// slower than several: BENCHMARKS, twenty-third session). H200, against a texel an invocation
+// in rows: circuit's CSR a row 67.7 -> 66.3 us; restrict8's (x of 33.6 MB) 79.1 -> 79.0.
+#define TPI 4
+#if defined(UNPACK) && UNPACK != 2
+layout(local_size_x = 16, local_size_y = 16) in;
+#else
 layout(local_size_x = 256) in;
+#endif
 #ifdef UNPACK
 uniform sampler2D u_src0;
 layout(std430, binding = 7) writeonly buffer Xlin { vec4 xlin[]; };
@@ -22,14 +32,27 @@ layout(std430, binding = 5) buffer Out { vec4 ylin[]; };
 #endif
 
 void main() {
+#if defined(UNPACK) && UNPACK != 2
+    uint tx0 = gl_WorkGroupID.x * (16u * uint(TPI)) + gl_LocalInvocationID.x;
+    uint ty = gl_GlobalInvocationID.y, w = uint(u_i0.y);
+    vec4 tv[TPI];
+    for (int j = 0; j < TPI; ++j) {
+        uint tx = tx0 + 16u * uint(j);
+        bool ok = tx < w && ty * w + tx < uint(u_i0.x);
+        tv[j] = ok ? texelFetch(u_src0, ivec2(int(tx), int(ty)), 0) : vec4(0.0);
+    }
+#else
     uint t = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 256u;
     if (t >= uint(u_i0.x)) return;
+#endif
 #if defined(UNPACK) && UNPACK == 3
-    uint w = uint(u_i0.y), nx = uint(u_i0.z), n = uint(u_i0.w), tx = t % w, ty = t / w;
-    vec4 v = texelFetch(u_src0, ivec2(int(tx), int(ty)), 0);
-    for (uint ch = 0u; ch < 4u; ++ch) {
-        uint cx = 2u * tx + (ch & 1u), i = (2u * ty + (ch >> 1u)) * nx + cx;
-        if (cx < nx && i < n) xlinf[i] = v[ch];
+    uint nx = uint(u_i0.z), n = uint(u_i0.w);
+    for (int j = 0; j < TPI; ++j) {
+        uint tx = tx0 + 16u * uint(j);
+        for (uint ch = 0u; ch < 4u; ++ch) {
+            uint cx = 2u * tx + (ch & 1u), i = (2u * ty + (ch >> 1u)) * nx + cx;
+            if (tx < w && cx < nx && i < n) xlinf[i] = tv[j][ch];
+        }
     }
 #elif defined(UNPACK) && UNPACK == 2
     uint nx = uint(u_i0.z), n = uint(u_i0.w), bk = uint(u_i1.x), nv = uint(u_i1.y);
@@ -41,16 +64,17 @@ void main() {
             v[c] = texelFetch(u_src0, ivec2(int(cx >> 1), int(cy >> 1)), 0)[(cx & 1u) + 2u * (cy & 1u)];
     }
     xlin[t] = v;
+#elif defined(UNPACK)
+    for (int j = 0; j < TPI; ++j) {
+        uint tx = tx0 + 16u * uint(j);
+        if (tx < w && ty * w + tx < uint(u_i0.x)) xlin[ty * w + tx] = tv[j];
+    }
 #else
     uint w = uint(u_i0.y);
     ivec2 pos = ivec2(int(t % w), int(t / w));
-#ifdef UNPACK
-    xlin[t] = texelFetch(u_src0, pos, 0);
-#else
     vec4 v = ylin[t];
     ylin[t] = vec4(0.0);
     if (u_i0.z != 0) v += u_f0.x * imageLoad(u_dst, pos);
     imageStore(u_dst, pos, v);
-#endif
 #endif
 }

@@ -328,7 +328,14 @@ static texla_result xlin_fill(texla_ctx *ctx, const texla__obj *x, sp_scratch *s
     q.i1[0] = bk;
     q.i1[1] = (int)nv;
     q.ssbo[7].b = &scr->xlin;
-    texla_result r = sp_groups_of(ctx, (long long)(items + 255) / 256, &q);
+    texla_result r = TEXLA_OK;
+    if (bk > 0) { /* UNPACK 2: 256 vec4s a workgroup */
+        r = sp_groups_of(ctx, (long long)(items + 255) / 256, &q);
+    } else { /* tiles of 64 x 16 texels (spmv_pack.comp, TPI 4) */
+        q.groups[0] = (unsigned)(x->t.w + 63) / 64;
+        q.groups[1] = (unsigned)(x->t.h + 15) / 16;
+        q.groups[2] = 1;
+    }
     return r ? r : texla__run(&ctx->gl, &q);
 }
 
