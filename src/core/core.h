@@ -174,6 +174,8 @@ int texla__same_layout(const texla__layout *a, const texla__layout *b);
 texla_result texla__grid_lay(texla_ctx *ctx, const char *what, int nx, int ny, texla__layout *out);
 /* where element k of layout l lives in its packed texels (a float index) */
 size_t texla__texel_index(const texla__layout *l, int k);
+void texla__texels_pack(const texla__layout *l, const float *el, float *tex, long long n);
+void texla__texels_unpack(const texla__layout *l, const float *tex, float *el, long long n);
 /* u_shape (padding mask) of an object's primary texture */
 void texla__shape_of(const texla__obj *o, int32_t shape[4]);
 /* runs a pass inside the guard */

@@ -54,6 +54,34 @@ size_t texla__texel_index(const texla__layout *l, int k) {
            (size_t)((cx & 1) + 2 * (cy & 1));
 }
 
+/* The first n elements of a vector of layout l, from element order into its texels (tex: (gx /
+ * 2) (gy / 2) 4 floats) and back, row by row of the grid: texla__texel_index's order without
+ * its two divisions an element (H200 host: the tuner's check of 2M elements took 11 ms a
+ * candidate that way). Row cy of the grid starts at float ROW0 of tex; cell cx is 4 (cx / 2) +
+ * (cx & 1) past it. */
+#define ROW0(l, cy) ((size_t)((cy) / 2) * (size_t)((l)->gx / 2) * 4 + (size_t)(2 * ((cy) & 1)))
+
+void texla__texels_pack(const texla__layout *l, const float *el, float *tex, long long n) {
+    long long k = 0;
+    for (long long cy = 0; k < n; cy++) {
+        float *row = tex + ROW0(l, cy);
+        long long m = n - k < l->nx ? n - k : l->nx;
+        for (long long cx = 0; cx < m; cx++) row[(cx >> 1) * 4 + (cx & 1)] = el[k + cx];
+        k += m;
+    }
+}
+
+void texla__texels_unpack(const texla__layout *l, const float *tex, float *el, long long n) {
+    long long k = 0;
+    for (long long cy = 0; k < n; cy++) {
+        const float *row = tex + ROW0(l, cy);
+        long long m = n - k < l->nx ? n - k : l->nx;
+        for (long long cx = 0; cx < m; cx++) el[k + cx] = row[(cx >> 1) * 4 + (cx & 1)];
+        k += m;
+    }
+}
+#undef ROW0
+
 static int same_layout(const texla__obj *a, const texla__obj *b) {
     if (a->kind == TEXLA__KIND_VEC) return texla__same_layout(&a->lay, &b->lay);
     return a->rows == b->rows && a->cols == b->cols;

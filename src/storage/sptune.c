@@ -976,7 +976,7 @@ static texla_result try_cand(bench *b, cand *c, sp_form *f, double bar) {
     if (!ref_ready(&b->rj))
         return texla__fail(ctx, TEXLA_ERR_MEMORY, "%s: out of host memory for the float64 "
                            "reference (%.0f MB)", b->fn, (double)b->rf.n * 16 / 1e6);
-    for (long long i = 0; i < b->rf.n; i++) b->y[i] = b->tex[texla__texel_index(&b->yo.lay, (int)i)];
+    texla__texels_unpack(&b->yo.lay, b->tex, b->y, b->rf.n);
     c->ok = matches(&b->rf, b->y);
     if (!c->ok) return TEXLA_OK;
     r = measure(b, c, f, 1, bar, &c->us);
@@ -1378,7 +1378,7 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
     }
     b.rj = (ref_job){.m = rm, .op = rm == p0->m ? q->op : 0, .x = x, .rf = &b.rf};
     ref_start(&b.rj);
-    for (int i = 0; i < xl->n; i++) xtex[texla__texel_index(xl, i)] = x[i];
+    texla__texels_pack(xl, x, xtex, xl->n);
     r = texla__pool_take(g, xl->gx / 2, xl->gy / 2, &b.xo.t);
     if (!r) r = texla__tex_upload(g, &b.xo.t, xtex);
     if (!r) r = texla__pool_take(g, yl->gx / 2, yl->gy / 2, &b.yo.t);

@@ -27,7 +27,7 @@ static texla_result upload(texla_ctx *ctx, texla__obj *o, const float *data) {
     if (!tx)
         return texla__fail(ctx, TEXLA_ERR_MEMORY, "out of host memory packing a vector of %d",
                            o->lay.n);
-    for (int k = 0; k < o->lay.n; k++) tx[texla__texel_index(&o->lay, k)] = data[k];
+    texla__texels_pack(&o->lay, data, tx, o->lay.n);
     texla_result r = texla__tex_upload(&ctx->gl, &o->t, tx);
     free(tx);
     return r;
@@ -140,7 +140,7 @@ static texla_result download(texla_ctx *ctx, const char *fn, texla_vec v, int ra
     texla__gl_leave(&ctx->gl);
     if (!raw) {
         if (!r)
-            for (int k = 0; k < o->lay.n; k++) out[k] = tx[texla__texel_index(&o->lay, k)];
+            texla__texels_unpack(&o->lay, tx, out, o->lay.n);
         free(tx);
     }
     return r;
