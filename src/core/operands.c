@@ -63,6 +63,7 @@ size_t texla__texel_index(const texla__layout *l, int k) {
 
 void texla__texels_pack(const texla__layout *l, const float *el, float *tex, long long n) {
     long long k = 0;
+    if (l->nx < 1) return; /* no grid row to walk */
     for (long long cy = 0; k < n; cy++) {
         float *row = tex + ROW0(l, cy);
         long long m = n - k < l->nx ? n - k : l->nx;
@@ -73,6 +74,7 @@ void texla__texels_pack(const texla__layout *l, const float *el, float *tex, lon
 
 void texla__texels_unpack(const texla__layout *l, const float *tex, float *el, long long n) {
     long long k = 0;
+    if (l->nx < 1) return; /* no grid row to walk */
     for (long long cy = 0; k < n; cy++) {
         const float *row = tex + ROW0(l, cy);
         long long m = n - k < l->nx ? n - k : l->nx;
