@@ -4,6 +4,7 @@
 # Carry build/bin and .gl.
 #   M="rmat,powerlaw_mid,circuit" sh bench/device_floor.sh
 for f in .gl/*.deb; do dpkg -x "$f" / ; done; ldconfig
+[ -n "$M" ] || { echo "M: the matrices (spgen.py class names, comma-separated)"; exit 2; }
 export XDG_CACHE_HOME=$(mktemp -d)
 t0=$(date +%s)
 python3 bench/spgen.py /tmp/fg --only "$M" > /tmp/spgen.log 2>&1 || { echo "spgen.py failed"; tail /tmp/spgen.log; exit 1; }

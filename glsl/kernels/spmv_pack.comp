@@ -6,7 +6,7 @@
 // texels per row of x). UNPACK 2 (BSR): by block column instead, one vec4 per invocation: vec4 t
 // holds floats 4 (t % NV) .. + 3 of block column t / NV (u_i1.y = NV vec4s a block column of
 // u_i1.x = B K floats; floats past the block or past x's n are 0); u_i0 = (vec4s, texels per
-// row of x, nx, n). UNPACK 3 (cols16): x in element order, one texel per invocation: its cells
+// row of x, nx, n). UNPACK 3 (cols16): x in element order, texel by texel: its cells
 // (2 tx + (ch & 1), 2 ty + (ch >> 1)) of x's grid are elements cy nx + cx (those inside the
 // grid and below n); u_i0 = (texels, texels per row of x, nx, n).
 // UNPACK 1 and 3: a workgroup of 16 x 16 invocations takes a tile of 16 TPI x 16 texels of x's

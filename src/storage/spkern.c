@@ -304,7 +304,7 @@ static long long subgroup_each(const texla_ctx *ctx, long long n) {
 }
 
 /* x into scr->xlin (spmv_pack.comp, UNPACK), for a variant with xbuf: its texels as stored
- * (bk = 0: the row formats), in element order (bk < 0: cols16, a texel per invocation), or by
+ * (bk = 0: the row formats), in element order (bk < 0: cols16), both by tiles of texels, or by
  * block column, bk = B K floats in ceil(bk / 4) vec4s each (BSR) */
 static const char *unpack_defines(int bk) {
     return bk > 0 ? "#define UNPACK 2" : bk ? "#define UNPACK 3" : "#define UNPACK 1";
