@@ -174,6 +174,7 @@ int texla__same_layout(const texla__layout *a, const texla__layout *b);
 texla_result texla__grid_lay(texla_ctx *ctx, const char *what, int nx, int ny, texla__layout *out);
 /* where element k of layout l lives in its packed texels (a float index) */
 size_t texla__texel_index(const texla__layout *l, int k);
+/* the first n elements of layout l into its packed texels (padding untouched), and back */
 void texla__texels_pack(const texla__layout *l, const float *el, float *tex, long long n);
 void texla__texels_unpack(const texla__layout *l, const float *tex, float *el, long long n);
 /* u_shape (padding mask) of an object's primary texture */
