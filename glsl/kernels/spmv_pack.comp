@@ -8,7 +8,8 @@
 // u_i1.x = B K floats; floats past the block or past x's n are 0); u_i0 = (vec4s, texels per
 // row of x, nx, n). UNPACK 3 (cols16): x in element order, texel by texel: its cells
 // (2 tx + (ch & 1), 2 ty + (ch >> 1)) of x's grid are elements cy nx + cx (those inside the
-// grid and below n); u_i0 = (texels, texels per row of x, nx, n).
+// grid and below n), a texel's two cells of a grid row stored as one vec2 where nx is even;
+// u_i0 = (texels, texels per row of x, nx, n).
 // UNPACK 1 and 3: a workgroup of 16 x 16 invocations takes a tile of 16 TPI x 16 texels of x's
 // texture, each invocation TPI texels 16 apart in a row, all read before any is stored (a 2D
 // texture read in rows streams slower than in tiles, and one load in flight an invocation
@@ -25,6 +26,7 @@ uniform sampler2D u_src0;
 layout(std430, binding = 7) writeonly buffer Xlin { vec4 xlin[]; };
 #if UNPACK == 3
 layout(std430, binding = 7) writeonly buffer XlinF { float xlinf[]; };
+layout(std430, binding = 7) writeonly buffer XlinH { vec2 xlinh[]; };
 #endif
 #else
 layout(rgba32f, binding = 0) uniform image2D u_dst;
@@ -48,10 +50,17 @@ void main() {
 #if defined(UNPACK) && UNPACK == 3
     uint nx = uint(u_i0.z), n = uint(u_i0.w);
     for (int j = 0; j < TPI; ++j) {
-        uint tx = tx0 + 16u * uint(j);
-        for (uint ch = 0u; ch < 4u; ++ch) {
-            uint cx = 2u * tx + (ch & 1u), i = (2u * ty + (ch >> 1u)) * nx + cx;
-            if (tx < w && cx < nx && i < n) xlinf[i] = tv[j][ch];
+        uint tx = tx0 + 16u * uint(j), cx = 2u * tx;
+        for (uint h = 0u; h < 2u; ++h) {
+            uint i = (2u * ty + h) * nx + cx;
+            vec2 v = h == 0u ? tv[j].xy : tv[j].zw;
+            if (tx >= w || cx >= nx || i >= n) continue;
+            // an even nx: i is even and cx + 1 < nx, so the pair is one aligned 8-byte store
+            if ((nx & 1u) == 0u && i + 1u < n) xlinh[i >> 1u] = v;
+            else {
+                xlinf[i] = v.x;
+                if (cx + 1u < nx && i + 1u < n) xlinf[i + 1u] = v.y;
+            }
         }
     }
 #elif defined(UNPACK) && UNPACK == 2
