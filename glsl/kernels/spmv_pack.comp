@@ -9,8 +9,9 @@
 // row of x, nx, n). UNPACK 3 (cols16): x in element order: a texel's cells
 // (2 tx + (ch & 1), 2 ty + (ch >> 1)) of x's grid are elements cy nx + cx (those inside the
 // grid and below n), two neighbouring texels' four cells of a grid row stored as one vec4 where
-// nx is a multiple of 4, else a texel's two as one vec2 where nx is even (H200, restrict8's x
-// of 33.6 MB: four 4-byte stores a texel 78.8 us, 8-byte stores 70.2, 16-byte 69.6);
+// nx is a multiple of 4, else a texel's two as one vec2 where nx is even (H200, restrict8's
+// whole product, its x of 33.6 MB: four 4-byte stores a texel 77.8-78.8 us, 8-byte stores 70.2
+// in the same call; then 8-byte 69.9-70.5, 16-byte 69.6 in another);
 // u_i0 = (texels, texels per row of x, nx, n).
 // UNPACK 1 and 3: a workgroup of 16 x 16 invocations takes a tile of 16 TPI x 16 texels of x's
 // texture, each invocation TPI texels (UNPACK 1: 16 apart in a row; 3: two pairs of neighbours
@@ -52,7 +53,8 @@ void put_cells(uint tx, uint ty, uint h, vec2 v, uint w, uint nx, uint n) {
 
 #if defined(UNPACK) && UNPACK != 2
 // the texel of part j of this invocation's tile: UNPACK 3 two neighbouring texels at a time
-// (their cells of a grid row are 4 neighbouring elements), UNPACK 1 texels 16 apart
+// (where 2 tx + 3 < nx their cells of a grid row are 4 neighbouring elements), UNPACK 1 texels
+// 16 apart
 uint tile_x(int j) {
 #if UNPACK == 3
     return gl_WorkGroupID.x * (16u * uint(TPI)) + 2u * gl_LocalInvocationID.x + 32u * uint(j >> 1) +
