@@ -22,11 +22,10 @@
 //   K = 1 keeps a closed row's value in its row end's place at once (read by no one else); K > 1
 //   keeps its rows' values in registers until the scan's barrier (every product read), then
 //   puts them in the products' place.
-// MODE 1 (the split groups): one subgroup per tile where there are subgroups, else one
-//   invocation. A group not written whole by one tile (a row of it opened in an earlier tile)
-//   is written by the tile that closes its last row: rowv[] of its G rows plus the open sums
-//   of the tiles before it that ended on them, in a fixed order. No atomics: the same result
-//   run to run.
+// MODE 1 (the split groups): one invocation per tile (a subgroup helps with long runs). A
+//   group not written whole by one tile (a row of it opened in an earlier tile) is written by
+//   the tile that closes its last row: rowv[] of its G rows plus the open sums of the tiles
+//   before it that ended on them, in a fixed order. No atomics: the same result run to run.
 // Uniforms: u_i0 = (R storage rows, NNZ, tiles, M = ceil((R + NNZ) / SPLIT)), u_i1 = (T /
 //   SPLIT, groups per row of y, rowv[]'s offset in the buffer), u_i2.z beta on, u_f0.x beta; x
 //   is u_src0 (the vector texture, read at each column's packed texel and channel), y the image
@@ -401,60 +400,84 @@ bool split_of(uint t, out uint q, out uint p) {
 #define SG_WALK 1
 #endif
 #endif
-// SG_WALK: a subgroup a tile, its lanes taking S tiles of the run at a time (circuit's row of
-// 834880 entries carries across hundreds of tiles); else an invocation a tile (lane 0 of 1)
-#ifdef SG_WALK
-#define LANE gl_SubgroupInvocationID
-#define LANES gl_SubgroupSize
-#define WALKERS (gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_NumSubgroups)
-#define WALKER \
-    ((gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * gl_NumSubgroups + gl_SubgroupID)
-#define ALL(b) (subgroupMin((b) ? 1u : 0u) == 1u)
-#define TOTAL(s) subgroupAdd(s)
-#else
-#define LANE 0u
-#define LANES 1u
-#define WALKERS (gl_NumWorkGroups.x * gl_NumWorkGroups.y * uint(WG))
-#define WALKER (gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * uint(WG))
-#define ALL(b) (b)
-#define TOTAL(s) (s)
-#endif
-
-void main() {
-    uint tiles = uint(u_i0.z), M = uint(u_i0.w), q, p, S = LANES, sl = LANE;
-    for (uint t = WALKER; t < tiles; t += WALKERS) {
-        if (!split_of(t, q, p)) continue;
-        // the open sums of the tiles before t that ended on the group's rows: those tiles end
-        // on rows p .. i0, non-decreasing, so they are the run of tiles just before t
+// the open sums on group q's rows (from p) of tiles u - 1, u - 2, .. while they end on them, at
+// most n of them (n = 0: no limit); u becomes the first tile not summed
+bool walk(inout uint u, uint p, uint n, inout vec4 s1, inout VT s0, inout VT s2) {
+    uint M = uint(u_i0.w);
+    for (uint k = 0u; u > 0u && carry_row[u - 1u] >= p; ++k) {
+        if (k == n && n > 0u) return true; // the run goes on
+        uint v = --u;
+        VT c = carry_get(M + uint(K) * v);
 #if K == 1
-        vec4 s = vec4(0.0);
+        s1[carry_row[v] - p] += c;
 #else
-        VT s0 = VZERO, s1 = VZERO;
-#endif
-        for (uint u = t;; u -= S) { // lane sl: tile u - 1 - sl
-            bool in_run = u > sl && carry_row[u - 1u - sl] >= p;
-            uint v = u - 1u - sl;
-            if (in_run) {
-                VT c = carry_get(M + uint(K) * v);
-#if K == 1
-                s[carry_row[v] - p] += c;
-#else
-                bool second = carry_row[v] != p;
-                s0 += second ? VZERO : c;
-                s1 += second ? c : VZERO;
-#endif
-            }
-            if (!ALL(in_run) || u <= S) break;
-        }
-#if K == 1
-        s = TOTAL(s);
-        if (sl == 0u)
-            put_group(q, ROWV(p) + s.x, ROWV(p + 1u) + s.y, ROWV(p + 2u) + s.z, ROWV(p + 3u) + s.w);
-#else
-        s0 = TOTAL(s0);
-        s1 = TOTAL(s1);
-        if (sl == 0u) put_group(q, ROWV(p) + s0, ROWV(p + 1u) + s1, VZERO, VZERO);
+        bool second = carry_row[v] != p;
+        s0 += second ? VZERO : c;
+        s2 += second ? c : VZERO;
 #endif
     }
+    return false;
+}
+
+// an invocation a tile: the tile's split group, from rowv[] and the open sums of the tiles
+// before it that ended on the group's rows (they end on rows p .. i0, non-decreasing, so they
+// are the run of tiles just before it). The invocation sums the first RUN of them itself (one or
+// two mostly); with subgroups, a run longer than that (circuit's row of 834880 entries carries
+// across hundreds of tiles) is summed by the whole subgroup, its lanes taking S tiles at a time,
+// one such run after another. (A subgroup a tile, as before: H200, crmat's 72k tiles of 256
+// items, this pass took 23 us of 209.) Every sum in a fixed order: the same result run to run.
+#define RUN 8u
+void main() {
+    uint tiles = uint(u_i0.z), q = 0u, p = 0u;
+    uint t = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * uint(WG);
+    bool mine = t < tiles && split_of(t, q, p);
+    vec4 s1 = vec4(0.0);
+    VT s0 = VZERO, s2 = VZERO;
+    uint u = t;
+#ifdef SG_WALK
+    bool more = mine && walk(u, p, RUN, s1, s0, s2);
+    uint sl = gl_SubgroupInvocationID, S = gl_SubgroupSize;
+    for (uvec4 b = subgroupBallot(more); subgroupBallotBitCount(b) > 0u;) {
+        uint w = subgroupBallotFindLSB(b); // lane w's run, from tile uw down
+        uint uw = subgroupShuffle(u, w), pw = subgroupShuffle(p, w);
+        vec4 a1 = vec4(0.0);
+        VT a0 = VZERO, a2 = VZERO;
+        for (uint v = uw;; v -= S) { // lane sl: tile v - 1 - sl
+            bool in_run = v > sl && carry_row[v - 1u - sl] >= pw;
+            if (in_run) {
+                uint x = v - 1u - sl;
+                VT c = carry_get(uint(u_i0.w) + uint(K) * x);
+#if K == 1
+                a1[carry_row[x] - pw] += c;
+#else
+                bool second = carry_row[x] != pw;
+                a0 += second ? VZERO : c;
+                a2 += second ? c : VZERO;
+#endif
+            }
+            if (subgroupMin(in_run ? 1u : 0u) == 0u || v <= S) break;
+        }
+#if K == 1
+        a1 = subgroupAdd(a1);
+#else
+        a0 = subgroupAdd(a0);
+        a2 = subgroupAdd(a2);
+#endif
+        if (sl == w) {
+            s1 += a1;
+            s0 += a0;
+            s2 += a2;
+        }
+        b[w / 32u] &= ~(1u << (w % 32u));
+    }
+#else
+    if (mine) walk(u, p, 0u, s1, s0, s2);
+#endif
+    if (!mine) return;
+#if K == 1
+    put_group(q, ROWV(p) + s1.x, ROWV(p + 1u) + s1.y, ROWV(p + 2u) + s1.z, ROWV(p + 3u) + s1.w);
+#else
+    put_group(q, ROWV(p) + s0, ROWV(p + 1u) + s2, VZERO, VZERO);
+#endif
 }
 #endif

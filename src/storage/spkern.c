@@ -645,12 +645,12 @@ static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_
     r = sp_groups_of(ctx, tiles, &p);
     if (!r) r = texla__run(&ctx->gl, &p);
     if (!r && tiles > 1) {
-        char qdefs[128]; /* one program for every E */
+        char qdefs[128]; /* one program for every E; an invocation a tile */
         snprintf(qdefs, sizeof qdefs, "%s#define MODE 1\n#define WG 256\n#define E 1", kdefs);
         texla__pass q = p;
         q.defines = qdefs;
         q.src[0] = NULL;
-        r = sp_groups_of(ctx, subgroup_each(ctx, tiles), &q);
+        r = sp_groups_of(ctx, (tiles + 255) / 256, &q);
         if (!r) r = texla__run(&ctx->gl, &q);
     }
     return r;
