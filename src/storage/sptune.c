@@ -67,8 +67,9 @@
  * BSR lanes past 32 (8 for BSR) for few, very long rows (a dense matrix stored sparse had been
  * tuned to 2x cuSPARSE's time), and the runs statistic (x-buffer twins for columns in runs);
  * 11: A' x's own nearness (cnear: a rectangular A's was read for both products); 12: CSR's
- * 16- and 8-bit columns also from a column of each row's own (wide16, wide8) */
-#define KEY_VERSION 12
+ * 16- and 8-bit columns also from a column of each row's own (wide16, wide8); 13: the merge
+ * path's split groups an invocation a tile, and its real candidate of 4 items at 128 */
+#define KEY_VERSION 13
 
 /* a row schedule whose longest row's chain of loads takes far longer than a whole product
  * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
@@ -836,6 +837,11 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
                         .lanes = 4, .wg = k == 1 ? 256 : 128, .soa = k > 1}, q);
         add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE,
                         .lanes = k == 1 ? 8 : 4, .wg = k == 1 ? 128 : 64, .soa = k > 1}, q);
+        /* real entries, 4 items at 128 invocations: since the split groups' pass took an
+         * invocation a tile (H200, R-MAT 145 us against 157 at 256; 150 before) */
+        if (k == 1)
+            add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4,
+                            .wg = 128}, q);
         if (all) {
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 16},
                 q);
