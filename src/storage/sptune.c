@@ -814,7 +814,7 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
             add(ctx, L, (V){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_GROUP, .soa = 1}, q);
     }
     /* CSR by the merge path, for skewed rows: the same work per invocation whatever the rows
-     * (CSR's storage, so none of its own to build, and the three candidates cost only their
+     * (CSR's storage, so none of its own to build, and the candidates cost only their
      * timing; a tile past this GL's shared memory is not added). On the H100, R-MAT: 4 items an
      * invocation 177 us with 128 invocations a workgroup, 169 with 256, 165 with 512, 8 items
      * 174 (16 items 185); the bigger tiles also carry a long row across fewer tiles; the merge
