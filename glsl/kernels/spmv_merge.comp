@@ -401,7 +401,8 @@ bool split_of(uint t, out uint q, out uint p) {
 #endif
 #endif
 // the open sums on group q's rows (from p) of tiles u - 1, u - 2, .. while they end on them, at
-// most n of them (n = 0: no limit); u becomes the first tile not summed
+// most n of them (n = 0: no limit); u becomes the lowest tile summed (u - 1 the next; u stays
+// where none is); true where the run goes on past the n
 bool walk(inout uint u, uint p, uint n, inout vec4 s1, inout VT s0, inout VT s2) {
     uint M = uint(u_i0.w);
     for (uint k = 0u; u > 0u && carry_row[u - 1u] >= p; ++k) {
@@ -438,7 +439,7 @@ void main() {
     bool more = mine && walk(u, p, RUN, s1, s0, s2);
     uint sl = gl_SubgroupInvocationID, S = gl_SubgroupSize;
     for (uvec4 b = subgroupBallot(more); subgroupBallotBitCount(b) > 0u;) {
-        uint w = subgroupBallotFindLSB(b); // lane w's run, from tile uw down
+        uint w = subgroupBallotFindLSB(b); // lane w's run, from tile uw - 1 down
         uint uw = subgroupShuffle(u, w), pw = subgroupShuffle(p, w);
         vec4 a1 = vec4(0.0);
         VT a0 = VZERO, a2 = VZERO;
