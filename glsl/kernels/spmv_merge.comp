@@ -400,22 +400,26 @@ bool split_of(uint t, out uint q, out uint p) {
 #define SG_WALK 1
 #endif
 #endif
+// tile x's open sum added to its row's sum, rows from p (K = 1: s1's component; else the first
+// row's s0 or the second's s2)
+void add_open(uint x, uint p, inout vec4 s1, inout VT s0, inout VT s2) {
+    VT c = carry_get(uint(u_i0.w) + uint(K) * x);
+#if K == 1
+    s1[carry_row[x] - p] += c;
+#else
+    bool second = carry_row[x] != p;
+    s0 += second ? VZERO : c;
+    s2 += second ? c : VZERO;
+#endif
+}
+
 // the open sums on group q's rows (from p) of tiles u - 1, u - 2, .. while they end on them, at
 // most n of them (n = 0: no limit); u becomes the lowest tile summed (u - 1 the next; u stays
 // where none is); true where the run goes on past the n
 bool walk(inout uint u, uint p, uint n, inout vec4 s1, inout VT s0, inout VT s2) {
-    uint M = uint(u_i0.w);
     for (uint k = 0u; u > 0u && carry_row[u - 1u] >= p; ++k) {
         if (k == n && n > 0u) return true; // the run goes on
-        uint v = --u;
-        VT c = carry_get(M + uint(K) * v);
-#if K == 1
-        s1[carry_row[v] - p] += c;
-#else
-        bool second = carry_row[v] != p;
-        s0 += second ? VZERO : c;
-        s2 += second ? c : VZERO;
-#endif
+        add_open(--u, p, s1, s0, s2);
     }
     return false;
 }
@@ -445,17 +449,7 @@ void main() {
         VT a0 = VZERO, a2 = VZERO;
         for (uint v = uw;; v -= S) { // lane sl: tile v - 1 - sl
             bool in_run = v > sl && carry_row[v - 1u - sl] >= pw;
-            if (in_run) {
-                uint x = v - 1u - sl;
-                VT c = carry_get(uint(u_i0.w) + uint(K) * x);
-#if K == 1
-                a1[carry_row[x] - pw] += c;
-#else
-                bool second = carry_row[x] != pw;
-                a0 += second ? VZERO : c;
-                a2 += second ? c : VZERO;
-#endif
-            }
+            if (in_run) add_open(v - 1u - sl, pw, a1, a0, a2);
             if (subgroupMin(in_run ? 1u : 0u) == 0u || v <= S) break;
         }
 #if K == 1
