@@ -1213,9 +1213,10 @@ static void test_merge_soa_order(void) {
             if (first < 0 || t->at_s < trials[first].at_s) second = first, first = i;
             else if (second < 0 || t->at_s < trials[second].at_s) second = i;
         }
-        CHECK(merge == 3 && merge_aos == 0 && bad == 0,
-              "%s: %d merge trials on SoA (want 3), %d on AoS (want 0), %d timed wrong", m.name,
-              merge, merge_aos, bad);
+        /* 3 candidates, and other workgroup sizes of one where it is among the best two */
+        CHECK(merge >= 3 && merge_aos == 0 && bad == 0,
+              "%s: %d merge trials on SoA (want 3 or more), %d on AoS (want 0), %d timed wrong",
+              m.name, merge, merge_aos, bad);
         int soa_at = -1; /* the SoA CSR storage: the first built (the rule's) or the second */
         for (int s = 0, w = first; s < 2 && w >= 0; s++, w = second)
             if (soa_at < 0 && trials[w].v.format == TEXLA_SPARSE_CSR && trials[w].v.soa) soa_at = s;
