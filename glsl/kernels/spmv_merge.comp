@@ -219,8 +219,12 @@ void main() {
     // the tile's products: at most E entries an invocation (nb <= T), LB at a time with every
     // load issued before a product is taken; a loop of one entry an iteration waits for its
     // column, then for x, each time (H100, R-MAT: 280 -> 205 us at E 4). Plain variables:
-    // arrays may be put in memory.
-#if E < 8
+    // arrays may be put in memory. E 2 takes two at a time: its share (nb <= 2 WG) never
+    // reaches a third and fourth, whose registers cost (H200, complex R-MAT, 2 items SoA at 128
+    // invocations: 206-210 -> 193-203 us; at 4 items two at a time ran 194 -> 240)
+#if E < 4
+#define LB 2
+#elif E < 8
 #define LB 4
 #else
 #define LB 8
@@ -229,15 +233,24 @@ void main() {
     uint c##i = o##i ? col[j0 + k##i] : 0u; VT v##i = o##i ? entry(j0 + k##i) : VZERO;
 #define PUT(i) if (o##i) PUT_PROD(k##i, emul(v##i, x##i));
     for (uint k = lid; k < nb; k += uint(LB * WG)) {
-        LD(0) LD(1) LD(2) LD(3)
+        LD(0) LD(1)
+#if LB >= 4
+        LD(2) LD(3)
+#endif
 #if LB == 8
         LD(4) LD(5) LD(6) LD(7)
 #endif
-        VT x0 = xat(c0), x1 = xat(c1), x2 = xat(c2), x3 = xat(c3);
+        VT x0 = xat(c0), x1 = xat(c1);
+#if LB >= 4
+        VT x2 = xat(c2), x3 = xat(c3);
+#endif
 #if LB == 8
         VT x4 = xat(c4), x5 = xat(c5), x6 = xat(c6), x7 = xat(c7);
 #endif
-        PUT(0) PUT(1) PUT(2) PUT(3)
+        PUT(0) PUT(1)
+#if LB >= 4
+        PUT(2) PUT(3)
+#endif
 #if LB == 8
         PUT(4) PUT(5) PUT(6) PUT(7)
 #endif
