@@ -453,10 +453,10 @@ static void block_pattern(const bench_env *e) {
  * (coalesced, K an invocation) and x gathered at the columns, no rows: what any CSR schedule
  * reads, without its row bookkeeping or y ---- */
 
-static GLuint gp_program(int mode, int k) {
+static GLuint gp_program(int mode, int k, int clamp) {
     char src[4096];
     snprintf(src, sizeof src,
-             "#version 430 core\n#define MODE %d\n#define K %d\n"
+             "#version 430 core\n#define MODE %d\n#define K %d\n#define CLAMP %d\n"
              "layout(local_size_x=256)in;\n"
              "layout(std430,binding=0)restrict readonly buffer Col{uint col[];};\n"
              "layout(std430,binding=1)restrict readonly buffer Val{float val[];};\n"
@@ -480,7 +480,11 @@ static GLuint gp_program(int mode, int k) {
              " for(int k=0;k<K/4;++k)s+=v[k].x*xat(c[k].x)+v[k].y*xat(c[k].y)+v[k].z*xat(c[k].z)+v[k].w*xat(c[k].w);\n"
              "#else\n"
              " // plain variables, not arrays (arrays may be put in memory)\n"
+             "#if CLAMP\n // loads at an index clamped into range: no load under a condition\n"
+             "#define LD(k) uint i##k=min(b+uint(k)*256u,n-1u);uint c##k=col[i##k];float v##k=val[i##k];\n"
+             "#else\n"
              "#define LD(k) uint i##k=b+uint(k)*256u;uint c##k=i##k<n?col[i##k]:0u;float v##k=i##k<n?val[i##k]:0.0;\n"
+             "#endif\n"
              " LD(0) LD(1) LD(2) LD(3)\n"
              "#if K==8\n LD(4) LD(5) LD(6) LD(7)\n#endif\n"
              " s+=v0*xat(c0)+v1*xat(c1)+v2*xat(c2)+v3*xat(c3);\n"
@@ -488,7 +492,7 @@ static GLuint gp_program(int mode, int k) {
              "#endif\n"
              " if(s==1234.5678)o[0]=vec4(s);\n"
              "}\n",
-             mode, k);
+             mode, k, clamp);
     return bench_program(NULL, src, "gather");
 }
 
@@ -546,6 +550,8 @@ static void gather_pattern(const bench_env *e) {
            "values), x %.1f MB\n\n",
            N, E, (double)E * 8 / 1e6, (double)N * 4 / 1e6);
     printf("| x | K | barrier | us |\n|---|---|---|---|\n");
+    const char *cl_env = getenv("TEXLA_STREAM_CLAMP"); /* 4-byte loads at clamped indices too */
+    int clamps = cl_env && *cl_env == '1' ? 2 : 1;
     for (int pass = 0; pass < 2; pass++) { /* 0: texture codes, 1: plain indices */
         for (size_t k = 0; k < E; k++) {
             uint32_t c = (uint32_t)rc[k];
@@ -578,9 +584,10 @@ static void gather_pattern(const bench_env *e) {
         static const int modes[2][4] = {{0, 1, 3, 4}, {2, 5, -1, -1}};
         for (int mi = 0; mi < 4 && modes[pass][mi] >= 0; mi++)
             for (int k = 4; k <= 8; k += 4)
-                for (int b = 0; b < 2; b++) {
-                    int mode = modes[pass][mi];
-                    st_run r = {gp_program(mode, k), 0, b ? BAR_ALL : 0, 0};
+                for (int b = 0; b < 2 * clamps; b++) {
+                    int mode = modes[pass][mi], cl = b >= 2;
+                    if (cl && mode >= 3) continue; /* 16-byte loads have no clamped form */
+                    st_run r = {gp_program(mode, k, cl), 0, b % 2 ? BAR_ALL : 0, 0};
                     if (!r.prog) continue;
                     r.groups = (GLuint)((E + 256 * (size_t)k - 1) / (256 * (size_t)k));
                     glUseProgram(r.prog);
@@ -589,8 +596,8 @@ static void gather_pattern(const bench_env *e) {
                     glUseProgram(0);
                     glDeleteProgram(r.prog);
                     if (ms <= 0) continue;
-                    printf("| %s | %d | %s | %.1f |\n", xn[mode], k, b ? "texla's" : "none",
-                           ms * 1e3);
+                    printf("| %s%s | %d | %s | %.1f |\n", xn[mode], cl ? ", clamped indices" : "",
+                           k, b % 2 ? "texla's" : "none", ms * 1e3);
                 }
         glBindTexture(GL_TEXTURE_2D, 0);
         glDeleteTextures(1, &xtex);

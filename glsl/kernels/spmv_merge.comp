@@ -230,7 +230,7 @@ void main() {
 #define LB 8
 #endif
 #define LD(i) uint k##i = k + uint(i) * uint(WG); bool o##i = k##i < nb; \
-    uint c##i = o##i ? col[j0 + k##i] : 0u; VT v##i = o##i ? entry(j0 + k##i) : VZERO;
+    uint e##i = j0 + min(k##i, nb - 1u); uint c##i = col[e##i]; VT v##i = entry(e##i);
 #define PUT(i) if (o##i) PUT_PROD(k##i, emul(v##i, x##i));
     for (uint k = lid; k < nb; k += uint(LB * WG)) {
         LD(0) LD(1)

@@ -733,14 +733,9 @@ void unit_stream(uint u, uint lid) {
     // before the first is used (plain variables: arrays may be put in memory)
     for (uint k = lid; k < ne; k += 4u * W) {
         uint k1 = k + W, k2 = k + 2u * W, k3 = k + 3u * W;
-        uint c0 = col[e0 + k];
-        uint c1 = k1 < ne ? col[e0 + k1] : PAD;
-        uint c2 = k2 < ne ? col[e0 + k2] : PAD;
-        uint c3 = k3 < ne ? col[e0 + k3] : PAD;
-        VT v0 = entry(e0 + k);
-        VT v1 = k1 < ne ? entry(e0 + k1) : VZERO;
-        VT v2 = k2 < ne ? entry(e0 + k2) : VZERO;
-        VT v3 = k3 < ne ? entry(e0 + k3) : VZERO;
+        uint a1 = e0 + min(k1, ne - 1u), a2 = e0 + min(k2, ne - 1u), a3 = e0 + min(k3, ne - 1u);
+        uint c0 = col[e0 + k], c1 = col[a1], c2 = col[a2], c3 = col[a3];
+        VT v0 = entry(e0 + k), v1 = entry(a1), v2 = entry(a2), v3 = entry(a3);
         sh_prod[k] = term(c0, v0);
         if (k1 < ne) sh_prod[k1] = term(c1, v1);
         if (k2 < ne) sh_prod[k2] = term(c2, v2);
