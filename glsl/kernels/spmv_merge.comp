@@ -215,7 +215,10 @@ void main() {
     uint i1 = carry_row[SPL(s1)], j1 = carry_row[SPL(s1) + 1u];
     uint na = i1 - i0, nb = j1 - j0;
     bool midrow = j0 > ptr[i0]; // the tile opens in the middle of row i0
-    for (uint k = lid; k < na; k += uint(WG)) END(k) = ptr[i0 + k + 1u];
+    // the tile's first WG row ends are loaded with its entries, their loads issued together (a
+    // loop of its own before the entries' loads waited for them apart); an index clamped into
+    // range, not a load under a condition
+    uint end0 = ptr[i0 + min(lid + 1u, na)];
     // the tile's products: at most E entries an invocation (nb <= T), LB at a time with every
     // load issued before a product is taken; a loop of one entry an iteration waits for its
     // column, then for x, each time (H100, R-MAT: 280 -> 205 us at E 4). Plain variables:
@@ -255,6 +258,8 @@ void main() {
         PUT(4) PUT(5) PUT(6) PUT(7)
 #endif
     }
+    if (lid < na) END(lid) = end0;
+    for (uint k = lid + uint(WG); k < na; k += uint(WG)) END(k) = ptr[i0 + k + 1u];
     barrier();
     // this invocation's start on the tile's own path
     uint dl = min(lid * uint(E), na + nb);

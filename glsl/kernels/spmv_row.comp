@@ -724,11 +724,8 @@ void unit_stream(uint u, uint lid) {
     uint Ld = 1u;
     while (Ld < LMAX && 2u * Ld * nr <= W) Ld *= 2u;
     uint per = W / Ld, lane = lid & (Ld - 1u), r = lid / Ld;
-    uint rs = 0u, rt = 0u;
-    if (r < nr) {
-        rs = ptr[r0 + r];
-        rt = ptr[r0 + r + 1u];
-    }
+    uint rq = r0 + min(r, max(nr, 1u) - 1u); // clamped into range, not loads under a condition
+    uint rs = ptr[rq], rt = ptr[rq + 1u];
     // the products, four of the block's entries at a time per invocation, their loads issued
     // before the first is used (plain variables: arrays may be put in memory)
     for (uint k = lid; k < ne; k += 4u * W) {
