@@ -224,7 +224,10 @@ void main() {
     // column, then for x, each time (H100, R-MAT: 280 -> 205 us at E 4). Plain variables:
     // arrays may be put in memory. E 2 takes two at a time: its share (nb <= 2 WG) never
     // reaches a third and fourth, whose registers cost (H200, complex R-MAT, 2 items SoA at 128
-    // invocations: 206-210 -> 193-203 us; at 4 items two at a time ran 194 -> 240)
+    // invocations: 206-210 -> 193-203 us; at 4 items two at a time ran 194 -> 240). A slot past
+    // the tile's entries loads its last entry again and drops the product at the store: NVIDIA's
+    // GL compiler does not issue loads under a condition together (H200, complex R-MAT at 4
+    // items: 201-203 -> 189 us; BENCHMARKS, thirty-first session)
 #if E < 4
 #define LB 2
 #elif E < 8
