@@ -333,6 +333,13 @@ static const V sweep_all[] = {
     {.format = F(CSR), .sched = S(LANES), .lanes = 8, .cols16 = 1},
     {.format = F(CSR), .sched = S(ROW), .cols16 = 1, .dist = 2, .bpsm = 1},
     {.format = F(CSR), .sched = S(LANES), .lanes = 4, .cols8 = 1, .wg = 256},
+    {.format = F(CSR), .sched = S(ROW), .vec4 = 1},
+    {.format = F(CSR), .sched = S(LANES), .lanes = 2, .vec4 = 1, .xbuf = 1, .wg = 64},
+    {.format = F(CSR), .sched = S(LANES), .lanes = 4, .vec4 = 1, .long_rows = 100, .long_chunk = 128},
+    {.format = F(CSR), .sched = S(LANES), .lanes = 8, .vec4 = 1, .cols16 = 1, .dist = 2, .bpsm = 1},
+    {.format = F(CSR), .sched = S(ROW), .vec4 = 1, .cols8 = 1, .xbuf = 1, .wg = 256},
+    {.format = F(CSR), .sched = S(LANES), .lanes = 32, .vec4 = 1, .wg = 128, .dist = 1, .bpsm = 1},
+    {.format = F(CSR), .sched = S(LANES), .lanes = 128, .vec4 = 1, .xbuf = 1, .wg = 512},
     {.format = F(POINTS), .sched = S(DRAW)},
     {.format = F(GATHER), .sched = S(DRAW)},
 };
@@ -403,6 +410,15 @@ static void check_variant(texla_sparse a, const hmat *m, const V *v, tvec x, tve
             skipped_variants++;
             return;
         }
+    }
+    if (v->vec4 && (m->entry == 2 || m->entry == 4)) { /* four real entries a load: complex and
+                                                         * quaternion ones refused, by name */
+        snprintf(w2, sizeof w2, "pin %s (compound entries)", what);
+        CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, v), TEXLA_ERR_UNSUPPORTED, w2);
+        CHECK(strstr(texla_error_message(ctx), "vec4 reads real entries") != NULL,
+              "%s: message %s", w2, texla_error_message(ctx));
+        skipped_variants++;
+        return;
     }
     if (v->sched == TEXLA_SCHED_MERGE) { /* a tile past this GL's shared memory: refused, by name */
         long long wg = v->wg ? v->wg : 128, e = v->lanes ? v->lanes : 8;
@@ -630,6 +646,8 @@ static void test_short_cols(int bits) {
         {.format = F(CSR), .sched = S(LANES), .lanes = 4, .cols16 = 1},
         {.format = F(CSR), .sched = S(ROW), .cols16 = 1, .wg = 64},
         {.format = F(CSR), .sched = S(LANES), .lanes = 32, .cols16 = 1, .wg = 256},
+        {.format = F(CSR), .sched = S(LANES), .lanes = 4, .cols16 = 1, .vec4 = 1},
+        {.format = F(CSR), .sched = S(ROW), .cols16 = 1, .vec4 = 1, .wg = 64},
     };
     static const V v8[] = {
         {.format = F(ELL), .sched = S(ROW), .cols8 = 1},
@@ -640,10 +658,13 @@ static void test_short_cols(int bits) {
         {.format = F(CSR), .sched = S(LANES), .lanes = 8, .cols8 = 1},
         {.format = F(CSR), .sched = S(ROW), .cols8 = 1},
         {.format = F(CSR), .sched = S(LANES), .lanes = 2, .cols8 = 1, .wg = 64},
+        {.format = F(CSR), .sched = S(LANES), .lanes = 2, .cols8 = 1, .vec4 = 1, .wg = 64},
+        {.format = F(CSR), .sched = S(ROW), .cols8 = 1, .vec4 = 1},
     };
     const V *vs = bits == 8 ? v8 : v16;
     const int nv = bits == 8 ? (int)(sizeof v8 / sizeof v8[0]) : (int)(sizeof v16 / sizeof v16[0]);
     const int R = bits == 8 ? 127 : 32767, near = bits == 8 ? 100 : 2000;
+    enum { NCSR = 5 }; /* the lists' last five are CSR's */
     const char *nm = bits == 8 ? "cols8" : "cols16";
     for (int wide = 0; wide < 2; wide++) {
         char name[96];
@@ -670,17 +691,17 @@ static void test_short_cols(int bits) {
             char msg[96], what[96];
             snprintf(msg, sizeof msg, "(40001, %d) lies %d columns", 40001 - R - 1, R + 1);
             snprintf(what, sizeof what, "%s with an entry %d columns away", nm, R + 1);
-            refused(&m, vs, nv - 3, TEXLA_ERR_UNSUPPORTED, msg, &ell, what);
-            /* CSR (the last three) takes it: every row's offsets from a column of its own */
+            refused(&m, vs, nv - NCSR, TEXLA_ERR_UNSUPPORTED, msg, &ell, what);
+            /* CSR (the last NCSR) takes it: every row's offsets from a column of its own */
             snprintf(name, sizeof name, "%s: 70000 x 70000, offsets from each row's own column", nm);
             m.name = name;
-            sweep_matrix_with(&m, 0, 1, vs + nv - 3, 3);
+            sweep_matrix_with(&m, 0, 1, vs + nv - NCSR, NCSR);
             /* but not a row whose columns span 2 R + 1 */
             push(&m, &cap, 35000, 35000 - R - 1);
             push(&m, &cap, 35000, 35000 + R);
             snprintf(msg, sizeof msg, "row 35000's columns span %d .. %d", 35000 - R - 1, 35000 + R);
             snprintf(what, sizeof what, "CSR %s with a row spanning %d columns", nm, 2 * R + 1);
-            refused(&m, vs + nv - 3, 3, TEXLA_ERR_UNSUPPORTED, msg, &ell, what);
+            refused(&m, vs + nv - NCSR, NCSR, TEXLA_ERR_UNSUPPORTED, msg, &ell, what);
         }
         hfree(&m);
     }
@@ -2067,9 +2088,9 @@ static void test_cache_cols8(void) {
     const char *path = check_path(dir, "tune.txt");
     static const char *const c8s[2] = {
         "fmt=ell sched=row L=0 wg=128 dist=0 bpsm=0 C=0 sigma=0 b=0 bell=0 soa=0 long=0 chunk=0 "
-        "xb=1 c16=1 c8=1 rs=0 us=12.500",
+        "xb=1 c16=1 c8=1 rs=0 v4=0 us=12.500",
         "fmt=csr sched=lanes L=8 wg=128 dist=0 bpsm=0 C=0 sigma=0 b=0 bell=0 soa=0 long=0 chunk=0 "
-        "xb=1 c16=1 c8=1 rs=0 us=12.500"}; /* ELL, and CSR with 8 lanes */
+        "xb=1 c16=1 c8=1 rs=0 v4=1 us=12.500"}; /* ELL, and CSR with 8 lanes, four at a time */
     for (int vf = 0; vf < 4; vf++) {
         int far = vf & 1;
         const char *c8 = c8s[vf >> 1];
@@ -2105,9 +2126,10 @@ static void test_cache_cols8(void) {
         texla_sparse_info inf;
         if (CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "info (cached cols8)")) {
             if (!far) {
-                CHECK(inf.how[0] == 3 && inf.now[0].cols8 == 1 && inf.now[0].cols16 == 1,
-                      "cached cols8: how %d, cols8 %d, cols16 %d (want 3, 1, 1)", inf.how[0],
-                      inf.now[0].cols8, inf.now[0].cols16);
+                CHECK(inf.how[0] == 3 && inf.now[0].cols8 == 1 && inf.now[0].cols16 == 1 &&
+                      inf.now[0].vec4 == (vf >> 1),
+                      "cached cols8: how %d, cols8 %d, cols16 %d, vec4 %d (want 3, 1, 1, %d)",
+                      inf.how[0], inf.now[0].cols8, inf.now[0].cols16, inf.now[0].vec4, vf >> 1);
                 CHECK(warnings == 0, "a good cols8 entry gave %d warnings (%s)", warnings,
                       last_warning);
             } else {

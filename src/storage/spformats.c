@@ -679,9 +679,25 @@ static int stream_blocks(const plan *pl, int k, uint32_t *blk) {
     return nb;
 }
 
+/* cols16 / cols8: column words, cpw entries (steps cpw j .. cpw j + cpw - 1 of a row) each:
+ * CSR entry e in word e / cpw, part e % cpw; ELL ceil(width / cpw) rows of rs words; SELL each
+ * slice's ceil(width / cpw) x C after the slices before it; cpw 1: a word an entry */
+static long long col_words(const plan *pl, const texla_sparse_variant *fv, int cpw) {
+    if (cpw == 1 || fv->format == TEXLA_SPARSE_CSR) return (pl->ne + cpw - 1) / cpw;
+    if (fv->format == TEXLA_SPARSE_ELL) return (long long)((pl->width + cpw - 1) / cpw) * pl->rs;
+    long long nw = 0;
+    for (int s = 0; s < pl->nslices; s++)
+        nw += (long long)((slice_width(pl->len, s, fv->slice) + cpw - 1) / cpw) * fv->slice;
+    return nw;
+}
+
+static long long round4(long long n) { return (n + 3) / 4 * 4; }
+
 static void row_cost(const sp_plane *p, const plan *pl, const texla_sparse_variant *fv,
                      double *bytes) {
-    double ent = (fv->cols8 ? 1.0 : fv->cols16 ? 2.0 : 4.0) + 4.0 * p->k, b = (double)pl->ne * ent;
+    int cpw = fv->cols16 && fv->format != TEXLA_SPARSE_COO ? (fv->cols8 ? 4 : 2) : 1;
+    /* the column words and values as make_rows uploads them, in whole 16-byte chunks */
+    double b = (double)round4(col_words(pl, fv, cpw)) * 4 + (double)round4(pl->ne * p->k) * 4;
     switch (fv->format) {
     case TEXLA_SPARSE_CSR:
         b += ((double)pl->rs + 1) * 4 + 8.0 * (stream_blocks(pl, p->k, NULL) + 1);
@@ -873,22 +889,12 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
                                    m->col[m->ptr[i + 1] - 1], 2 * reach);
             }
     }
-    long long ne = pl.ne;
-    /* cols16 / cols8: column words, cpw entries (steps cpw j .. cpw j + cpw - 1 of a row) each:
-     * ELL ceil(width / cpw) rows of rs words; SELL each slice's ceil(width / cpw) x C after the
-     * slices before it */
-    long long nw = ne;
-    if (c16 && fv->format == TEXLA_SPARSE_CSR) {
-        nw = (ne + cpw - 1) / cpw; /* CSR: entry e in word e / cpw, part e % cpw */
-    } else if (c16 && fv->format == TEXLA_SPARSE_ELL) {
-        nw = (long long)((pl.width + cpw - 1) / cpw) * pl.rs;
-    } else if (c16) {
-        nw = 0;
-        for (int s = 0; s < pl.nslices; s++)
-            nw += (long long)((slice_width(pl.len, s, C) + cpw - 1) / cpw) * C;
-    }
-    uint32_t *col = malloc(sizeof *col * one(nw));
-    float *val = malloc(sizeof *val * one(ne * k));
+    long long ne = pl.ne, nw = col_words(&pl, fv, cpw);
+    /* the column words and the values in whole 16-byte chunks (CSR's VEC reads chunks of four
+     * entries; the tail zero) */
+    long long nw4 = round4(nw), nv4 = round4(ne * k);
+    uint32_t *col = calloc(one(nw4), sizeof *col);
+    float *val = calloc(one(nv4), sizeof *val);
     uint32_t *ptr = NULL, *aux = NULL, *lt = NULL, *blk = NULL;
     /* every column's packed texel and channel, once */
     uint32_t *cloc = malloc(sizeof *cloc * one(m->cols));
@@ -1094,8 +1100,8 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
     if (ptr) r = upload(ctx, f, 0, ptr, sizeof *ptr * (fv->format == TEXLA_SPARSE_SELL
                                                            ? ((size_t)pl.nslices + 1) * (c16 ? 2 : 1)
                                                            : (size_t)pl.rs * (1 + based) + 1));
-    if (!r) r = upload(ctx, f, 1, col, sizeof *col * (size_t)nw);
-    if (!r) r = upload(ctx, f, 2, val, sizeof *val * (size_t)(ne * k));
+    if (!r) r = upload(ctx, f, 1, col, sizeof *col * (size_t)nw4);
+    if (!r) r = upload(ctx, f, 2, val, sizeof *val * (size_t)nv4);
     if (!r && aux)
         r = upload(ctx, f, fv->format == TEXLA_SPARSE_SELL ? 4 : 3, aux,
                    sizeof *aux * (fv->format == TEXLA_SPARSE_SELL && !pl.rsorted ? (size_t)pl.rows.ngroups

@@ -62,6 +62,8 @@ void sp_variant_norm(texla_sparse_variant *v) {
                     (v->format == TEXLA_SPARSE_CSR &&
                      (v->sched == TEXLA_SCHED_ROW || v->sched == TEXLA_SCHED_LANES));
     v->cols8 = v->cols16 && v->cols8;
+    v->vec4 = v->vec4 && v->format == TEXLA_SPARSE_CSR &&
+              (v->sched == TEXLA_SCHED_ROW || v->sched == TEXLA_SCHED_LANES);
     if (v->cols16) v->xbuf = 1; /* x in element order, in the x buffer */
     if (v->xbuf) v->xbuf = (rowfmt && v->sched != TEXLA_SCHED_MERGE && v->sched != TEXLA_SCHED_ATOMIC &&
                             v->sched != TEXLA_SCHED_SEGMENT) || v->format == TEXLA_SPARSE_BSR;
@@ -175,6 +177,8 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
     if (v->cols16 && k != 1)
         return *why = v->cols8 ? "cols8 holds real entries' columns"
                                : "cols16 holds real entries' columns", TEXLA_ERR_UNSUPPORTED;
+    if (v->vec4 && k != 1)
+        return *why = "vec4 reads real entries four at a time", TEXLA_ERR_UNSUPPORTED;
     if (v->cols16 && v->long_rows)
         return *why = v->cols8 ? "cols8 has no long-row chunks (long_rows 0)"
                                : "cols16 has no long-row chunks (long_rows 0)", TEXLA_ERR_ARGUMENT;
@@ -359,9 +363,9 @@ static void rows_defines(char *defs, size_t cap, const texla_sparse_variant *v, 
     int n = snprintf(defs, cap,
                      "#define K %d\n#define G %d\n#define FMT %d\n#define MODE %d\n#define L %d\n"
                      "#define WG %d\n#define SOA %d\n#define LONG %d\n#define XBUF %d\n"
-                     "#define LONGPASS %d\n#define CPW %d\n#define BASED %d", k, G, fmt,
-                     stream ? 2 : group, L, v->wg, soa && k > 1, lng, v->xbuf, lpass,
-                     v->cols8 ? 4 : v->cols16 ? 2 : 0, based && v->cols16);
+                     "#define LONGPASS %d\n#define CPW %d\n#define BASED %d\n#define VEC %d",
+                     k, G, fmt, stream ? 2 : group, L, v->wg, soa && k > 1, lng, v->xbuf, lpass,
+                     v->cols8 ? 4 : v->cols16 ? 2 : 0, based && v->cols16, v->vec4 && k == 1);
     if (stream && n > 0 && (size_t)n < cap)
         snprintf(defs + n, cap - (size_t)n, "\n#define TB %d\n#define RB %d", SP_STREAM_ENT / k,
                  SP_STREAM_ROWS / k);

@@ -68,8 +68,9 @@
  * tuned to 2x cuSPARSE's time), and the runs statistic (x-buffer twins for columns in runs);
  * 11: A' x's own nearness (cnear: a rectangular A's was read for both products); 12: CSR's
  * 16- and 8-bit columns also from a column of each row's own (wide16, wide8); 13: the merge
- * path's split groups an invocation a tile, and its real candidate of 4 items at 128 */
-#define KEY_VERSION 13
+ * path's split groups an invocation a tile, and its real candidate of 4 items at 128; 14: CSR's
+ * vec4 (a row's entries four at a time), the field v4 */
+#define KEY_VERSION 14
 
 /* a row schedule whose longest row's chain of loads takes far longer than a whole product
  * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
@@ -116,8 +117,8 @@ static int name_index(const char *s, size_t len, const char *const *names, int n
 }
 
 /* The cache's value, as sp_tune_store writes it: "fmt=sell sched=group L=0 wg=128 dist=0 bpsm=0
- * C=32 sigma=1024 b=0 bell=0 soa=0 long=0 chunk=0 xb=0 c16=0 c8=0 rs=0 us=12.5", every field in
- * that order, separated by spaces. Each number is read whole and checked (sscanf's %d on a
+ * C=32 sigma=1024 b=0 bell=0 soa=0 long=0 chunk=0 xb=0 c16=0 c8=0 rs=0 v4=0 us=12.5", every
+ * field in that order, separated by spaces. Each number is read whole and checked (sscanf's %d on a
  * number out of an int's range is undefined behaviour): an integer field is an optional sign
  * and decimal digits within an int's range, us a finite number >= 0, and nothing else but
  * spaces follows us. NULL when every field is there and well formed, else what is wrong (into
@@ -128,11 +129,12 @@ static const char *parse_value(const char *s, texla_sparse_variant *v, double *u
     *us = 0;
     static const char *const keys[] = {"fmt", "sched", "L",    "wg", "dist", "bpsm",
                                        "C",   "sigma", "b",    "bell", "soa", "long",
-                                       "chunk", "xb",  "c16",  "c8", "rs",   "us"};
-    /* the integer fields, keys[2..16] */
+                                       "chunk", "xb",  "c16",  "c8", "rs",   "v4", "us"};
+    /* the integer fields, keys[2..17] */
     int *const ints[] = {&v->lanes, &v->wg,    &v->dist, &v->bpsm,      &v->slice,
                          &v->sigma, &v->block, &v->bell, &v->soa,       &v->long_rows,
-                         &v->long_chunk, &v->xbuf, &v->cols16, &v->cols8, &v->rowsort};
+                         &v->long_chunk, &v->xbuf, &v->cols16, &v->cols8, &v->rowsort,
+                         &v->vec4};
     enum { NKEYS = sizeof keys / sizeof keys[0] };
     const char *p = s;
     for (int i = 0; i < NKEYS; i++) {
@@ -218,10 +220,10 @@ void sp_tune_store(texla_ctx *ctx, const char *key, const texla_sparse_variant *
     char val[256];
     texla__snprintf_c(val, sizeof val, /* '.' whatever the locale */
              "fmt=%s sched=%s L=%d wg=%d dist=%d bpsm=%d C=%d sigma=%d b=%d bell=%d soa=%d "
-             "long=%d chunk=%d xb=%d c16=%d c8=%d rs=%d us=%.3f",
+             "long=%d chunk=%d xb=%d c16=%d c8=%d rs=%d v4=%d us=%.3f",
              fmt_names[v->format], sched_names[v->sched], v->lanes, v->wg, v->dist, v->bpsm,
              v->slice, v->sigma, v->block, v->bell, v->soa, v->long_rows, v->long_chunk, v->xbuf,
-             v->cols16, v->cols8, v->rowsort, us);
+             v->cols16, v->cols8, v->rowsort, v->vec4, us);
     texla__tune_put(ctx, key, val);
 }
 
@@ -709,6 +711,15 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
             (L2 > 32 && nrows < 32768 && m / 16 > 32)) /* few, very long rows: as the rule */
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES, .lanes = L2,
                             .wg = lanes_wg(L2)}, q);
+    /* a row's entries four at a time (vec4): when asked for all, with every CSR row and lanes
+     * candidate so far (else twins of the fastest, sp_tune) */
+    for (int i = 0, n = L->n; all && k == 1 && i < n; i++) {
+        V u = L->c[i].v;
+        u.vec4 = 1;
+        if (u.format == TEXLA_SPARSE_CSR &&
+            (u.sched == TEXLA_SCHED_ROW || u.sched == TEXLA_SCHED_LANES))
+            add(ctx, L, u, q);
+    }
     /* padded formats: only where the padding stays moderate */
     double ell_pad = m > 0 ? M / m - 1 : 0;
     if (all || ell_pad <= 1.0) {
@@ -1191,6 +1202,42 @@ static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, 
     return r;
 }
 
+/* a row's entries four at a time (vec4: aligned 16-byte loads): twins of the fastest CSR row or
+ * lanes candidate, on its storage, at its lanes, a half and a quarter of them (one lane: also
+ * two), where it is within VEC4_NEAR of the best. Wider loads let fewer lanes keep as many
+ * bytes in flight (H200, 2^17 rows of 128 random columns: 16 lanes 109.1 us, 8 lanes 100.0;
+ * vec4 at 16 lanes 111.0, at 8 lanes 88.5; 2^20 rows each a run of 16 columns, 8-bit columns:
+ * 4 lanes 64.8, vec4 62.7; 2^16 rows of 64..320: 32 lanes 111.2, vec4 104.9; circuit's short
+ * rows one an invocation, x from a buffer: 66.4, vec4 72.2) */
+#define VEC4_NEAR 1.6
+static texla_result vec4_twins(bench *b, const char *fn, const sp_tune_req *q, clist *L,
+                               int best) {
+    int c = -1;
+    for (int i = 0; i < L->n; i++) {
+        const texla_sparse_variant *v = &L->c[i].v;
+        if (L->c[i].ok && !v->vec4 && v->format == TEXLA_SPARSE_CSR &&
+            (v->sched == TEXLA_SCHED_ROW || v->sched == TEXLA_SCHED_LANES) &&
+            (c < 0 || L->c[i].us < L->c[c].us))
+            c = i;
+    }
+    if (c < 0 || L->c[c].us > VEC4_NEAR * L->c[best].us) return TEXLA_OK;
+    int n0 = L->n, lanes = L->c[c].v.sched == TEXLA_SCHED_LANES ? L->c[c].v.lanes : 1;
+    int ls[3] = {lanes, lanes > 1 ? lanes / 2 : 2, lanes / 4};
+    for (int j = 0; j < 3 && ls[j] >= 1; j++) {
+        texla_sparse_variant u = L->c[c].v;
+        u.vec4 = 1;
+        u.sched = ls[j] > 1 ? TEXLA_SCHED_LANES : TEXLA_SCHED_ROW;
+        u.lanes = ls[j] > 1 ? ls[j] : 0;
+        add(b->ctx, L, u, q);
+    }
+    texla_result r = TEXLA_OK;
+    for (int i = n0; i < L->n && !r && !overdue(b, q); i++)
+        if (!L->c[i].tried && (kept_of(b, &L->c[i]) >= 0 || q->deadline_ms <= 0 ||
+                               texla__now_ms() <= q->deadline_ms))
+            r = run_storage(b, fn, q, L, i, 0);
+    return r;
+}
+
 /* a and b the same variant but for their workgroup size */
 static int same_but_wg(const texla_sparse_variant *a, const texla_sparse_variant *b) {
     texla_sparse_variant t = *a;
@@ -1545,6 +1592,8 @@ texla_result sp_tune(texla_ctx *ctx, const char *fn, sp_tune_req *q, texla_spars
                 continue;
             r = run_storage(&b, fn, q, &L, i, 0);
         }
+        best = best_of(&L);
+        if (!r && best >= 0) r = vec4_twins(&b, fn, q, &L, best);
         best = best_of(&L);
     }
     /* long rows in chunks of four times the entries: a twin of the fastest variant with
