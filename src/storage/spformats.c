@@ -706,8 +706,9 @@ static void row_cost(const sp_plane *p, const plan *pl, const texla_sparse_varia
             b += (double)pl->rs * 4;
         break;
     case TEXLA_SPARSE_ELL: b += (double)pl->rs * 4; break;
-    case TEXLA_SPARSE_SELL:
-        b += ((double)pl->nslices + 1) * 4 + (double)(pl->rsorted ? pl->rs : pl->rows.ngroups) * 4;
+    case TEXLA_SPARSE_SELL: /* the slices' starts (cols16 / cols8: and their column words') */
+        b += ((double)pl->nslices + 1) * 4 * (cpw > 1 ? 2 : 1) +
+             (double)(pl->rsorted ? pl->rs : pl->rows.ngroups) * 4;
         break;
     case TEXLA_SPARSE_COO: b += (double)pl->ne * 4; break; /* the output index of each entry */
     default: break;
