@@ -118,8 +118,8 @@ static int name_index(const char *s, size_t len, const char *const *names, int n
 
 /* The cache's value, as sp_tune_store writes it: "fmt=sell sched=group L=0 wg=128 dist=0 bpsm=0
  * C=32 sigma=1024 b=0 bell=0 soa=0 long=0 chunk=0 xb=0 c16=0 c8=0 rs=0 v4=0 us=12.5", every
- * field in that order, separated by spaces. Each number is read whole and checked (sscanf's %d on a
- * number out of an int's range is undefined behaviour): an integer field is an optional sign
+ * field in that order, separated by spaces. Each number is read whole and checked (sscanf's %d
+ * on a number out of an int's range is undefined behaviour): an integer field is an optional sign
  * and decimal digits within an int's range, us a finite number >= 0, and nothing else but
  * spaces follows us. NULL when every field is there and well formed, else what is wrong (into
  * bad, n bytes) */
@@ -1204,11 +1204,12 @@ static texla_result run_storage(bench *b, const char *fn, const sp_tune_req *q, 
 
 /* a row's entries four at a time (vec4: aligned 16-byte loads): twins of the fastest CSR row or
  * lanes candidate, on its storage, at its lanes, a half and a quarter of them (one lane: also
- * two), and fewer while the fewest is the fastest, where it is within VEC4_NEAR of the best. Wider loads let fewer lanes keep as many
- * bytes in flight (H200, 2^17 rows of 128 random columns: 16 lanes 109.1 us, 8 lanes 100.0;
- * vec4 at 16 lanes 111.0, at 8 lanes 88.5; 2^20 rows each a run of 16 columns, 8-bit columns:
- * 4 lanes 64.8, vec4 62.7; 2^16 rows of 64..320: 32 lanes 111.2, vec4 104.9; circuit's short
- * rows one an invocation, x from a buffer: 66.4, vec4 72.2) */
+ * two), and fewer while the fewest is the fastest, where it is within VEC4_NEAR of the best.
+ * Wider loads let fewer lanes keep as many bytes in flight (H200, 2^17 rows of 128 random
+ * columns: 16 lanes 109.1 us, 8 lanes 100.0; vec4 at 16 lanes 111.0, at 8 lanes 88.5; 2^20
+ * rows each a run of 16 columns, 8-bit columns: 4 lanes 64.8, vec4 62.7; 2^16 rows of 64..320:
+ * 32 lanes 111.2, vec4 104.9; circuit's short rows one an invocation, x from a buffer: 66.4,
+ * vec4 72.2) */
 #define VEC4_NEAR 1.6
 static texla_result vec4_twins(bench *b, const char *fn, const sp_tune_req *q, clist *L,
                                int best) {
