@@ -938,8 +938,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
             goto done;
         }
         long long w = 0;
-        if (!coo) ptr[0] = 0;
-        if (c16) memset(col, 0, sizeof *col * (size_t)nw);
+        if (!coo) ptr[0] = 0; /* (col and val start zero: calloc) */
         for (int q = 0; q < pl.rs; q++) {
             int i = q < n ? NAT(q) : -1;
             if (i >= 0 && pl.len[q] > 0)
@@ -972,10 +971,7 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
             for (long long w = 0; w < nw; w++) col[w] = cpw == 4 ? 0x80808080u : 0x80008000u;
         else
             for (long long d = 0; d < pl.ne_main; d++) col[d] = SP_PAD;
-        if (soa)
-            memset(val, 0, sizeof *val * (size_t)(ne * k));
-        else
-            memset(val, 0, sizeof *val * (size_t)(pl.ne_main * k));
+        /* (padding values: zero from calloc) */
         if (fv->format == TEXLA_SPARSE_ELL) {
             aux = malloc(sizeof *aux * (size_t)pl.rs); /* lengths */
             if (!aux) {
