@@ -208,6 +208,16 @@ int nat_row(uint p) {
     return int((2u * (g / w) + (c >> 1u)) * uint(u_i2.x) + 2u * (g % w) + (c & 1u));
 }
 
+// the column a CSR row's offsets are from (storage row p, its row po after rowsort): the row's
+// own index, or (BASED) its reference column ptr[RS + 1 + p]
+int csr_ref(uint p, uint po) {
+#if BASED
+    return int(ptr[uint(u_i1.x) + 1u + p]);
+#else
+    return nat_row(po);
+#endif
+}
+
 // a column's bits: 16 (CPW 2) or 8 (CPW 4)
 #define CBITS (32u / uint(CPW))
 
@@ -552,10 +562,8 @@ void unit_rows(uint u, uint lid) {
         // chunks of four entries (aligned in the buffers), two an iteration, lane l taking
         // chunks c0 + l, c0 + l + L, ...; the second past the row's last chunk is loaded at
         // the last (a clamped index) and dropped
-#if CPW && BASED
-        int row = int(ptr[uint(u_i1.x) + 1u + p]);
-#elif CPW
-        int row = nat_row(po);
+#if CPW
+        int row = csr_ref(p, po);
 #else
         int row = 0;
 #endif
@@ -572,11 +580,7 @@ void unit_rows(uint u, uint lid) {
         // together (one entry an iteration waits for the memory each time). CSR with CPW: entry
         // e's offset in part e % CPW of word e / CPW, so the lanes read neighbouring parts
 #if CPW
-#if BASED
-        int row = int(ptr[uint(u_i1.x) + 1u + p]); // the row's reference column
-#else
-        int row = nat_row(po);
-#endif
+        int row = csr_ref(p, po);
 #define TERM(e) termc(col[(e) / uint(CPW)] >> (CBITS * ((e) % uint(CPW))), row, entry(e))
 #else
 #define TERM(e) term(col[e], entry(e))
