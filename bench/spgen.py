@@ -403,6 +403,27 @@ def g_dense4k(S, rng):
     return n, n, 1, rp, col, uni(rng, n * n)
 
 
+def g_lowtri(S, rng):
+    n = max(16, int(round(5792 * S ** 0.5)))
+    lens = np.arange(1, n + 1, dtype=np.int64)            # row i: columns 0..i (a dense triangle)
+    rp = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+    c = np.arange(lens.sum(), dtype=np.int64) - np.repeat(rp[:-1].astype(np.int64), lens)
+    return n, n, 1, rp, c.astype(np.int32), uni(rng, c.size)
+
+
+def g_blocks6(S, rng):
+    return scalar_blocks(S, rng, 6, 25)
+
+
+def g_loglen(S, rng):
+    R = max(64, int(round(2 ** 15 * S)))
+    C = 2 ** 20
+    lens = 2 ** rng.integers(0, 13, size=R)               # 1, 2, 4 .. 4096 entries, as many of each
+    r, c = coo_rows(rng, lens, lambda r: rng.integers(0, C, size=r.size))
+    rp, col, val = coo_to_csr(R, C, r, c, uni(rng, r.size))
+    return R, C, 1, rp, col, val
+
+
 def g_road2d(S, rng):
     n = max(8, int(round(2048 * S ** 0.5)))
     N = n * n
@@ -855,6 +876,9 @@ HELD = [
     ("stencil27", g_stencil27, "27-point 3D stencil on a 90^3 grid (rows of 27, near the diagonal)"),
     ("blockrand8", g_blockrand8, "2^20 rows: block rows of 8, each two dense 8 x 8 blocks at random block columns"),
     ("kkt", g_kkt, "saddle point [[H, B'], [B, 0]]: H 5-point on 1448^2, B 1448^2 / 4 rows of 8 random columns"),
+    ("lowtri", g_lowtri, "5792 x 5792 lower triangle, every entry stored (rows of 1..5792)"),
+    ("loglen", g_loglen, "2^15 x 2^20, rows of 2^k random columns, k uniform in 0..12 (mean ~630)"),
+    ("blocks6", g_blocks6, "real scalars of 6x6 blocks (no BSR size of texla's), 27-point 3D grid of 25^3 nodes"),
     ("blocks3_2d", g_blocks3_2d, "real scalars of 3x3 blocks, 9-point 2D grid of 450^2 nodes, not symmetric"),
 ]
 
