@@ -5,6 +5,8 @@
 #   sh bench/device_ab.sh circuit "csr row xbuf long>256/4096 wg=128;csr row xbuf wg=256" \
 #                         rmat "csr merge E=4 wg=512"
 # (matrix, pins) pairs: spgen.py class names, the candidate tables' words separated by ';'.
+# BINS="build/bin build/bin": the builds run on each matrix, in order (default "build/bin0
+# build/bin build/bin0"); one build's pins timed twice, carrying build/bin and .gl only.
 for f in .gl/*.deb; do dpkg -x "$f" / ; done; ldconfig
 export XDG_CACHE_HOME=$(mktemp -d)
 names=""
@@ -21,6 +23,6 @@ run() { # bin dir, matrix, pins
         grep " pin " | sed "s|^|$1 |" | cut -c1-140
 }
 while [ $# -ge 2 ]; do
-    run build/bin0 "$1" "$2"; run build/bin "$1" "$2"; run build/bin0 "$1" "$2"
+    for b in ${BINS:-build/bin0 build/bin build/bin0}; do run "$b" "$1" "$2"; done
     shift 2
 done
