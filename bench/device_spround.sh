@@ -2,7 +2,8 @@
 # One H100 call for the sparse engine: texla's sparse suite on this GPU (its subgroup paths),
 # then the sparse suite's matrices (bench/spgen.py --only $SP) tuned and timed by texla
 # (texla-bench spsuite, every candidate's time in $OUT/texla_spsuite_trials.txt) and cuSPARSE
-# timed on the same files in the same call (peers.py spsuite).
+# timed on the same files in the same call (peers.py spsuite); the GPU's clocks during texla's
+# part every 100 ms in $OUT/clocks.csv.
 # Run from the repository root with build/bin and .gl carried; everything lands under $OUT.
 #   SP="band,rmat,circuit,fem3x3,complex3x3"   the matrices (spgen.py --only)
 #   SP_BUDGET=S                                 the tuner's budget (< 0: every candidate)
@@ -29,8 +30,14 @@ if [ "${TESTS:-1}" != 0 ]; then
 fi
 wait
 echo "spgen done at $(( $(date +%s) - t0 )) s"
+# the GPU's clocks every 100 ms while texla tunes and times (to read beside the trials file's
+# times: a final round that read every finalist slow, BENCHMARKS thirty-third session)
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,utilization.gpu \
+    --format=csv,noheader -lms 100 > "$OUT/clocks.csv" 2>&1 &
+clk=$!
 timeout ${SP_TMO:-300} ./build/bin/texla-bench --sections spsuite --spdir "$D" > "$OUT/texla_sp.txt" 2>&1
 echo "spsuite rc=$? at $(( $(date +%s) - t0 )) s"
+kill $clk 2>/dev/null
 timeout $(( ${SP_TMO:-300} / 2 )) python3 bench/peers.py spsuite --spdir "$D" > "$OUT/peers_sp.txt" 2>&1
 echo "peers rc=$? at $(( $(date +%s) - t0 )) s"
 nvidia-smi --query-gpu=pstate,clocks.sm,clocks.mem --format=csv,noheader
