@@ -8,7 +8,7 @@
 #   SP="band,rmat,circuit,fem3x3,complex3x3"   the matrices (spgen.py --only)
 #   SP_BUDGET=S                                 the tuner's budget (< 0: every candidate)
 #   SP_TMO=300                                  texla-bench's time limit in s (peers.py: half)
-#   TESTS=0                                     skip the test suite
+#   TESTS=0                                     skip the test suite (TESTS_TMO: its limit, 150 s)
 #   SP_ALL=1                                    every candidate the tuner knows (with SP_BUDGET=-1)
 #   SP_MERGE=1                                  A x by the merge path pinned at several sizes
 #   SP_RETUNE=N                                 each matrix tuned N more times ("retune k" lines)
@@ -24,7 +24,7 @@ nvidia-smi --query-gpu=name,driver_version,pstate,clocks.sm,clocks.mem --format=
 t0=$(date +%s)
 (python3 bench/spgen.py "$D" --scale 1.0 --only "$SP" > /tmp/spgen.log 2>&1) &
 if [ "${TESTS:-1}" != 0 ]; then
-    timeout 150 ./build/bin/test-texla sparse > "$OUT/tests.txt" 2>&1
+    timeout ${TESTS_TMO:-150} ./build/bin/test-texla sparse > "$OUT/tests.txt" 2>&1
     echo "tests rc=$? at $(( $(date +%s) - t0 )) s: $(grep -c '^FAIL' "$OUT/tests.txt") FAIL lines; $(tail -n 1 "$OUT/tests.txt")"
     grep '^FAIL' "$OUT/tests.txt" | head -n 5 | cut -c1-300
 fi

@@ -612,7 +612,8 @@ typedef enum texla_sparse_sched {
                            8 per invocation whatever the rows' lengths (deterministic) */
     TEXLA_SCHED_MERGE   /* CSR split by the merge path: every invocation takes `lanes` items
                            (2, 4, 8 or 16) of the rows' ends and the entries merged, whatever the
-                           rows' lengths; open row sums carried in order (deterministic). Real,
+                           rows' lengths (with `tiles`: `lanes` entries, whatever the rows);
+                           open row sums carried in order (deterministic). Real,
                            complex and quaternion entries (3x3 blocks as their real expansion);
                            TEXLA_ERR_UNSUPPORTED where the tile, (wg lanes + wg) 4 (1 + k)
                            bytes, passes GL_MAX_COMPUTE_SHARED_MEMORY_SIZE (k floats an entry) */,
@@ -680,6 +681,13 @@ typedef struct texla_sparse_variant {
                            fewer lanes a row: H200, 2^17 rows of 128 at 8 lanes 100 -> 89 us;
                            TEXLA_ERR_UNSUPPORTED for compound entries). Other formats and
                            schedules: normalised to 0 */
+    int tiles;          /* CSR with MERGE: 1 the entries stored in tiles of 32 x lanes (after
+                           Liu & Vinter's CSR5): each invocation sums its own `lanes` entries,
+                           loaded beside its neighbours', and closes a row where a bit marks its
+                           last entry; the merge path's staging of row ends and products and
+                           its search are gone (an empty row costs a stand-in entry; wg 32 ..
+                           512; H200, R-MAT 2^21 rows: 146 -> 136 us, complex R-MAT 193 -> 149).
+                           Other formats and schedules: normalised to 0 */
 } texla_sparse_variant;
 
 typedef enum texla_sparse_op {

@@ -167,6 +167,7 @@ static int parse_variant(const char *text, texla_sparse_variant *v) {
         else if (!strcmp(t, "cols16")) v->cols16 = 1;
         else if (!strcmp(t, "cols8")) v->cols8 = v->cols16 = 1;
         else if (!strcmp(t, "vec4")) v->vec4 = 1;
+        else if (!strcmp(t, "tiles")) v->tiles = 1;
         else if (!strcmp(t, "csr")) v->bell = 0;
         else if (!strcmp(t, "ell")) v->bell = 1;
         else if (!strcmp(t, "sell")) v->bell = 2;

@@ -340,6 +340,9 @@ static const V sweep_all[] = {
     {.format = F(CSR), .sched = S(ROW), .vec4 = 1, .cols8 = 1, .xbuf = 1, .wg = 256},
     {.format = F(CSR), .sched = S(LANES), .lanes = 32, .vec4 = 1, .wg = 128, .dist = 1, .bpsm = 1},
     {.format = F(CSR), .sched = S(LANES), .lanes = 128, .vec4 = 1, .xbuf = 1, .wg = 512},
+    {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 256, .tiles = 1},
+    {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 32, .soa = 1, .tiles = 1},
+    {.format = F(CSR), .sched = S(MERGE), .lanes = 8, .wg = 64, .tiles = 1},
     {.format = F(POINTS), .sched = S(DRAW)},
     {.format = F(GATHER), .sched = S(DRAW)},
 };
@@ -424,7 +427,9 @@ static void check_variant(texla_sparse a, const hmat *m, const V *v, tvec x, tve
         long long wg = v->wg ? v->wg : 128, e = v->lanes ? v->lanes : 8;
         /* floats an entry (3x3 blocks: their real expansion) */
         long long k = m->entry == 2 || m->entry == 4 ? m->entry : 1;
-        if ((wg * e + wg) * 4 * (1 + k) + 16 > inf.shared_memory) {
+        long long need = v->tiles ? (wg * e * k + wg * (1 + k)) * 4 + 16 /* rows' values */
+                                  : (wg * e + wg) * 4 * (1 + k) + 16;
+        if (need > inf.shared_memory) {
             snprintf(w2, sizeof w2, "pin %s, tile past %d bytes of shared memory", what,
                      inf.shared_memory);
             CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, v), TEXLA_ERR_UNSUPPORTED, w2);
@@ -527,7 +532,15 @@ static void test_merge(void) {
         {.format = F(CSR), .sched = S(STREAM), .wg = 32},
         {.format = F(CSR), .sched = S(STREAM), .wg = 256, .soa = 1},
         {.format = F(CSR), .sched = S(STREAM), .wg = 64, .long_rows = 3000, .long_chunk = 1000},
+        /* tiles of entries: a unit a tile (wg 32) up to 16; 2..16 entries an invocation */
+        {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 32, .tiles = 1},
+        {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 256, .tiles = 1},
+        {.format = F(CSR), .sched = S(MERGE), .lanes = 2, .wg = 64, .soa = 1, .tiles = 1},
+        {.format = F(CSR), .sched = S(MERGE), .lanes = 8, .wg = 128, .tiles = 1},
+        {.format = F(CSR), .sched = S(MERGE), .lanes = 16, .wg = 512, .soa = 1, .tiles = 1},
+        {.format = F(CSR), .sched = S(MERGE), .lanes = 4, .wg = 128, .soa = 1, .tiles = 1},
     };
+    enum { NV = sizeof vs / sizeof vs[0], NTILES = 6 };
     for (int entry = 1; entry <= 4; entry *= 2) {
         hmat m = {"merge/stream: rows of 12000, 5000, 2049, 2048 and 1024 entries, runs of empty rows",
                   entry, 3000, 20000, 0, NULL, NULL, NULL};
@@ -540,7 +553,7 @@ static void test_merge(void) {
                 push(&m, &cap, i,
                      len > 100 ? (q * 7 + i) % m.cols : (int)(rnd_u() % (unsigned)m.cols));
         }
-        sweep_matrix_with(&m, 0, 1, vs, (int)(sizeof vs / sizeof vs[0]));
+        sweep_matrix_with(&m, 0, 1, vs, NV);
         hfree(&m);
     }
     /* y's texels split between merge tiles in every way: runs of consecutive rows of 250..900
@@ -557,6 +570,7 @@ static void test_merge(void) {
             for (int q = 0; q < len; q++) push(&m, &cap, i, (q * 3 + i) % m.cols);
         }
         sweep_matrix_with(&m, 0, 1, vs, 8);
+        sweep_matrix_with(&m, 0, 1, vs + NV - NTILES, NTILES);
         if (entry != 1) {
             hfree(&m);
             continue;
@@ -2077,6 +2091,69 @@ static void cache_set_values(const char *path, const char *val) {
     free(out), free(file);
 }
 
+/* a cached choice of the merge path on tiles of entries (tl=1): read back and run by a new
+ * context on power-law-like rows with empty ones (their stand-ins); the same with 3 entries an
+ * invocation, which no tile holds: refused with a warning, the product still right */
+static void test_cache_tiles(void) {
+    texla_info inf0;
+    texla_ctx_info(ctx, &inf0);
+    if (!inf0.compute) return;
+    char dir[64];
+    if (!check_mkdtemp(dir, sizeof dir, "/tmp/texla-sparse-XXXXXX")) return;
+    const char *path = check_path(dir, "tune.txt");
+    static const char *const tl[2] = {
+        "fmt=csr sched=merge L=4 wg=64 dist=0 bpsm=0 C=0 sigma=0 b=0 bell=0 soa=0 long=0 chunk=0 "
+        "xb=0 c16=0 c8=0 rs=0 v4=0 tl=1 us=12.500",
+        "fmt=csr sched=merge L=3 wg=64 dist=0 bpsm=0 C=0 sigma=0 b=0 bell=0 soa=0 long=0 chunk=0 "
+        "xb=0 c16=0 c8=0 rs=0 v4=0 tl=1 us=12.500"};
+    for (int bad = 0; bad < 2; bad++) {
+        hmat m = {bad ? "skewed rows, a cached tiles choice of 3 entries an invocation"
+                      : "skewed rows (cached tiles)", 1, 900, 1100, 0, NULL, NULL, NULL};
+        int cap = 0;
+        for (int i = 0; i < m.rows; i++) {
+            int len = i % 7 == 2 ? 0 : i % 97 == 5 ? 300 + (int)(rnd_u() % 400u) : 1 + (int)(rnd_u() % 6u);
+            for (int q = 0; q < len; q++) push(&m, &cap, i, (int)(rnd_u() % (unsigned)m.cols));
+        }
+        unlink(path);
+        texla_ctx *c = cache_ctx(path);
+        if (!c) break;
+        made r = make_on(c, &m, 1);
+        texla_sparse_tune_desc td = {0};
+        td.ops = 1;
+        td.budget = 0.2;
+        CHECK_OK(c, texla_sparse_tune(c, r.a, &td), "tuning skewed rows into a new cache");
+        unmake(c, &r);
+        texla_ctx_destroy(c);
+        cache_set_values(path, tl[bad]);
+        warnings = 0;
+        c = cache_ctx(path);
+        if (!c) break;
+        r = make_on(c, &m, 1);
+        check_made(c, &r, &m, bad ? "y = A x, a cached tiles choice no tile holds"
+                                  : "y = A x on tiles from the cache");
+        texla_sparse_info inf;
+        if (CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "info (cached tiles)")) {
+            if (!bad) {
+                CHECK(inf.how[0] == 3 && inf.now[0].tiles == 1 && inf.now[0].lanes == 4 &&
+                      inf.now[0].sched == TEXLA_SCHED_MERGE,
+                      "cached tiles: how %d, tiles %d, lanes %d, sched %d (want 3, 1, 4, merge)",
+                      inf.how[0], inf.now[0].tiles, inf.now[0].lanes, (int)inf.now[0].sched);
+                CHECK(warnings == 0, "a good tiles entry gave %d warnings (%s)", warnings,
+                      last_warning);
+            } else {
+                CHECK(inf.how[0] != 3, "a tiles entry of 3 entries an invocation: how %d",
+                      inf.how[0]);
+                CHECK(warnings >= 1, "a tiles entry of 3 entries an invocation gave no warning");
+            }
+        }
+        unmake(c, &r);
+        texla_ctx_destroy(c);
+        hfree(&m);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 /* a cached choice of 8-bit columns: read back from the file and run by a new context (every
  * entry within 100 columns of its row); and the same value cached for a matrix with a row
  * reaching 128 columns before and after it, which 8-bit columns cannot store (not from the row,
@@ -2090,9 +2167,9 @@ static void test_cache_cols8(void) {
     const char *path = check_path(dir, "tune.txt");
     static const char *const c8s[2] = {
         "fmt=ell sched=row L=0 wg=128 dist=0 bpsm=0 C=0 sigma=0 b=0 bell=0 soa=0 long=0 chunk=0 "
-        "xb=1 c16=1 c8=1 rs=0 v4=0 us=12.500",
+        "xb=1 c16=1 c8=1 rs=0 v4=0 tl=0 us=12.500",
         "fmt=csr sched=lanes L=8 wg=128 dist=0 bpsm=0 C=0 sigma=0 b=0 bell=0 soa=0 long=0 chunk=0 "
-        "xb=1 c16=1 c8=1 rs=0 v4=1 us=12.500"}; /* ELL, and CSR with 8 lanes, four at a time */
+        "xb=1 c16=1 c8=1 rs=0 v4=1 tl=0 us=12.500"}; /* ELL, and CSR with 8 lanes, four at a time */
     for (int vf = 0; vf < 4; vf++) {
         int far = vf & 1;
         const char *c8 = c8s[vf >> 1];
@@ -2518,6 +2595,20 @@ static void test_bad_inputs(void) {
             CHECK_OK(ctx, texla_sparse_matvec(ctx, z, v7, v5), "y = 0 x");
             CHECK_OK(ctx, texla_vec_read(ctx, v5, got), "reading y");
             for (int i = 0; i < 5; i++) CHECK(got[i] == 0, "empty matrix: y[%d] = %g", i, got[i]);
+            /* on tiles of entries: every row a stand-in, its product zero */
+            texla_info ti;
+            texla_ctx_info(ctx, &ti);
+            texla_sparse_variant tv = {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE,
+                                       .lanes = 4, .wg = 64, .tiles = 1};
+            if (ti.compute && CHECK_OK(ctx, texla_sparse_pin(ctx, z, TEXLA_SPARSE_N, &tv),
+                                       "no entries, pinned to tiles")) {
+                CHECK_OK(ctx, texla_vec_write(ctx, y0, v5), "y = 1..5");
+                CHECK_OK(ctx, texla_sparse_matvec_add(ctx, z, v7, 0.5f, v5), "y = 0 x + 0.5 y (tiles)");
+                CHECK_OK(ctx, texla_vec_read(ctx, v5, got), "reading y");
+                for (int i = 0; i < 5; i++)
+                    CHECK(got[i] == 0.5f * y0[i], "empty matrix on tiles: y[%d] = %g, not %g", i,
+                          got[i], 0.5f * y0[i]);
+            }
             texla_sparse_destroy(ctx, z);
         }
     }
@@ -2569,6 +2660,33 @@ static void test_bad_inputs(void) {
                                .wg = 32};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT,
                "merge tile of 128 items");
+    /* tiles of entries: a unit of 32 x E entries, any workgroup of whole units */
+    v.tiles = 1;
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_OK,
+               "merge on tiles of 4 entries, wg 32");
+    v.lanes = 5;
+    CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_ERR_ARGUMENT,
+               "merge on tiles of 5 entries an invocation");
+    {   /* the rows' values in shared memory: 16 entries at 512 passes 32 KiB (real entries) */
+        texla_info ti;
+        texla_ctx_info(ctx, &ti);
+        v.lanes = 16, v.wg = 512;
+        int fits = (512 * 16 + 512 * 2) * 4 + 16 <= ti.shared_memory;
+        CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v),
+                   fits ? TEXLA_OK : TEXLA_ERR_UNSUPPORTED, "merge on tiles, 16 x 512");
+        if (!fits)
+            CHECK(strstr(texla_error_message(ctx), "tiles") != NULL, "16 x 512 tiles: message %s",
+                  texla_error_message(ctx));
+    }
+    /* tiles is the merge path's: other schedules and formats normalise it away */
+    v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_LANES, .lanes = 4,
+                               .tiles = 1};
+    texla_sparse_info tinf;
+    if (CHECK_OK(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), "lanes with tiles") &&
+        CHECK_OK(ctx, texla_sparse_info_get(ctx, a, &tinf), "info"))
+        CHECK(tinf.now[0].tiles == 0 && tinf.now[0].sched == TEXLA_SCHED_LANES,
+              "lanes pinned with tiles: now tiles %d, sched %d (want 0, lanes)", tinf.now[0].tiles,
+              (int)tinf.now[0].sched);
     v = (texla_sparse_variant){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE,
                                .long_rows = 100};
     CHECK_CODE(ctx, texla_sparse_pin(ctx, a, TEXLA_SPARSE_N, &v), TEXLA_OK,
@@ -2984,6 +3102,7 @@ void suite_sparse(void) {
     test_format_bytes();
     test_tuner();
     test_cache_cols8();
+    test_cache_tiles();
     test_csr_based_tune();
     test_budget();
     test_tune_behind();

@@ -22,6 +22,11 @@
 //   K = 1 keeps a closed row's value in its row end's place at once (read by no one else); K > 1
 //   keeps its rows' values in registers until the scan's barrier (every product read), then
 //   puts them in the products' place.
+// MODE 3 (variant field tiles; after Liu & Vinter's CSR5): MODE 0 on tiles of WG x E entries,
+//   not items, stored so that each invocation's E entries lie at a stride of 32 (neighbours'
+//   loads together) with a bit marking each row's last entry: it sums its own entries and closes
+//   a row at each bit (its row from the bits before it), no row ends staged, no search; the
+//   scan, carries and group writes as MODE 0's, the splits made with the stored form.
 // MODE 1 (the split groups): one invocation per tile (a subgroup helps with long runs). A
 //   group not written whole by one tile (a row of it opened in an earlier tile) is written by
 //   the tile that closes its last row: rowv[] of its G rows plus the open sums of the tiles
@@ -114,7 +119,15 @@ void put_group(uint q, VT r0, VT r1, VT r2, VT r3) {
 #define SPLIT 256
 #define NONE 0xFFFFFFFFu
 
-#if MODE == 0
+#if MODE == 0 || MODE == 3
+#if MODE == 3
+// tiles of entries (after CSR5): the closed rows' values (at most one a stored entry: an
+// empty row has a stand-in)
+shared VT sh_rowv[T];
+#define ROWVAL(r) sh_rowv[r]
+#define PUT_ROWVAL(r, v) sh_rowv[r] = (v)
+layout(std430, binding = 3) readonly buffer Dsc { uint dsc[]; };
+#else
 // the tile's items, na + nb <= T of them: its row ends (item k < na: row i0 + k ends where entry
 // ptr[i0 + k + 1] starts), then its entries' products. K = 1: one array, not two of T, the
 // products as bits: shared memory comes out of the SM's L1, which caches x's gathers (H100,
@@ -132,6 +145,7 @@ shared VT sh_prod[T]; // the products; after the scan's barrier, the closed rows
 #define PUT_PROD(j, v) sh_prod[j] = (v)
 #define ROWVAL(r) sh_prod[r]
 #define PUT_ROWVAL(r, v) sh_prod[r] = (v)
+#endif
 #endif
 #if defined(TEXLA_SUBGROUP)
 #if WG % TEXLA_SUBGROUP_SIZE == 0
@@ -200,6 +214,81 @@ VT open_from(int t, uint k) {
 }
 #endif
 
+// the open sums (acc on row key, this invocation's last) scanned by row over the workgroup (rows
+// non-decreasing with lid): what the invocations before this one left open on row frow, the
+// first row it closes (NONE: none); the tile's last open row and sum to the carries
+VT scan_owed(uint lid, uint tile, uint key, VT acc, uint frow) {
+    uint R = uint(u_i0.x), M = uint(u_i0.w);
+    VT owed = VZERO;
+#ifdef SG_SCAN
+    uint sl = gl_SubgroupInvocationID, sg = gl_SubgroupID, S = gl_SubgroupSize;
+    VT tot = acc;
+    for (uint off = 1u; off < S; off <<= 1u) {
+        uint src = sl >= off ? sl - off : sl;
+        VT pv = subgroupShuffle(tot, src);
+        uint pk = subgroupShuffle(key, src);
+        if (sl >= off && pk == key) tot += pv;
+    }
+    // the invocation before this one (lane sl - 1, or the last of the subgroup before)
+    VT ptot = subgroupShuffle(tot, sl > 0u ? sl - 1u : 0u);
+    uint pkey = subgroupShuffle(key, sl > 0u ? sl - 1u : 0u);
+    if (sl == S - 1u) {
+        sh_gkey[sg] = key;
+        sh_gtail[sg] = tot;
+    }
+    barrier();
+    tot += open_from(int(sg) - 1, key);
+    if (sl > 0u) ptot += open_from(int(sg) - 1, pkey);
+    else if (sg > 0u) {
+        pkey = sh_gkey[sg - 1u];
+        ptot = sh_gtail[sg - 1u] + open_from(int(sg) - 2, pkey);
+    }
+    // what the invocations before this one left open on its first row (which they all end on:
+    // this invocation starts where the one before it stopped)
+    if (frow != NONE && lid > 0u && pkey == frow) owed = ptot;
+    if (lid == uint(WG) - 1u) {
+        carry_row[tile] = key < R ? key : NONE;
+        carry_put(M + uint(K) * tile, tot);
+    }
+#else
+    sh_key[lid] = key;
+    sh_sum[lid] = acc;
+    for (uint off = 1u; off < uint(WG); off <<= 1u) {
+        barrier();
+        VT add = lid >= off && sh_key[lid - off] == key ? sh_sum[lid - off] : VZERO;
+        barrier();
+        sh_sum[lid] += add;
+    }
+    barrier();
+    // what the invocations before this one left open on its first row (as above)
+    if (frow != NONE && lid > 0u && sh_key[lid - 1u] == frow) owed = sh_sum[lid - 1u];
+    if (lid == uint(WG) - 1u) {
+        carry_row[tile] = key < R ? key : NONE;
+        carry_put(M + uint(K) * tile, sh_sum[lid]);
+    }
+#endif
+    return owed;
+}
+
+// after a barrier: the groups whose G rows the tile (rows i0 .. i0 + na - 1 closed; midrow: it
+// opened in the middle of row i0) opened and closed, from the rows' values; the other rows it
+// closed (at most G before them, G - 1 after) to rowv[], for MODE 1
+void put_groups(uint lid, uint i0, uint na, bool midrow) {
+    uint qa = (i0 + (midrow ? 1u : 0u) + G - 1u) / G, qe = (i0 + na) / G;
+    for (uint q = qa + lid; q < qe; q += uint(WG)) {
+        uint p = G * q - i0;
+#if K == 1
+        put_group(q, ROWVAL(p), ROWVAL(p + 1u), ROWVAL(p + 2u), ROWVAL(p + 3u));
+#else
+        put_group(q, ROWVAL(p), ROWVAL(p + 1u), VZERO, VZERO);
+#endif
+    }
+    uint nlo = qa < qe ? G * qa - i0 : na, nhi = qa < qe ? i0 + na - G * qe : 0u;
+    if (lid < nlo) PUT_ROWV(i0 + lid, ROWVAL(lid));
+    else if (lid < nlo + nhi) PUT_ROWV(G * qe + lid - nlo, ROWVAL(G * qe - i0 + lid - nlo));
+}
+
+#if MODE == 0
 void main() {
 #ifdef SG_SCAN
     uint lid = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
@@ -310,55 +399,7 @@ void main() {
     }
 #endif
     // the open sums, scanned by row over the workgroup (rows non-decreasing with lid)
-    uint key = i0 + r;
-    VT owed = VZERO;
-#ifdef SG_SCAN
-    uint sl = gl_SubgroupInvocationID, sg = gl_SubgroupID, S = gl_SubgroupSize;
-    VT tot = acc;
-    for (uint off = 1u; off < S; off <<= 1u) {
-        uint src = sl >= off ? sl - off : sl;
-        VT pv = subgroupShuffle(tot, src);
-        uint pk = subgroupShuffle(key, src);
-        if (sl >= off && pk == key) tot += pv;
-    }
-    // the invocation before this one (lane sl - 1, or the last of the subgroup before)
-    VT ptot = subgroupShuffle(tot, sl > 0u ? sl - 1u : 0u);
-    uint pkey = subgroupShuffle(key, sl > 0u ? sl - 1u : 0u);
-    if (sl == S - 1u) {
-        sh_gkey[sg] = key;
-        sh_gtail[sg] = tot;
-    }
-    barrier();
-    tot += open_from(int(sg) - 1, key);
-    if (sl > 0u) ptot += open_from(int(sg) - 1, pkey);
-    else if (sg > 0u) {
-        pkey = sh_gkey[sg - 1u];
-        ptot = sh_gtail[sg - 1u] + open_from(int(sg) - 2, pkey);
-    }
-    // what the invocations before this one left open on its first row (which they all end on:
-    // this invocation starts where the one before it stopped)
-    if (first_row != NONE && lid > 0u && pkey == i0 + first_row) owed = ptot;
-    if (lid == uint(WG) - 1u) {
-        carry_row[tile] = key < R ? key : NONE;
-        carry_put(M + uint(K) * tile, tot);
-    }
-#else
-    sh_key[lid] = key;
-    sh_sum[lid] = acc;
-    for (uint off = 1u; off < uint(WG); off <<= 1u) {
-        barrier();
-        VT add = lid >= off && sh_key[lid - off] == key ? sh_sum[lid - off] : VZERO;
-        barrier();
-        sh_sum[lid] += add;
-    }
-    barrier();
-    // what the invocations before this one left open on its first row (as above)
-    if (first_row != NONE && lid > 0u && sh_key[lid - 1u] == i0 + first_row) owed = sh_sum[lid - 1u];
-    if (lid == uint(WG) - 1u) {
-        carry_row[tile] = key < R ? key : NONE;
-        carry_put(M + uint(K) * tile, sh_sum[lid]);
-    }
-#endif
+    VT owed = scan_owed(lid, tile, i0 + r, acc, first_row == NONE ? NONE : i0 + first_row);
     if (first_row != NONE) PUT_ROWVAL(first_row, first + owed);
 #if K != 1
     for (uint i = 0u; i < uint(E); ++i) { // the other rows this invocation closed
@@ -367,21 +408,92 @@ void main() {
     }
 #endif
     barrier();
-    // the groups whose G rows this tile opened and closed, from the rows' values; the other rows
-    // it closed (at most G before them, G - 1 after) to rowv[], for MODE 1
-    uint qa = (i0 + (midrow ? 1u : 0u) + G - 1u) / G, qe = (i0 + na) / G;
-    for (uint q = qa + lid; q < qe; q += uint(WG)) {
-        uint p = G * q - i0;
-#if K == 1
-        put_group(q, ROWVAL(p), ROWVAL(p + 1u), ROWVAL(p + 2u), ROWVAL(p + 3u));
+    put_groups(lid, i0, na, midrow);
+}
 #else
-        put_group(q, ROWVAL(p), ROWVAL(p + 1u), VZERO, VZERO);
+// MODE 3: tiles of entries. The stored form (spformats.c, make_tiles): the entries in
+// units of 32 lanes x E, lane l's E entries at l, 32 + l, .. of its unit (its loads beside its
+// neighbours'); an empty row has a stand-in entry (column NONE, value 0); dsc: a bit an entry,
+// set where it ends a row.
+// The splits are the units' (rows ended before, first entry): a tile is WG / 32 units. No row
+// ends staged, no products in shared memory, no search: each invocation sums its own entries,
+// closing a row at each flag; the open sums are scanned as MODE 0's.
+void main() {
+#ifdef SG_SCAN
+    uint lid = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+#else
+    uint lid = gl_LocalInvocationID.x;
+#endif
+    uint tile = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    if (tile >= uint(u_i0.z)) return;
+    uint M = uint(u_i0.w), per = uint(u_i1.x); // units a tile
+    uint s0 = tile * per, s1 = min(s0 + per, M);
+    uint i0 = carry_row[SPL(s0)], j0 = carry_row[SPL(s0) + 1u];
+    uint i1 = carry_row[SPL(s1)];
+    uint na = i1 - i0;
+    bool midrow = j0 > ptr[i0];
+    uint un = s0 + lid / 32u, lane = lid % 32u;
+    bool live = un < s1; // the last tile's units past the matrix: no entries, no rows
+    uint uc = min(un, M - 1u);
+    // the unit's row ends, a bit an entry (entry s of lane l: bit l E + s of its E words); the
+    // rows ended before this lane's entries by counting bits (no scan, no barrier)
+    uint wi = lane * uint(E) / 32u, sh = lane * uint(E) % 32u, fw = 0u, rank = 0u;
+    for (uint w = 0u; w < uint(E); ++w) {
+        uint d = dsc[uc * uint(E) + w];
+        rank += w < wi ? uint(bitCount(d)) : 0u;
+        fw = w == wi ? d : fw;
+    }
+    rank += uint(bitCount(fw & ((1u << sh) - 1u)));
+    uint flags = live ? (fw >> sh) & ((1u << uint(E)) - 1u) : 0u;
+    uint cur = live ? carry_row[SPL(uc)] + rank : i1; // the row open at its first entry
+    uint base = uc * uint(32 * E) + lane;
+    VT acc = VZERO, first = VZERO;
+    uint first_row = NONE;
+#if E < 8
+#define LB E
+#else
+#define LB 8
+#endif
+#define LD(i) uint c##i = col[base + uint(32 * (s + i))]; VT v##i = entry(base + uint(32 * (s + i)));
+// a stand-in's or the padding's column (NONE) fetches texel 0, its product dropped: no fetch
+// under a condition (NVIDIA's GL compiler does not issue those together)
+#define XF(i) VT x##i = xat(c##i == NONE ? 0u : c##i);
+#define ST(i) acc += (c##i == NONE || !live) ? VZERO : emul(v##i, x##i); \
+    if ((flags & (1u << uint(s + i))) != 0u) { \
+        if (first_row == NONE) first_row = cur - i0, first = acc; \
+        else PUT_ROWVAL(cur - i0, acc); \
+        acc = VZERO; \
+        ++cur; \
+    }
+    for (int s = 0; s < E; s += LB) {
+        LD(0) LD(1)
+#if LB >= 4
+        LD(2) LD(3)
+#endif
+#if LB >= 8
+        LD(4) LD(5) LD(6) LD(7)
+#endif
+        XF(0) XF(1)
+#if LB >= 4
+        XF(2) XF(3)
+#endif
+#if LB >= 8
+        XF(4) XF(5) XF(6) XF(7)
+#endif
+        ST(0) ST(1)
+#if LB >= 4
+        ST(2) ST(3)
+#endif
+#if LB >= 8
+        ST(4) ST(5) ST(6) ST(7)
 #endif
     }
-    uint nlo = qa < qe ? G * qa - i0 : na, nhi = qa < qe ? i0 + na - G * qe : 0u;
-    if (lid < nlo) PUT_ROWV(i0 + lid, ROWVAL(lid));
-    else if (lid < nlo + nhi) PUT_ROWV(G * qe + lid - nlo, ROWVAL(G * qe - i0 + lid - nlo));
+    VT owed = scan_owed(lid, tile, cur, acc, first_row == NONE ? NONE : i0 + first_row);
+    if (first_row != NONE) PUT_ROWVAL(first_row, first + owed);
+    barrier();
+    put_groups(lid, i0, na, midrow);
 }
+#endif
 #elif MODE == 2
 // the merge path's split on diagonal d: rows ended and entries taken by the first d items
 uvec2 split_global(uint d, uint R, uint NNZ) {

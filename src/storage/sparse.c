@@ -774,6 +774,7 @@ void texla_sparse_variant_names(const texla_sparse_variant *v, char format[16], 
     else if (v->cols16) P_("cols16 ");
     else if (v->xbuf) P_("xbuf ");
     if (v->vec4) P_("vec4 ");
+    if (v->tiles) P_("tiles ");
     if (v->long_rows) P_("long>%d/%d ", v->long_rows, v->long_chunk);
     if (v->wg) P_("wg=%d ", v->wg);
     if (v->dist) P_("%s/%d ", v->dist == 1 ? "static" : "dynamic", v->bpsm);

@@ -101,7 +101,8 @@ typedef struct sp_form {
                                 path's splits and the rows' values */
     int nblocks;             /* CSR: the stream blocks, buf[3]: (first group, first entry) of
                                 each, and (groups, entries) */
-    texla__buf buf[SP_NBUF]; /* 0 ptr, 1 col, 2 val, 3 lens / orow / CSR blocks, 4 perm, 5 state, 6 long */
+    texla__buf buf[SP_NBUF]; /* 0 ptr, 1 col, 2 val, 3 lens / orow / CSR blocks (tiles: row
+                                ends' bits), 4 perm, 5 state, 6 long (MERGE: carries) */
     /* fragment forms */
     GLuint vao, vbo;
     int nverts;

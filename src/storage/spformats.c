@@ -483,6 +483,8 @@ texla_sparse_variant sp_format_of(const texla_sparse_variant *v, int op, int *pl
         if (v->format == TEXLA_SPARSE_CSR) {
             f.cols16 = v->cols16;
             f.cols8 = v->cols8;
+            f.tiles = v->tiles;
+            f.lanes = v->tiles ? v->lanes : 0; /* the tiles' height */
         }
         f.soa = v->soa;
         f.long_rows = v->sched == TEXLA_SCHED_ATOMIC ? 0 : v->long_rows;
@@ -506,7 +508,8 @@ int sp_format_same(const texla_sparse_variant *a, const texla_sparse_variant *b)
            a->rowsort == b->rowsort &&
            a->block == b->block && a->bell == b->bell && a->soa == b->soa &&
            a->long_rows == b->long_rows && a->long_chunk == b->long_chunk &&
-           a->cols16 == b->cols16 && a->cols8 == b->cols8;
+           a->cols16 == b->cols16 && a->cols8 == b->cols8 && a->tiles == b->tiles &&
+           a->lanes == b->lanes;
 }
 
 /* ---- the plan of a row format: sizes first (cost), then the arrays (make) ---- */
@@ -693,8 +696,27 @@ static long long col_words(const plan *pl, const texla_sparse_variant *fv, int c
 
 static long long round4(long long n) { return (n + 3) / 4 * 4; }
 
+/* CSR in tiles (make_tiles): its entries with a stand-in for each empty row, in whole units of
+ * 32 x sg (*ne), its units (*units) and bytes */
+static double tiles_shape(const plan *pl, int k, int sg, long long *ne, long long *units) {
+    int R = pl->rows.ngroups * pl->rows.G;
+    long long empty = 0, TS = 32LL * sg;
+    for (int q = 0; q < R; q++) empty += pl->len[q] == 0;
+    *units = (pl->ne + empty + TS - 1) / TS;
+    if (*units < 1) *units = 1;
+    *ne = *units * TS;
+    /* row starts, columns, values, row ends' bits, carries (open rows and sums, splits, rows) */
+    return ((double)R + 1) * 4 + (double)*ne * 4 * (1 + k) + (double)*units * sg * 4 +
+           (double)*units * 4 * (1 + k) + ((double)*units + 1) * 8 + (double)R * k * 4;
+}
+
 static void row_cost(const sp_plane *p, const plan *pl, const texla_sparse_variant *fv,
                      double *bytes) {
+    if (fv->tiles) {
+        long long ne, units;
+        *bytes = tiles_shape(pl, p->k, fv->lanes, &ne, &units);
+        return;
+    }
     int cpw = fv->cols16 && fv->format != TEXLA_SPARSE_COO ? (fv->cols8 ? 4 : 2) : 1;
     /* the column words and values as make_rows uploads them, in whole 16-byte chunks */
     double b = (double)round4(col_words(pl, fv, cpw)) * 4 + (double)round4(pl->ne * p->k) * 4;
@@ -801,7 +823,9 @@ void sp_form_cost(const sp_plane *p, const texla_sparse_variant *fv, double *byt
     plan pl;
     if (plan_make(NULL, "", p, fv, &pl)) return;
     row_cost(p, &pl, fv, bytes);
-    *padding = ((double)pl.ne - (double)p->m->nnz) / nnz;
+    long long ne = pl.ne, units;
+    if (fv->tiles) tiles_shape(&pl, p->k, fv->lanes, &ne, &units);
+    *padding = ((double)ne - (double)p->m->nnz) / nnz;
     plan_free(&pl);
 }
 
@@ -830,6 +854,73 @@ static texla_result upload(texla_ctx *ctx, sp_form *f, int i, const void *data, 
 /* value c of entry e (canonical AoS) into the stored values at slot d */
 static inline void put_val(float *dst, int soa, int k, long long ne, long long d, const float *src) {
     for (int c = 0; c < k; c++) dst[soa ? c * ne + d : d * k + c] = src[c];
+}
+
+/* CSR in tiles of entries (MERGE with tiles; after CSR5, Liu & Vinter): a stand-in entry
+ * (column SP_PAD, value 0) for each empty row of the first R storage rows, the entries padded
+ * to whole units of 32 lanes x sg, lane l's entries l sg .. l sg + sg - 1 of a unit stored at l,
+ * 32 + l, ..: each lane's entries in a row of memory, neighbouring lanes' loads together.
+ * buf 0: the row starts with the stand-ins (R + 1); 1, 2: the columns and values so ordered;
+ * 3: a bit an entry, set where it ends a row, sg words a unit; 6: the carries of
+ * spmv_merge.comp (M = units) with each unit's split made here: (rows ended before its first
+ * entry, its first entry). ptr, col, val: the stored CSR (k floats an entry, soa: in planes). */
+static texla_result make_tiles(texla_ctx *ctx, const char *fn, sp_form *f, const plan *pl,
+                              const uint32_t *ptr, const uint32_t *col, const float *val,
+                              int soa, int k, int sg) {
+    int R = pl->rows.ngroups * pl->rows.G;
+    long long ne = pl->ne, ne5, M, TS = 32LL * sg;
+    tiles_shape(pl, k, sg, &ne5, &M);
+    texla_result r = limit_check(ctx, fn, "the CSR form in tiles", (double)ne5 * 4 * k, (double)ne5);
+    if (!r && (ne5 > 0x7fffffffLL || (k + 3) * M + 2 + (long long)k * R > 0x7fffffffLL))
+        r = texla__fail(ctx, TEXLA_ERR_LIMIT, "%s: the CSR form in tiles would store %lld "
+                        "entries; its kernels index at most 2^31 - 1", fn, ne5);
+    if (r) return r;
+    size_t cbytes = (size_t)M * 4 * (size_t)(1 + k) + ((size_t)M + 1) * 8 + (size_t)R * k * 4;
+    uint32_t *ap = malloc(sizeof *ap * ((size_t)R + 1)), *c5 = malloc(sizeof *c5 * (size_t)ne5),
+             *ds = calloc((size_t)M * sg, sizeof *ds), *cr = calloc(cbytes / 4, 4);
+    float *v5 = calloc((size_t)ne5 * k, sizeof *v5);
+    if (!ap || !c5 || !ds || !cr || !v5) {
+        r = oom(ctx, fn, "the CSR form in tiles", (double)ne5 * (4 + 4 * k));
+        goto out;
+    }
+    for (long long e = 0; e < ne5; e++) c5[e] = SP_PAD;
+    long long a = 0;
+    ap[0] = 0;
+#define SLOT(e) (((e) / TS) * TS + ((e) % sg) * 32 + ((e) % TS) / sg)
+    for (int q = 0; q < R; q++) {
+        long long a0 = a;
+        for (uint32_t e = ptr[q]; e < ptr[q + 1]; e++, a++) {
+            long long d = SLOT(a);
+            c5[d] = col[e];
+            for (int c = 0; c < k; c++)
+                v5[soa ? c * ne5 + d : d * k + c] = val[soa ? c * ne + e : (long long)e * k + c];
+        }
+        if (a == a0) a++; /* the stand-in */
+        long long last = a - 1; /* ends row q: bit last % TS of its tile's sg words */
+        ds[last / TS * sg + last % TS / 32] |= 1u << (last % TS % 32);
+        ap[q + 1] = (uint32_t)a;
+    }
+#undef SLOT
+    /* ranks within each tile, and the splits (rows ended before each tile's first entry) */
+    uint32_t *spl = cr + (size_t)M * (1 + k);
+    uint32_t ended = 0;
+    for (long long t = 0; t < M; t++) {
+        spl[2 * t] = ended;
+        spl[2 * t + 1] = (uint32_t)(t * TS);
+        for (int w = 0; w < sg; w++) ended += (uint32_t)__builtin_popcount(ds[t * sg + w]);
+    }
+    spl[2 * M] = (uint32_t)R;
+    spl[2 * M + 1] = (uint32_t)ne5;
+    ap[R] = (uint32_t)ne5; /* (the padding after the last row's end: no row's) */
+    f->ne = ne5;
+    r = upload(ctx, f, 0, ap, sizeof *ap * ((size_t)R + 1));
+    if (!r) r = upload(ctx, f, 1, c5, sizeof *c5 * (size_t)ne5);
+    if (!r) r = upload(ctx, f, 2, v5, sizeof *v5 * (size_t)ne5 * k);
+    if (!r) r = upload(ctx, f, 3, ds, sizeof *ds * (size_t)M * sg);
+    if (!r) r = upload(ctx, f, 6, cr, cbytes);
+out:
+    free(ap), free(c5), free(ds), free(cr), free(v5);
+    return r;
 }
 
 #define ELL_TILE 256 /* ELL's storage rows written together (make_rows) */
@@ -1094,6 +1185,11 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
 #undef PUTC
 #undef REF
 #undef NAT
+    if (fv->tiles) { /* the CSR rearranged into tiles; only that uploaded */
+        r = make_tiles(ctx, fn, f, &pl, ptr, col, val, soa, k, fv->lanes);
+        f->padding = m->nnz ? ((double)f->ne - (double)m->nnz) / (double)m->nnz : 0;
+        goto done;
+    }
     if (ptr) r = upload(ctx, f, 0, ptr, sizeof *ptr * (fv->format == TEXLA_SPARSE_SELL
                                                            ? ((size_t)pl.nslices + 1) * (c16 ? 2 : 1)
                                                            : (size_t)pl.rs * (1 + based) + 1));

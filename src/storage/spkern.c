@@ -64,6 +64,7 @@ void sp_variant_norm(texla_sparse_variant *v) {
     v->cols8 = v->cols16 && v->cols8;
     v->vec4 = v->vec4 && v->format == TEXLA_SPARSE_CSR &&
               (v->sched == TEXLA_SCHED_ROW || v->sched == TEXLA_SCHED_LANES);
+    v->tiles = v->tiles && v->format == TEXLA_SPARSE_CSR && v->sched == TEXLA_SCHED_MERGE;
     if (v->cols16) v->xbuf = 1; /* x in element order, in the x buffer */
     if (v->xbuf) v->xbuf = (rowfmt && v->sched != TEXLA_SCHED_MERGE && v->sched != TEXLA_SCHED_ATOMIC &&
                             v->sched != TEXLA_SCHED_SEGMENT) || v->format == TEXLA_SPARSE_BSR;
@@ -124,6 +125,13 @@ texla_result sp_variant_check(texla_ctx *ctx, const texla_sparse_variant *v, int
             return *why = "MERGE takes 2, 4, 8 or 16 items per invocation (lanes)",
                    TEXLA_ERR_ARGUMENT;
         if (v->long_rows) return *why = "MERGE splits long rows itself (long_rows 0)", TEXLA_ERR_ARGUMENT;
+        if (v->tiles) { /* the rows' values, the scan's keys and sums */
+            if (((size_t)v->wg * (size_t)v->lanes * (size_t)k + (size_t)v->wg * (size_t)(1 + k)) *
+                    4 + 16 > (size_t)c->shared_max)
+                return *why = "the merge tile of entries (tiles) exceeds "
+                              "GL_MAX_COMPUTE_SHARED_MEMORY_SIZE", TEXLA_ERR_UNSUPPORTED;
+            break;
+        }
         if ((v->wg * v->lanes) % 256)
             return *why = "MERGE's tile (wg x items) is a multiple of 256 items", TEXLA_ERR_ARGUMENT;
         /* the tile's row ends and products, the scan's keys and sums */
@@ -597,54 +605,65 @@ static texla_result run_scatter(texla_ctx *ctx, const texla_sparse_variant *v, s
 
 /* CSR by the merge path (glsl/kernels/spmv_merge.comp): the tiles, writing the groups of y
  * each holds whole, then the groups split between tiles. No pass of its own moves the rows
- * into y (H100, R-MAT: ylin and spmv_pack.comp's pass took 38 of 201 us) */
+ * into y (H100, R-MAT: ylin and spmv_pack.comp's pass took 38 of 201 us). With tiles, the
+ * stored form's units of 32 x E entries (spformats.c, make_tiles), wg / 32 a tile, their splits
+ * made with the form. */
 #define MERGE_SPLIT 256 /* the splits' spacing in items: the smallest tile (E 4 x WG 64) */
 static texla_result run_merge(texla_ctx *ctx, const texla_sparse_variant *v, sp_form *f,
                               const texla__obj *x, texla__obj *y, float beta, int add) {
-    long long R = (long long)f->ngroups * f->G, items = R + f->ne, K = f->k;
+    long long R = (long long)f->ngroups * f->G, K = f->k;
     int wg = v->wg, E = v->lanes;
-    long long tiles = (items + (long long)wg * E - 1) / ((long long)wg * E);
-    long long M = (items + MERGE_SPLIT - 1) / MERGE_SPLIT; /* splits every MERGE_SPLIT items */
-    if (M > 0x3fffffffLL || (K + 3) * M + 2 + K * R > 0x7fffffffLL)
-        return texla__fail(ctx, TEXLA_ERR_LIMIT, "a merge-path product of %lld tiles", M);
-    /* the tiles' open rows and sums, the splits (made once for the stored form: every tile
-     * size is a multiple of MERGE_SPLIT), the rows' values; K words a sum or value */
-    size_t cbytes = (size_t)M * 4 * (size_t)(1 + K) + ((size_t)M + 1) * 8 + (size_t)(R * K) * 4;
     char kdefs[64];
     snprintf(kdefs, sizeof kdefs, "#define K %lld\n#define SOA %d\n", K, f->fv.soa && K > 1);
     texla_result r = TEXLA_OK;
-    if (!f->merge_split) {
-        texla__buf_free(&ctx->gl, &f->buf[6]);
-        r = texla__buf_make(&ctx->gl, cbytes, NULL, &f->buf[6]);
-        if (r) return r;
-        f->bytes += (double)cbytes;
-        char sdefs[128];
-        snprintf(sdefs, sizeof sdefs, "%s#define MODE 2\n#define WG 256\n#define E 1", kdefs);
-        texla__pass s = {.prog = TEXLA__P_SPMV_MERGE, .defines = sdefs, .draw = TEXLA__DRAW_KERNEL};
-        s.i0[0] = (int)R;
-        s.i0[1] = (int)f->ne;
-        s.i0[3] = (int)M;
-        bind(&s, f, 0, 0);
-        s.ssbo[6].b = &f->buf[6];
-        r = sp_groups_of(ctx, (M + 1 + 255) / 256, &s);
-        if (!r) r = texla__run(&ctx->gl, &s);
-        if (r) return r;
-        f->merge_split = 1;
+    long long M, per; /* splits, and splits a tile */
+    if (v->tiles) {
+        M = f->ne / (32LL * E);
+        per = wg / 32;
+    } else {
+        long long items = R + f->ne;
+        M = (items + MERGE_SPLIT - 1) / MERGE_SPLIT; /* splits every MERGE_SPLIT items */
+        per = wg * E / MERGE_SPLIT;
+        if (M > 0x3fffffffLL || (K + 3) * M + 2 + K * R > 0x7fffffffLL)
+            return texla__fail(ctx, TEXLA_ERR_LIMIT, "a merge-path product of %lld tiles", M);
+        /* the tiles' open rows and sums, the splits (made once for the stored form: every tile
+         * size is a multiple of MERGE_SPLIT), the rows' values; K words a sum or value */
+        size_t cbytes = (size_t)M * 4 * (size_t)(1 + K) + ((size_t)M + 1) * 8 + (size_t)(R * K) * 4;
+        if (!f->merge_split) {
+            texla__buf_free(&ctx->gl, &f->buf[6]);
+            r = texla__buf_make(&ctx->gl, cbytes, NULL, &f->buf[6]);
+            if (r) return r;
+            f->bytes += (double)cbytes;
+            char sdefs[128];
+            snprintf(sdefs, sizeof sdefs, "%s#define MODE 2\n#define WG 256\n#define E 1", kdefs);
+            texla__pass s = {.prog = TEXLA__P_SPMV_MERGE, .defines = sdefs, .draw = TEXLA__DRAW_KERNEL};
+            s.i0[0] = (int)R;
+            s.i0[1] = (int)f->ne;
+            s.i0[3] = (int)M;
+            bind(&s, f, 0, 0);
+            s.ssbo[6].b = &f->buf[6];
+            r = sp_groups_of(ctx, (M + 1 + 255) / 256, &s);
+            if (!r) r = texla__run(&ctx->gl, &s);
+            if (r) return r;
+            f->merge_split = 1;
+        }
     }
+    long long tiles = (M + per - 1) / per;
     char defs[192];
-    snprintf(defs, sizeof defs, "%s#define MODE 0\n#define WG %d\n#define E %d", kdefs, wg, E);
+    snprintf(defs, sizeof defs, "%s#define MODE %d\n#define WG %d\n#define E %d", kdefs,
+             v->tiles ? 3 : 0, wg, E);
     texla__pass p = {.prog = TEXLA__P_SPMV_MERGE, .defines = defs, .src = {&x->t},
                      .dst = &y->t, .draw = TEXLA__DRAW_KERNEL};
     p.i0[0] = (int)R;
     p.i0[1] = (int)f->ne;
     p.i0[2] = (int)tiles;
     p.i0[3] = (int)M;
-    p.i1[0] = wg * E / MERGE_SPLIT;
+    p.i1[0] = (int)per;
     p.i1[1] = f->w;
     p.i1[2] = (int)((K + 3) * M + 2);
     p.i2[2] = add && beta != 0.0f;
     p.f0[0] = beta;
-    for (int i = 0; i < 3; i++) bind(&p, f, i, i);
+    for (int i = 0; i < 4; i++) bind(&p, f, i, i); /* (tiles: the row ends' bits at 3) */
     p.ssbo[6].b = &f->buf[6];
     r = sp_groups_of(ctx, tiles, &p);
     if (!r) r = texla__run(&ctx->gl, &p);

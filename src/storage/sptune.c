@@ -69,8 +69,9 @@
  * 11: A' x's own nearness (cnear: a rectangular A's was read for both products); 12: CSR's
  * 16- and 8-bit columns also from a column of each row's own (wide16, wide8); 13: the merge
  * path's split groups an invocation a tile, and its real candidate of 4 items at 128; 14: CSR's
- * vec4 (a row's entries four at a time), the field v4 */
-#define KEY_VERSION 14
+ * vec4 (a row's entries four at a time), the field v4; 15: the merge path on tiles of entries
+ * (tiles), the field tl */
+#define KEY_VERSION 15
 
 /* a row schedule whose longest row's chain of loads takes far longer than a whole product
  * (H100, circuit's row of 834880 entries: 170 ms by one invocation, 86 by 4 lanes, where the
@@ -117,7 +118,7 @@ static int name_index(const char *s, size_t len, const char *const *names, int n
 }
 
 /* The cache's value, as sp_tune_store writes it: "fmt=sell sched=group L=0 wg=128 dist=0 bpsm=0
- * C=32 sigma=1024 b=0 bell=0 soa=0 long=0 chunk=0 xb=0 c16=0 c8=0 rs=0 v4=0 us=12.5", every
+ * C=32 sigma=1024 b=0 bell=0 soa=0 long=0 chunk=0 xb=0 c16=0 c8=0 rs=0 v4=0 tl=0 us=12.5", every
  * field in that order, separated by spaces. Each number is read whole and checked (sscanf's %d
  * on a number out of an int's range is undefined behaviour): an integer field is an optional sign
  * and decimal digits within an int's range, us a finite number >= 0, and nothing else but
@@ -129,12 +130,13 @@ static const char *parse_value(const char *s, texla_sparse_variant *v, double *u
     *us = 0;
     static const char *const keys[] = {"fmt", "sched", "L",    "wg", "dist", "bpsm",
                                        "C",   "sigma", "b",    "bell", "soa", "long",
-                                       "chunk", "xb",  "c16",  "c8", "rs",   "v4", "us"};
-    /* the integer fields, keys[2..17] */
+                                       "chunk", "xb",  "c16",  "c8", "rs",   "v4", "tl",
+                                       "us"};
+    /* the integer fields, keys[2..18] */
     int *const ints[] = {&v->lanes, &v->wg,    &v->dist, &v->bpsm,      &v->slice,
                          &v->sigma, &v->block, &v->bell, &v->soa,       &v->long_rows,
                          &v->long_chunk, &v->xbuf, &v->cols16, &v->cols8, &v->rowsort,
-                         &v->vec4};
+                         &v->vec4, &v->tiles};
     enum { NKEYS = sizeof keys / sizeof keys[0] };
     const char *p = s;
     for (int i = 0; i < NKEYS; i++) {
@@ -220,10 +222,10 @@ void sp_tune_store(texla_ctx *ctx, const char *key, const texla_sparse_variant *
     char val[256];
     texla__snprintf_c(val, sizeof val, /* '.' whatever the locale */
              "fmt=%s sched=%s L=%d wg=%d dist=%d bpsm=%d C=%d sigma=%d b=%d bell=%d soa=%d "
-             "long=%d chunk=%d xb=%d c16=%d c8=%d rs=%d v4=%d us=%.3f",
+             "long=%d chunk=%d xb=%d c16=%d c8=%d rs=%d v4=%d tl=%d us=%.3f",
              fmt_names[v->format], sched_names[v->sched], v->lanes, v->wg, v->dist, v->bpsm,
              v->slice, v->sigma, v->block, v->bell, v->soa, v->long_rows, v->long_chunk, v->xbuf,
-             v->cols16, v->cols8, v->rowsort, v->vec4, us);
+             v->cols16, v->cols8, v->rowsort, v->vec4, v->tiles, us);
     texla__tune_put(ctx, key, val);
 }
 
@@ -308,8 +310,8 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
          * ELL took the tall matrix's whole budget: 2.1 s for 419 MB, nothing else timed) */
         v.format = TEXLA_SPARSE_ELL;
         v.sched = TEXLA_SCHED_GROUP;
-    } else if (k == 1 && skewed &&
-               (M <= 65536 || nl > MANY_LONG || (op ? st->cnear : st->near) < 0.5)) {
+    } else if (skewed && (M <= 65536 || nl > MANY_LONG || (op ? st->cnear : st->near) < 0.5) &&
+               (k == 1 || 4LL * (op ? st->cempty : st->empty) <= st->nnz)) {
         /* rows of every length up to some tens of thousands (power-law graphs): the merge
          * path, whose work per invocation is the same whatever the rows (H100, R-MAT: 0.165
          * ms, where CSR with its long rows in chunks takes 0.42). Past 65536 entries where long
@@ -319,11 +321,20 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
          * in chunks and x from a buffer, the rule below; rows of Pareto(1.5) lengths (2^21 rows,
          * the longest 193582, 2713 past 256) took 0.189 by the merge path, 0.342 by that rule;
          * 2^20 rows of 8 random columns and 64 of 2^17 (dense_rows) 0.143 by the merge path,
-         * 0.183 by that rule (no x buffer for scattered columns) */
+         * 0.183 by that rule (no x buffer for scattered columns). On tiles of entries where
+         * empty rows (a stand-in entry each) are at most a quarter of the entries (H200, R-MAT,
+         * 1.24M of 2^21 rows empty: 136 us against 146-152; complex R-MAT 149 against 193,
+         * where the merge path had lost to CSR lanes with chunks: not the rule for compound
+         * entries then) */
         v.format = TEXLA_SPARSE_CSR;
         v.sched = TEXLA_SCHED_MERGE;
         v.lanes = 4;
         v.wg = ctx->gl.caps.wg_invocations >= 512 ? 512 : 128;
+        if (4LL * (op ? st->cempty : st->empty) <= st->nnz) {
+            v.tiles = 1;
+            v.wg = 256;
+            v.soa = k > 1;
+        }
     } else if (skewed) {
         /* a few very long rows (circuits): CSR, unpadded, with the long rows in workgroup
          * chunks (H100: rmat 0.57 ms; SELL there pads 183%, and plain CSR takes 3-11 ms) */
@@ -857,6 +868,23 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 16},
                 q);
         }
+        /* the merge path on tiles of entries (tiles): each invocation sums its own 4 entries,
+         * loaded beside its neighbours', closing rows at bits; no row ends staged or searched
+         * (pinned, H200 GPU us: R-MAT 136 at 128 and 256 invocations, the merge path 146-152;
+         * Pareto(1.5) rows 162 at 256 and 512, the merge path 168-172; rows of 2^0..2^12
+         * entries 167 at 64..256, 171-183; complex R-MAT in planes 149 at 256, 152 at 128, the
+         * merge path 193 at 2 items; 2 entries an invocation ran 8-25% slower than 4, 8 at
+         * 128 3-5%) */
+        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4,
+                        .wg = 256, .soa = k > 1, .tiles = 1}, q);
+        add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4,
+                        .wg = 128, .soa = k > 1, .tiles = 1}, q);
+        if (k == 1)
+            add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4,
+                            .wg = 512, .tiles = 1}, q);
+        if (all)
+            add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 8,
+                            .wg = 128, .soa = k > 1, .tiles = 1}, q);
         /* their storage built right after the rule's (same bytes as CSR's AoS storage, added
          * later: H200, complex R-MAT's budget ran out before it was built, 12 candidates timed) */
         for (int i = 0; k > 1 && i < L->n; i++)
