@@ -868,13 +868,20 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 16},
                 q);
         }
+        /* their storage built right after the rule's (same bytes as CSR's AoS storage, added
+         * later: H200, complex R-MAT's budget ran out before it was built, 12 candidates timed) */
+        for (int i = 0; k > 1 && i < L->n; i++)
+            if (L->c[i].fv.format == TEXLA_SPARSE_CSR && L->c[i].fv.soa) L->c[i].prior *= 0.98;
+    }
+    if (all || M > 8 * m + 64 || sd > 0.5 * m) {
         /* the merge path on tiles of entries (tiles): each invocation sums its own 4 entries,
          * loaded beside its neighbours', closing rows at bits; no row ends staged or searched
          * (pinned, H200 GPU us: R-MAT 136 at 128 and 256 invocations, the merge path 146-152;
          * Pareto(1.5) rows 162 at 256 and 512, the merge path 168-172; rows of 2^0..2^12
          * entries 167 at 64..256, 171-183; complex R-MAT in planes 149 at 256, 152 at 128, the
          * merge path 193 at 2 items; 2 entries an invocation ran 8-25% slower than 4, 8 at
-         * 128 3-5%) */
+         * 128 3-5%). Also where rows vary less (sd past half the mean: 2^20 rows of 1..31
+         * entries 143 us at 256, CSR stream 147, the merge path 145) */
         add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4,
                         .wg = 256, .soa = k > 1, .tiles = 1}, q);
         add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 4,
@@ -885,10 +892,6 @@ static void candidates(texla_ctx *ctx, const sp_tune_req *q, clist *L) {
         if (all)
             add(ctx, L, (V){.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE, .lanes = 8,
                             .wg = 128, .soa = k > 1, .tiles = 1}, q);
-        /* their storage built right after the rule's (same bytes as CSR's AoS storage, added
-         * later: H200, complex R-MAT's budget ran out before it was built, 12 candidates timed) */
-        for (int i = 0; k > 1 && i < L->n; i++)
-            if (L->c[i].fv.format == TEXLA_SPARSE_CSR && L->c[i].fv.soa) L->c[i].prior *= 0.98;
     }
     /* COO's segmented reduction: the same work per invocation whatever the rows */
     if (all || M > 8 * m + 64)
