@@ -2091,16 +2091,51 @@ static void cache_set_values(const char *path, const char *val) {
     free(out), free(file);
 }
 
+/* a temporary folder (dir) for a cache file: its path, NULL where there is no compute backend
+ * (no cache kept) or no folder */
+static const char *cache_tmp(char *dir, size_t n) {
+    texla_info inf0;
+    texla_ctx_info(ctx, &inf0);
+    if (!inf0.compute || !check_mkdtemp(dir, n, "/tmp/texla-sparse-XXXXXX")) return NULL;
+    return check_path(dir, "tune.txt");
+}
+
+/* m tuned (A x) into a new cache at path, its entry's value replaced by value, then made again by
+ * a new context reading that file: y = A x checked (what), its info in *inf (*info: read). The
+ * context and matrix stay for the caller to check and free (NULL: no context) */
+static texla_ctx *cached_made(const char *path, hmat *m, const char *value, const char *what,
+                              made *r, texla_sparse_info *inf, int *info) {
+    unlink(path);
+    texla_ctx *c = cache_ctx(path);
+    if (!c) return NULL;
+    *r = make_on(c, m, 1);
+    texla_sparse_tune_desc td = {0};
+    td.ops = 1;
+    td.budget = 0.2;
+    CHECK_OK(c, texla_sparse_tune(c, r->a, &td), "tuning into a new cache");
+    unmake(c, r);
+    texla_ctx_destroy(c);
+    cache_set_values(path, value);
+    char *file = slurp(path);
+    CHECK(file && strstr(file, value), "%s: the edited cache holds %s: %.300s", m->name, value,
+          file ? file : "(none)");
+    free(file);
+    warnings = 0;
+    c = cache_ctx(path);
+    if (!c) return NULL;
+    *r = make_on(c, m, 1);
+    check_made(c, r, m, what);
+    *info = CHECK_OK(c, texla_sparse_info_get(c, r->a, inf), "info (cached)");
+    return c;
+}
+
 /* a cached choice of the merge path on tiles of entries (tl=1): read back and run by a new
  * context on power-law-like rows with empty ones (their stand-ins); the same with 3 entries an
  * invocation, which no tile holds: refused with a warning, the product still right */
 static void test_cache_tiles(void) {
-    texla_info inf0;
-    texla_ctx_info(ctx, &inf0);
-    if (!inf0.compute) return;
     char dir[64];
-    if (!check_mkdtemp(dir, sizeof dir, "/tmp/texla-sparse-XXXXXX")) return;
-    const char *path = check_path(dir, "tune.txt");
+    const char *path = cache_tmp(dir, sizeof dir);
+    if (!path) return;
     static const char *const tl[2] = {
         "fmt=csr sched=merge L=4 wg=64 dist=0 bpsm=0 C=0 sigma=0 b=0 bell=0 soa=0 long=0 chunk=0 "
         "xb=0 c16=0 c8=0 rs=0 v4=0 tl=1 us=12.500",
@@ -2114,25 +2149,13 @@ static void test_cache_tiles(void) {
             int len = i % 7 == 2 ? 0 : i % 97 == 5 ? 300 + (int)(rnd_u() % 400u) : 1 + (int)(rnd_u() % 6u);
             for (int q = 0; q < len; q++) push(&m, &cap, i, (int)(rnd_u() % (unsigned)m.cols));
         }
-        unlink(path);
-        texla_ctx *c = cache_ctx(path);
-        if (!c) break;
-        made r = make_on(c, &m, 1);
-        texla_sparse_tune_desc td = {0};
-        td.ops = 1;
-        td.budget = 0.2;
-        CHECK_OK(c, texla_sparse_tune(c, r.a, &td), "tuning skewed rows into a new cache");
-        unmake(c, &r);
-        texla_ctx_destroy(c);
-        cache_set_values(path, tl[bad]);
-        warnings = 0;
-        c = cache_ctx(path);
-        if (!c) break;
-        r = make_on(c, &m, 1);
-        check_made(c, &r, &m, bad ? "y = A x, a cached tiles choice no tile holds"
-                                  : "y = A x on tiles from the cache");
+        made r;
         texla_sparse_info inf;
-        if (CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "info (cached tiles)")) {
+        int info = 0;
+        texla_ctx *c = cached_made(path, &m, tl[bad], bad ? "y = A x, a cached tiles choice no "
+                                   "tile holds" : "y = A x on tiles from the cache", &r, &inf, &info);
+        if (!c) break;
+        if (info) {
             if (!bad) {
                 CHECK(inf.how[0] == 3 && inf.now[0].tiles == 1 && inf.now[0].lanes == 4 &&
                       inf.now[0].sched == TEXLA_SCHED_MERGE,
@@ -2159,12 +2182,9 @@ static void test_cache_tiles(void) {
  * reaching 128 columns before and after it, which 8-bit columns cannot store (not from the row,
  * nor, in CSR, from a column of the row's own): refused with a warning, the product still right */
 static void test_cache_cols8(void) {
-    texla_info inf0;
-    texla_ctx_info(ctx, &inf0);
-    if (!inf0.compute) return;
     char dir[64];
-    if (!check_mkdtemp(dir, sizeof dir, "/tmp/texla-sparse-XXXXXX")) return;
-    const char *path = check_path(dir, "tune.txt");
+    const char *path = cache_tmp(dir, sizeof dir);
+    if (!path) return;
     static const char *const c8s[2] = {
         "fmt=ell sched=row L=0 wg=128 dist=0 bpsm=0 C=0 sigma=0 b=0 bell=0 soa=0 long=0 chunk=0 "
         "xb=1 c16=1 c8=1 rs=0 v4=0 tl=0 us=12.500",
@@ -2181,29 +2201,13 @@ static void test_cache_cols8(void) {
             for (int q = 0; q < len; q++) push_near(&m, &cap, i, 100);
         }
         if (far) push(&m, &cap, 500, 628), push(&m, &cap, 500, 372); /* CSR: spans 256 */
-        unlink(path);
-        texla_ctx *c = cache_ctx(path);
-        if (!c) break;
-        made r = make_on(c, &m, 1);
-        texla_sparse_tune_desc td = {0};
-        td.ops = 1;
-        td.budget = 0.2;
-        CHECK_OK(c, texla_sparse_tune(c, r.a, &td), "tuning the band into a new cache");
-        unmake(c, &r);
-        texla_ctx_destroy(c);
-        cache_set_values(path, c8);
-        char *file = slurp(path);
-        CHECK(file && strstr(file, "c8=1"), "%s: the edited cache holds c8=1: %.300s", m.name,
-              file ? file : "(none)");
-        free(file);
-        warnings = 0;
-        c = cache_ctx(path);
-        if (!c) break;
-        r = make_on(c, &m, 1);
-        check_made(c, &r, &m, far ? "y = A x, a cached cols8 that cannot store the matrix"
-                                  : "y = A x with cols8 from the cache");
+        made r;
         texla_sparse_info inf;
-        if (CHECK_OK(c, texla_sparse_info_get(c, r.a, &inf), "info (cached cols8)")) {
+        int info = 0;
+        texla_ctx *c = cached_made(path, &m, c8, far ? "y = A x, a cached cols8 that cannot store "
+                                   "the matrix" : "y = A x with cols8 from the cache", &r, &inf, &info);
+        if (!c) break;
+        if (info) {
             if (!far) {
                 CHECK(inf.how[0] == 3 && inf.now[0].cols8 == 1 && inf.now[0].cols16 == 1 &&
                       inf.now[0].vec4 == (vf >> 1),
