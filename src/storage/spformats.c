@@ -896,12 +896,12 @@ static texla_result make_tiles(texla_ctx *ctx, const char *fn, sp_form *f, const
                 v5[soa ? c * ne5 + d : d * k + c] = val[soa ? c * ne + e : (long long)e * k + c];
         }
         if (a == a0) a++; /* the stand-in */
-        long long last = a - 1; /* ends row q: bit last % TS of its tile's sg words */
+        long long last = a - 1; /* ends row q: bit last % TS of its unit's sg words */
         ds[last / TS * sg + last % TS / 32] |= 1u << (last % TS % 32);
         ap[q + 1] = (uint32_t)a;
     }
 #undef SLOT
-    /* ranks within each tile, and the splits (rows ended before each tile's first entry) */
+    /* the units' splits: rows ended before each unit's first entry, and that entry */
     uint32_t *spl = cr + (size_t)M * (1 + k);
     uint32_t ended = 0;
     for (long long t = 0; t < M; t++) {
