@@ -1048,7 +1048,8 @@ static texla_result make_rows(texla_ctx *ctx, const char *fn, const sp_plane *p,
         if (coo) {
             aux = ptr; /* the output index of each entry goes to binding 3 */
             ptr = NULL;
-        } else { /* the stream blocks: whole groups, greedily, at most TBk entries and RBk rows */
+        } else if (!fv->tiles) { /* the stream blocks: whole groups, greedily, at most TBk
+                                  * entries and RBk rows (tiles: not stored) */
             int ng = pl.rows.ngroups;
             blk = malloc(sizeof *blk * 2 * ((size_t)ng + 1));
             if (!blk) {
