@@ -515,97 +515,112 @@ void main() {
     carry_row[SPL(t) + 1u] = s.y;
 }
 #else
-// tile t's split group: q, and its first row p; false where the group of the tile's first row
-// is not split (no row of it opened before the tile) or not the tile's (it does not close the
-// group's last row)
-bool split_of(uint t, out uint q, out uint p) {
-    uint M = uint(u_i0.w), per = uint(u_i1.x);
-    uint s0 = t * per, s1 = min(s0 + per, M);
-    uint i0 = carry_row[SPL(s0)], j0 = carry_row[SPL(s0) + 1u];
-    uint i1 = carry_row[SPL(s1)];
-    q = i0 / G;
-    p = G * q;
-    return !((p == i0 && j0 <= ptr[i0]) || p + G - 1u >= i1);
-}
-
 #if defined(TEXLA_SUBGROUP)
 #if WG % TEXLA_SUBGROUP_SIZE == 0
 #define SG_WALK 1
 #endif
 #endif
-// tile x's open sum added to its row's sum, rows from p (K = 1: s1's component; else the first
-// row's s0 or the second's s2)
-void add_open(uint x, uint p, inout vec4 s1, inout VT s0, inout VT s2) {
-    VT c = carry_get(uint(u_i0.w) + uint(K) * x);
+// an open sum c on row r added to its row's sum where on, rows from p (K = 1: s4's component,
+// chosen by selects, not by a loaded index; else the first row's s0 or the second's s2)
+void add_open(bool on, uint r, VT c, uint p, inout vec4 s4, inout VT s0, inout VT s2) {
+    uint o = on ? r - p : G;
 #if K == 1
-    s1[carry_row[x] - p] += c;
+    s4 += vec4(o == 0u ? c : 0.0, o == 1u ? c : 0.0, o == 2u ? c : 0.0, o == 3u ? c : 0.0);
 #else
-    bool second = carry_row[x] != p;
-    s0 += second ? VZERO : c;
-    s2 += second ? c : VZERO;
+    s0 += o == 0u ? c : VZERO;
+    s2 += o == 1u ? c : VZERO;
 #endif
 }
 
-// the open sums on group q's rows (from p) of tiles u - 1, u - 2, .. while they end on them, at
-// most n of them (n = 0: no limit); u becomes the lowest tile summed (u - 1 the next; u stays
-// where none is); true where the run goes on past the n
-bool walk(inout uint u, uint p, uint n, inout vec4 s1, inout VT s0, inout VT s2) {
-    for (uint k = 0u; u > 0u && carry_row[u - 1u] >= p; ++k) {
-        if (k == n && n > 0u) return true; // the run goes on
-        add_open(--u, p, s1, s0, s2);
-    }
-    return false;
-}
-
-// an invocation a tile: the tile's split group, from rowv[] and the open sums of the tiles
-// before it that ended on the group's rows (they end on rows p .. i0, non-decreasing, so they
-// are the run of tiles just before it). The invocation sums the first RUN of them itself (one or
-// two mostly); with subgroups, a run longer than that (circuit's row of 834880 entries carries
-// across hundreds of tiles) is summed by the whole subgroup, its lanes taking S tiles at a time,
-// one such run after another. (A subgroup a tile, as before: H200, crmat's 72k tiles of 256
-// items, this pass took 23 us of 209.) Every sum in a fixed order: the same result run to run.
+// an invocation a tile: the tile's split group q (rows from p: a group not written whole by one
+// tile, a row of it opened in an earlier tile, is written by the tile that closes its last row),
+// from rowv[] and the open sums of the tiles before it that ended on the group's rows (they end
+// on rows p .. i0, non-decreasing, so they are the run of tiles just before it). Every load that
+// does not wait for the split is made with the split's: the open rows and sums of the RUN tiles
+// before it (one or two are the run mostly), then the group's row values and its first row's
+// start with nothing between. With subgroups, a run longer than that (circuit's row of 834880
+// entries carries across hundreds of tiles) is summed by the whole subgroup, its lanes taking
+// WALK x S tiles a step, one such run after another. (H200, against one tile a step: circuit on
+// the merge path 130 -> 119 us, R-MAT and Pareto rows on tiles 1-3 us less; the pass's loads
+// cost about 3.5 us, its row values and texel stores 3-20.) Every sum in a fixed order: the
+// same result run to run. No atomics.
 #define RUN 8u
+#define WALK 4u
 void main() {
-    uint tiles = uint(u_i0.z), q = 0u, p = 0u;
+    uint tiles = uint(u_i0.z), M = uint(u_i0.w), R = uint(u_i0.x), per = uint(u_i1.x);
     uint t = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * uint(WG);
-    bool mine = t < tiles && split_of(t, q, p);
-    vec4 s1 = vec4(0.0);
+    uint tc = min(t, tiles - 1u); // loads at clamped places, none under a condition
+    uint sa = tc * per, sb = min(sa + per, M);
+    uint i0 = carry_row[SPL(sa)], j0 = carry_row[SPL(sa) + 1u], i1 = carry_row[SPL(sb)];
+    uint rr[RUN];
+    VT cc[RUN];
+    for (uint k = 0u; k < RUN; ++k) {
+        uint x = tc > k ? tc - 1u - k : 0u;
+        rr[k] = carry_row[x];
+        cc[k] = carry_get(M + uint(K) * x);
+    }
+    uint q = i0 / G, p = G * q, pc = min(p, R >= G ? R - G : 0u);
+    uint a0 = ptr[min(i0, R)];
+    VT v0 = ROWV(pc), v1 = ROWV(pc + 1u);
+#if K == 1
+    VT v2 = ROWV(pc + 2u), v3 = ROWV(pc + 3u);
+#endif
+    // false where the group of the tile's first row is not split (no row of it opened before
+    // the tile) or not the tile's (it does not close the group's last row)
+    bool mine = t < tiles && !((p == i0 && j0 <= a0) || p + G - 1u >= i1);
+    vec4 s4 = vec4(0.0);
     VT s0 = VZERO, s2 = VZERO;
-    uint u = t;
+    bool on = true;
+    for (uint k = 0u; k < RUN; ++k) {
+        on = on && tc > k && rr[k] >= p;
+        add_open(on, rr[k], cc[k], p, s4, s0, s2);
+    }
+    uint u = on ? tc - RUN : 0u; // the run may go on from tile u - 1
 #ifdef SG_WALK
-    bool more = mine && walk(u, p, RUN, s1, s0, s2);
     uint sl = gl_SubgroupInvocationID, S = gl_SubgroupSize;
-    for (uvec4 b = subgroupBallot(more); subgroupBallotBitCount(b) > 0u;) {
+    for (uvec4 b = subgroupBallot(mine && u > 0u); subgroupBallotBitCount(b) > 0u;) {
         uint w = subgroupBallotFindLSB(b); // lane w's run, from tile uw - 1 down
         uint uw = subgroupShuffle(u, w), pw = subgroupShuffle(p, w);
-        vec4 a1 = vec4(0.0);
+        vec4 a4 = vec4(0.0);
         VT a0 = VZERO, a2 = VZERO;
-        for (uint v = uw;; v -= S) { // lane sl: tile v - 1 - sl
-            bool in_run = v > sl && carry_row[v - 1u - sl] >= pw;
-            if (in_run) add_open(v - 1u - sl, pw, a1, a0, a2);
-            if (subgroupMin(in_run ? 1u : 0u) == 0u || v <= S) break;
+        for (uint v = uw;; v -= WALK * S) { // lane sl: tiles v - 1 - sl - S j
+            uint rj[WALK];
+            VT cj[WALK];
+            for (uint j = 0u; j < WALK; ++j) {
+                uint o = sl + S * j, x = v > o ? v - 1u - o : 0u;
+                rj[j] = carry_row[x];
+                cj[j] = carry_get(M + uint(K) * x);
+            }
+            bool all_in = true;
+            for (uint j = 0u; j < WALK; ++j) {
+                bool in_run = v > sl + S * j && rj[j] >= pw;
+                add_open(in_run, rj[j], cj[j], pw, a4, a0, a2);
+                all_in = all_in && in_run;
+            }
+            if (subgroupMin(all_in ? 1u : 0u) == 0u || v <= WALK * S) break;
         }
 #if K == 1
-        a1 = subgroupAdd(a1);
+        a4 = subgroupAdd(a4);
 #else
         a0 = subgroupAdd(a0);
         a2 = subgroupAdd(a2);
 #endif
         if (sl == w) {
-            s1 += a1;
+            s4 += a4;
             s0 += a0;
             s2 += a2;
         }
         b[w / 32u] &= ~(1u << (w % 32u));
     }
 #else
-    if (mine) walk(u, p, 0u, s1, s0, s2);
+    for (; mine && u > 0u && carry_row[u - 1u] >= p; --u)
+        add_open(true, carry_row[u - 1u], carry_get(M + uint(K) * (u - 1u)), p, s4, s0, s2);
 #endif
     if (!mine) return;
 #if K == 1
-    put_group(q, ROWV(p) + s1.x, ROWV(p + 1u) + s1.y, ROWV(p + 2u) + s1.z, ROWV(p + 3u) + s1.w);
+    put_group(q, v0 + s4.x, v1 + s4.y, v2 + s4.z, v3 + s4.w);
 #else
-    put_group(q, ROWV(p) + s0, ROWV(p + 1u) + s2, VZERO, VZERO);
+    put_group(q, v0 + s0, v1 + s2, VZERO, VZERO);
 #endif
 }
 #endif
