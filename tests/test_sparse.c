@@ -2559,6 +2559,82 @@ static void test_tuner(void) {
 
 /* ---- bad inputs ---- */
 
+/* a matrix of no entries: refused with entries but no index arrays, zeros without them;
+ * its products y = beta y, also on tiles of entries (every row a stand-in) */
+static void test_empty_matrix(void) {
+    texla_vec v5, v7;
+    CHECK_OK(ctx, texla_vec_make(ctx, 5, NULL, &v5), "v5");
+    CHECK_OK(ctx, texla_vec_make(ctx, 7, NULL, &v7), "v7");
+    int ci[3] = {1, 6, 3};
+    float vals[3] = {1, 2, 3};
+    texla_sparse a = {0};
+    texla_sparse_desc dn = {TEXLA_ENTRY_REAL, v5, v7, 3, NULL, NULL, ci, vals, 0, 0};
+    CHECK_CODE(ctx, texla_sparse_make(ctx, &dn, &a), TEXLA_ERR_ARGUMENT,
+               "3 entries without row_ptr or row_idx");
+    dn.nnz = 0, dn.col_idx = NULL, dn.vals = NULL;
+    float ones[7] = {1, 1, 1, 1, 1, 1, 1}, got[5] = {9, 9, 9, 9, 9}, y0[5] = {1, 2, 3, 4, 5};
+    texla_sparse z = {0};
+    if (CHECK_OK(ctx, texla_sparse_make(ctx, &dn, &z), "no entries, no arrays")) {
+        CHECK_OK(ctx, texla_vec_write(ctx, ones, v7), "x = 1");
+        CHECK_OK(ctx, texla_vec_write(ctx, y0, v5), "y = 1..5");
+        CHECK_OK(ctx, texla_sparse_matvec_add(ctx, z, v7, 0.5f, v5), "y = 0 x + 0.5 y");
+        CHECK_OK(ctx, texla_vec_read(ctx, v5, got), "reading y");
+        for (int i = 0; i < 5; i++)
+            CHECK(got[i] == 0.5f * y0[i], "empty matrix: y[%d] = %g, not %g", i, got[i],
+                  0.5f * y0[i]);
+        CHECK_OK(ctx, texla_sparse_matvec(ctx, z, v7, v5), "y = 0 x");
+        CHECK_OK(ctx, texla_vec_read(ctx, v5, got), "reading y");
+        for (int i = 0; i < 5; i++) CHECK(got[i] == 0, "empty matrix: y[%d] = %g", i, got[i]);
+        /* on tiles of entries: every row a stand-in, its product zero */
+        texla_info ti;
+        texla_ctx_info(ctx, &ti);
+        texla_sparse_variant tv = {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE,
+                                   .lanes = 4, .wg = 64, .tiles = 1};
+        if (ti.compute && CHECK_OK(ctx, texla_sparse_pin(ctx, z, TEXLA_SPARSE_N, &tv),
+                                   "no entries, pinned to tiles")) {
+            CHECK_OK(ctx, texla_vec_write(ctx, y0, v5), "y = 1..5");
+            CHECK_OK(ctx, texla_sparse_matvec_add(ctx, z, v7, 0.5f, v5), "y = 0 x + 0.5 y (tiles)");
+            CHECK_OK(ctx, texla_vec_read(ctx, v5, got), "reading y");
+            for (int i = 0; i < 5; i++)
+                CHECK(got[i] == 0.5f * y0[i], "empty matrix on tiles: y[%d] = %g, not %g", i,
+                      got[i], 0.5f * y0[i]);
+        }
+        texla_sparse_destroy(ctx, z);
+    }
+    texla_vec_destroy(ctx, v5), texla_vec_destroy(ctx, v7);
+}
+
+/* past GL_MAX_SHADER_STORAGE_BLOCK_SIZE: ELLPACK of 40000 rows padded to one row of 40000
+ * refused by name; the matrix still works in SELL with long rows */
+static void test_ssbo_limit(void) {
+    texla_sparse_variant v;
+    int rows = 40000;
+    hmat big = {"one long row", 1, rows, rows, 0, NULL, NULL, NULL};
+    int cap = 0;
+    for (int i = 0; i < rows; i++) push(&big, &cap, i, i);
+    for (int j = 0; j < rows; j++) push(&big, &cap, 17, j);
+    tvec bx = mkvec(1, rows, NULL, 0), by = mkvec(1, rows, NULL, 0);
+    texla_sparse_desc db = {TEXLA_ENTRY_REAL, by.v, bx.v, big.nnz, NULL, big.ri, big.ci, big.v, 0, 0};
+    texla_sparse ab = {0};
+    texla_info inf;
+    texla_ctx_info(ctx, &inf);
+    if (inf.compute && CHECK_OK(ctx, texla_sparse_make(ctx, &db, &ab), "a 40000 x 40000 matrix")) {
+        v = (texla_sparse_variant){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_GROUP};
+        CHECK_CODE(ctx, texla_sparse_pin(ctx, ab, TEXLA_SPARSE_N, &v), TEXLA_ERR_LIMIT,
+                   "ELLPACK of 1.6e9 entries");
+        CHECK(strstr(texla_error_message(ctx), "GL_MAX_SHADER_STORAGE_BLOCK_SIZE") != NULL,
+              "the message names the limit: %s", texla_error_message(ctx));
+        /* the matrix still works */
+        v = (texla_sparse_variant){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_GROUP,
+                                   .slice = 32, .long_rows = 64};
+        CHECK_OK(ctx, texla_sparse_pin(ctx, ab, TEXLA_SPARSE_N, &v), "SELL with long rows");
+        CHECK_OK(ctx, texla_sparse_matvec(ctx, ab, bx.v, by.v), "its product");
+        texla_sparse_destroy(ctx, ab);
+    }
+    texla_vec_destroy(ctx, bx.v), texla_vec_destroy(ctx, by.v);
+    hfree(&big);
+}
+
 static void test_bad_inputs(void) {
     texla_vec v5, v7, v6;
     CHECK_OK(ctx, texla_vec_make(ctx, 5, NULL, &v5), "v5");
@@ -2581,41 +2657,6 @@ static void test_bad_inputs(void) {
     texla_sparse_desc d = {TEXLA_ENTRY_REAL, v5, v7, 3, ptr, ri, ci, vals, 0, 0};
     CHECK_CODE(ctx, texla_sparse_make(ctx, &d, &a), TEXLA_ERR_ARGUMENT, "both row_ptr and row_idx");
     CHECK_CODE(ctx, texla_sparse_make(ctx, NULL, &a), TEXLA_ERR_ARGUMENT, "desc NULL");
-    {   /* neither array: refused with entries, a matrix of zeros without */
-        texla_sparse_desc dn = {TEXLA_ENTRY_REAL, v5, v7, 3, NULL, NULL, ci, vals, 0, 0};
-        CHECK_CODE(ctx, texla_sparse_make(ctx, &dn, &a), TEXLA_ERR_ARGUMENT,
-                   "3 entries without row_ptr or row_idx");
-        dn.nnz = 0, dn.col_idx = NULL, dn.vals = NULL;
-        float ones[7] = {1, 1, 1, 1, 1, 1, 1}, got[5] = {9, 9, 9, 9, 9}, y0[5] = {1, 2, 3, 4, 5};
-        texla_sparse z = {0};
-        if (CHECK_OK(ctx, texla_sparse_make(ctx, &dn, &z), "no entries, no arrays")) {
-            CHECK_OK(ctx, texla_vec_write(ctx, ones, v7), "x = 1");
-            CHECK_OK(ctx, texla_vec_write(ctx, y0, v5), "y = 1..5");
-            CHECK_OK(ctx, texla_sparse_matvec_add(ctx, z, v7, 0.5f, v5), "y = 0 x + 0.5 y");
-            CHECK_OK(ctx, texla_vec_read(ctx, v5, got), "reading y");
-            for (int i = 0; i < 5; i++)
-                CHECK(got[i] == 0.5f * y0[i], "empty matrix: y[%d] = %g, not %g", i, got[i],
-                      0.5f * y0[i]);
-            CHECK_OK(ctx, texla_sparse_matvec(ctx, z, v7, v5), "y = 0 x");
-            CHECK_OK(ctx, texla_vec_read(ctx, v5, got), "reading y");
-            for (int i = 0; i < 5; i++) CHECK(got[i] == 0, "empty matrix: y[%d] = %g", i, got[i]);
-            /* on tiles of entries: every row a stand-in, its product zero */
-            texla_info ti;
-            texla_ctx_info(ctx, &ti);
-            texla_sparse_variant tv = {.format = TEXLA_SPARSE_CSR, .sched = TEXLA_SCHED_MERGE,
-                                       .lanes = 4, .wg = 64, .tiles = 1};
-            if (ti.compute && CHECK_OK(ctx, texla_sparse_pin(ctx, z, TEXLA_SPARSE_N, &tv),
-                                       "no entries, pinned to tiles")) {
-                CHECK_OK(ctx, texla_vec_write(ctx, y0, v5), "y = 1..5");
-                CHECK_OK(ctx, texla_sparse_matvec_add(ctx, z, v7, 0.5f, v5), "y = 0 x + 0.5 y (tiles)");
-                CHECK_OK(ctx, texla_vec_read(ctx, v5, got), "reading y");
-                for (int i = 0; i < 5; i++)
-                    CHECK(got[i] == 0.5f * y0[i], "empty matrix on tiles: y[%d] = %g, not %g", i,
-                          got[i], 0.5f * y0[i]);
-            }
-            texla_sparse_destroy(ctx, z);
-        }
-    }
     d.row_ptr = NULL;
     d.entry = TEXLA_ENTRY_COMPLEX;
     CHECK_CODE(ctx, texla_sparse_make(ctx, &d, &a), TEXLA_ERR_SHAPE,
@@ -2743,35 +2784,6 @@ static void test_bad_inputs(void) {
         texla_sparse_destroy(ctx, ac);
     }
     texla_vec_destroy(ctx, c1.v);
-    /* past GL_MAX_SHADER_STORAGE_BLOCK_SIZE: ELLPACK of 40000 rows padded to one row of 40000 */
-    {
-        int rows = 40000, nnz = rows + rows;
-        hmat big = {"one long row", 1, rows, rows, 0, NULL, NULL, NULL};
-        int cap = 0;
-        for (int i = 0; i < rows; i++) push(&big, &cap, i, i);
-        for (int j = 0; j < rows; j++) push(&big, &cap, 17, j);
-        (void)nnz;
-        tvec bx = mkvec(1, rows, NULL, 0), by = mkvec(1, rows, NULL, 0);
-        texla_sparse_desc db = {TEXLA_ENTRY_REAL, by.v, bx.v, big.nnz, NULL, big.ri, big.ci, big.v, 0, 0};
-        texla_sparse ab = {0};
-        texla_info inf;
-        texla_ctx_info(ctx, &inf);
-        if (inf.compute && CHECK_OK(ctx, texla_sparse_make(ctx, &db, &ab), "a 40000 x 40000 matrix")) {
-            v = (texla_sparse_variant){.format = TEXLA_SPARSE_ELL, .sched = TEXLA_SCHED_GROUP};
-            CHECK_CODE(ctx, texla_sparse_pin(ctx, ab, TEXLA_SPARSE_N, &v), TEXLA_ERR_LIMIT,
-                       "ELLPACK of 1.6e9 entries");
-            CHECK(strstr(texla_error_message(ctx), "GL_MAX_SHADER_STORAGE_BLOCK_SIZE") != NULL,
-                  "the message names the limit: %s", texla_error_message(ctx));
-            /* the matrix still works */
-            v = (texla_sparse_variant){.format = TEXLA_SPARSE_SELL, .sched = TEXLA_SCHED_GROUP,
-                                       .slice = 32, .long_rows = 64};
-            CHECK_OK(ctx, texla_sparse_pin(ctx, ab, TEXLA_SPARSE_N, &v), "SELL with long rows");
-            CHECK_OK(ctx, texla_sparse_matvec(ctx, ab, bx.v, by.v), "its product");
-            texla_sparse_destroy(ctx, ab);
-        }
-        texla_vec_destroy(ctx, bx.v), texla_vec_destroy(ctx, by.v);
-        hfree(&big);
-    }
     texla_vec_destroy(ctx, v5), texla_vec_destroy(ctx, v7), texla_vec_destroy(ctx, v6);
 }
 
@@ -3072,6 +3084,51 @@ static void test_format_bytes(void) {
     free(ptr), free(col), free(val);
 }
 
+/* the suite's tests in order; TEXLA_TEST_ONLY="nan,bad_inputs,nan" runs those named, in the
+ * order given (repeats allowed): a device failure that depends on what ran before it
+ * reproduced in seconds, not the suite's minutes */
+static const struct {
+    const char *name;
+    void (*fn)(void);
+    void (*fn_arg)(int);
+    int arg;
+} sparse_tests[] = {
+    {"sweep", test_sweep, NULL, 0},
+    {"merge", test_merge, NULL, 0},
+    {"short_cols16", NULL, test_short_cols, 16},
+    {"short_cols8", NULL, test_short_cols, 8},
+    {"short_pad_nan8", NULL, test_short_pad_nan, 8},
+    {"short_pad_nan16", NULL, test_short_pad_nan, 16},
+    {"rule_long_rows", test_rule_long_rows, NULL, 0},
+    {"rule_lanes", test_rule_lanes, NULL, 0},
+    {"rule_ell_padding", test_rule_ell_padding, NULL, 0},
+    {"rule_few_long_rows", test_rule_few_long_rows, NULL, 0},
+    {"runs_xbuf", test_runs_xbuf, NULL, 0},
+    {"rowsort_scattered", test_rowsort_scattered, NULL, 0},
+    {"cnear", test_cnear, NULL, 0},
+    {"csr_short_tune", test_csr_short_tune, NULL, 0},
+    {"rowsort_twin", test_rowsort_twin, NULL, 0},
+    {"chunk_twin", test_chunk_twin, NULL, 0},
+    {"rule_moderate_skew", test_rule_moderate_skew, NULL, 0},
+    {"merge_soa_order", test_merge_soa_order, NULL, 0},
+    {"csr16_late", test_csr16_late, NULL, 0},
+    {"symmetric", test_symmetric, NULL, 0},
+    {"bad_inputs", test_bad_inputs, NULL, 0},
+    {"empty_matrix", test_empty_matrix, NULL, 0},
+    {"ssbo_limit", test_ssbo_limit, NULL, 0},
+    {"nan", test_nan, NULL, 0},
+    {"complex", test_complex, NULL, 0},
+    {"million", test_million, NULL, 0},
+    {"format_bytes", test_format_bytes, NULL, 0},
+    {"tuner", test_tuner, NULL, 0},
+    {"cache_cols8", test_cache_cols8, NULL, 0},
+    {"cache_tiles", test_cache_tiles, NULL, 0},
+    {"csr_based_tune", test_csr_based_tune, NULL, 0},
+    {"budget", test_budget, NULL, 0},
+    {"tune_behind", test_tune_behind, NULL, 0},
+    {"second_look", test_second_look, NULL, 0},
+};
+
 void suite_sparse(void) {
     texla_ctx_desc d = {0};
     d.tune_cache = ""; /* no cache file: the user's is neither read nor written */
@@ -3079,38 +3136,30 @@ void suite_sparse(void) {
     if (!ctx) return;
     rng_s = (uint32_t)(check_seed() | 1);
     tu_begin(ctx);
-    test_sweep();
-    test_merge();
-    test_short_cols(16);
-    test_short_cols(8);
-    test_short_pad_nan(8);
-    test_short_pad_nan(16);
-    test_rule_long_rows();
-    test_rule_lanes();
-    test_rule_ell_padding();
-    test_rule_few_long_rows();
-    test_runs_xbuf();
-    test_rowsort_scattered();
-    test_cnear();
-    test_csr_short_tune();
-    test_rowsort_twin();
-    test_chunk_twin();
-    test_rule_moderate_skew();
-    test_merge_soa_order();
-    test_csr16_late();
-    test_symmetric();
-    test_bad_inputs();
-    test_nan();
-    test_complex();
-    test_million();
-    test_format_bytes();
-    test_tuner();
-    test_cache_cols8();
-    test_cache_tiles();
-    test_csr_based_tune();
-    test_budget();
-    test_tune_behind();
-    test_second_look();
+    const char *only = getenv("TEXLA_TEST_ONLY");
+    int nt = (int)(sizeof sparse_tests / sizeof sparse_tests[0]);
+    if (only && *only) {
+        for (const char *w = only; *w;) {
+            size_t len = strcspn(w, ", ");
+            int found = 0;
+            for (int i = 0; i < nt && !found; i++)
+                if (len && strlen(sparse_tests[i].name) == len &&
+                    !strncmp(sparse_tests[i].name, w, len)) {
+                    found = 1;
+                    printf("-- %s\n", sparse_tests[i].name);
+                    if (sparse_tests[i].fn) sparse_tests[i].fn();
+                    else sparse_tests[i].fn_arg(sparse_tests[i].arg);
+                }
+            CHECK(found || !len, "TEXLA_TEST_ONLY: no sparse test \"%.*s\"", (int)len, w);
+            w += len;
+            w += strspn(w, ", ");
+        }
+    } else {
+        for (int i = 0; i < nt; i++) {
+            if (sparse_tests[i].fn) sparse_tests[i].fn();
+            else sparse_tests[i].fn_arg(sparse_tests[i].arg);
+        }
+    }
     tu_end();
     texla_ctx_destroy(ctx);
 }
