@@ -560,14 +560,14 @@ void main() {
         cc[k] = carry_get(M + uint(K) * x);
     }
     uint q = i0 / G, p = G * q, pc = min(p, R >= G ? R - G : 0u);
-    uint a0 = ptr[min(i0, R)];
+    uint start0 = ptr[min(i0, R)]; // the first row's start
     VT v0 = ROWV(pc), v1 = ROWV(pc + 1u);
 #if K == 1
     VT v2 = ROWV(pc + 2u), v3 = ROWV(pc + 3u);
 #endif
     // false where the group of the tile's first row is not split (no row of it opened before
     // the tile) or not the tile's (it does not close the group's last row)
-    bool mine = t < tiles && !((p == i0 && j0 <= a0) || p + G - 1u >= i1);
+    bool mine = t < tiles && !((p == i0 && j0 <= start0) || p + G - 1u >= i1);
     vec4 s4 = vec4(0.0);
     VT s0 = VZERO, s2 = VZERO;
     bool on = true;
