@@ -254,6 +254,8 @@ typedef struct texla_stats {
     uint64_t uploads;     /* host-to-GPU copies */
     uint64_t textures;    /* textures alive (matrices and pool temporaries) */
     uint64_t programs;    /* programs compiled so far */
+    uint64_t buffers_made; /* storage buffers the driver allocated so far (one given again from
+                              texla's pool of freed buffers is not counted) */
 } texla_stats;
 
 /* Handles: small structs, 0 never valid. A handle names one object of one context: another

@@ -13,7 +13,31 @@
 
 int check_passed, check_failed, check_skipped;
 
+static texla_ctx *trace_ctx;
+static FILE *trace_kmsg;
+
+/* TEXLA_TEST_TRACE=1 (suites.h's contexts call this): every check first waits for the GPU,
+ * then is named with the time on stdout and, where /dev/kmsg can be written (root), in the
+ * kernel log, so a GPU fault's Xid line there falls between two named checks */
+void check_trace(texla_ctx *ctx) {
+    const char *e = getenv("TEXLA_TEST_TRACE");
+    if (!e || !*e || !strcmp(e, "0")) return;
+    trace_ctx = ctx;
+    if (!trace_kmsg) trace_kmsg = fopen("/dev/kmsg", "w");
+}
+
+static void trace(const char *file, int line, int ok) {
+    if (!trace_ctx) return;
+    texla_ctx_finish(trace_ctx);
+    printf("trace %.6f %s:%d %s\n", check_now(), file, line, ok ? "ok" : "FAIL");
+    if (trace_kmsg) {
+        fprintf(trace_kmsg, "texla-trace %s:%d %s\n", file, line, ok ? "ok" : "FAIL");
+        fflush(trace_kmsg);
+    }
+}
+
 void check_report(int ok, const char *file, int line, const char *expr, const char *fmt, ...) {
+    trace(file, line, ok);
     if (ok) {
         check_passed++;
         return;

@@ -179,6 +179,7 @@ struct texla__gl {
     texla__tex *pool;      /* free temporaries */
     int npool, cappool;
     texla__buf bpool[32];  /* freed storage buffers kept for reuse (resources.c) */
+    GLsync bpool_done[32]; /* each one's fence: the GPU past every command before its free */
     int nbpool;
     size_t bpool_bytes;
     char gl_debug[512];    /* the last KHR_debug message of texla's own debug context */

@@ -238,23 +238,49 @@ void texla__read_free(texla__gl *g, GLuint *pbo, GLsync *fence) {
  * they fit without wasting more than half: a solver that makes its sparse matrices anew every
  * step (the cubes' contacts) would otherwise have the driver allocate GPU memory for each of
  * their buffers every step (on the H100, milliseconds). Only buffers up to 16 MiB: a big one
- * (the tuner's storages, 50-200 MB each) is allocated anew, not refilled in place while the
- * GPU may still read it. */
+ * (the tuner's storages, 50-200 MB each) is allocated anew. A kept buffer is given again only
+ * once the GPU has passed a fence set at its free (every command before it finished), and is
+ * never refilled in place while work on it may be pending: on an H200 (NVIDIA's GL) the
+ * row offsets of a CSR matrix uploaded into a buffer freed a moment before lost their first
+ * 16 bytes to zeros (rows 0, 1, 8 and 9 of a NaN test's products read 0; a glFinish before
+ * each free, or no pool, and they did not). */
 #define BPOOL_BYTES ((size_t)256 << 20)
 #define BPOOL_ONE ((size_t)16 << 20)
 #define BPOOL_N ((int)(sizeof ((texla__gl *)0)->bpool / sizeof(texla__buf)))
+
+/* has the GPU passed kept buffer i's fence? (asked without waiting; the fence let go once) */
+static int bpool_idle(texla__gl *g, int i) {
+    if (!g->bpool_done[i]) return 1;
+    GLenum st = glClientWaitSync(g->bpool_done[i], 0, 0);
+    if (st != GL_ALREADY_SIGNALED && st != GL_CONDITION_SATISFIED) return 0;
+    glDeleteSync(g->bpool_done[i]);
+    g->bpool_done[i] = 0;
+    return 1;
+}
+
+/* the kept buffer i out of the pool: deleted (del) or handed on */
+static void bpool_drop(texla__gl *g, int i, int del) {
+    if (del) glDeleteBuffers(1, &g->bpool[i].buf);
+    if (g->bpool_done[i]) glDeleteSync(g->bpool_done[i]);
+    g->bpool_bytes -= g->bpool[i].cap;
+    memmove(g->bpool + i, g->bpool + i + 1, sizeof *g->bpool * (size_t)(g->nbpool - i - 1));
+    memmove(g->bpool_done + i, g->bpool_done + i + 1,
+            sizeof *g->bpool_done * (size_t)(g->nbpool - i - 1));
+    g->nbpool--;
+}
 
 static int bpool_take(texla__gl *g, size_t alloc, texla__buf *out) {
     int best = -1;
     for (int i = 0; i < g->nbpool; i++) {
         size_t c = g->bpool[i].cap;
-        if (c >= alloc && c <= 2 * alloc + 4096 && (best < 0 || c < g->bpool[best].cap)) best = i;
+        if (c >= alloc && c <= 2 * alloc + 4096 && (best < 0 || c < g->bpool[best].cap) &&
+            bpool_idle(g, i))
+            best = i;
     }
     if (best < 0) return 0;
     out->buf = g->bpool[best].buf;
     out->cap = g->bpool[best].cap;
-    g->bpool_bytes -= out->cap;
-    g->bpool[best] = g->bpool[--g->nbpool];
+    bpool_drop(g, best, 0);
     return 1;
 }
 
@@ -289,6 +315,7 @@ texla_result texla__buf_make(texla__gl *g, size_t size, const void *data, texla_
     glGenBuffers(1, &out->buf);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, out->buf);
     glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)alloc, data, GL_STATIC_DRAW);
+    g->stats.buffers_made++;
     GLint64 got = 0; /* asked of the buffer, not of glGetError (see texla__tex_make) */
     glGetBufferParameteri64v(GL_SHADER_STORAGE_BUFFER, GL_BUFFER_SIZE, &got);
     if (got == (GLint64)alloc && !data) {
@@ -313,11 +340,9 @@ void texla__buf_free(texla__gl *g, texla__buf *b) {
     if (texla__gl_refuses(g)) return; /* as texla__tex_free: b kept */
     if (b->buf && b->cap && b->cap <= BPOOL_ONE) {
         /* room for it: the oldest go first */
-        while (g->nbpool && (g->nbpool == BPOOL_N || g->bpool_bytes + b->cap > BPOOL_BYTES)) {
-            glDeleteBuffers(1, &g->bpool[0].buf);
-            g->bpool_bytes -= g->bpool[0].cap;
-            memmove(g->bpool, g->bpool + 1, sizeof *g->bpool * (size_t)--g->nbpool);
-        }
+        while (g->nbpool && (g->nbpool == BPOOL_N || g->bpool_bytes + b->cap > BPOOL_BYTES))
+            bpool_drop(g, 0, 1);
+        g->bpool_done[g->nbpool] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
         g->bpool[g->nbpool++] = *b;
         g->bpool_bytes += b->cap;
     } else if (b->buf) {
@@ -328,7 +353,11 @@ void texla__buf_free(texla__gl *g, texla__buf *b) {
 }
 
 void texla__bufpool_destroy(texla__gl *g) {
-    for (int i = 0; i < g->nbpool && !g->lost; i++) glDeleteBuffers(1, &g->bpool[i].buf);
+    for (int i = 0; i < g->nbpool && !g->lost; i++) {
+        glDeleteBuffers(1, &g->bpool[i].buf);
+        if (g->bpool_done[i]) glDeleteSync(g->bpool_done[i]);
+    }
+    memset(g->bpool_done, 0, sizeof g->bpool_done);
     g->nbpool = 0;
     g->bpool_bytes = 0;
 }
