@@ -16,10 +16,12 @@ for a in "$@"; do
     i=$((i + 1))
 done
 python3 bench/spgen.py /tmp/ab_g --only "$names" > /dev/null 2>&1 || { echo "spgen.py failed"; exit 1; }
-run() { # bin dir, matrix, pins
+run() { # bin dir (bin:glsl reads the shaders from folder glsl), matrix, pins
     mkdir -p "/tmp/ab_$2"
     ln -sf "/tmp/ab_g/$2.tsp" "/tmp/ab_$2/$2.tsp"
-    SP_PIN="$3" SP_BUDGET=0.5 timeout 120 "./$1/texla-bench" --sections spsuite --spdir "/tmp/ab_$2" 2>&1 |
+    bin=${1%%:*} glsl=""
+    [ "$bin" != "$1" ] && glsl="--glsl ${1#*:}"
+    SP_PIN="$3" SP_BUDGET=0.5 timeout 120 "./$bin/texla-bench" $glsl --sections spsuite --spdir "/tmp/ab_$2" 2>&1 |
         grep " pin " | sed "s|^|$1 |" | cut -c1-140
 }
 while [ $# -ge 2 ]; do
