@@ -243,7 +243,8 @@ void texla__read_free(texla__gl *g, GLuint *pbo, GLsync *fence) {
  * never refilled in place while work on it may be pending: on an H200 (NVIDIA's GL) the
  * row offsets of a CSR matrix uploaded into a buffer freed a moment before lost their first
  * 16 bytes to zeros (rows 0, 1, 8 and 9 of a NaN test's products read 0; a glFinish before
- * each free, or no pool, and they did not). */
+ * each free, or no pool, and they did not): by their size most likely the 16-byte clear of an
+ * earlier owner (a storage of no entries, made zero here) landing after the upload. */
 #define BPOOL_BYTES ((size_t)256 << 20)
 #define BPOOL_ONE ((size_t)16 << 20)
 #define BPOOL_N ((int)(sizeof ((texla__gl *)0)->bpool / sizeof(texla__buf)))
