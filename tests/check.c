@@ -16,12 +16,16 @@ int check_passed, check_failed, check_skipped;
 static texla_ctx *trace_ctx;
 static FILE *trace_kmsg;
 
-/* TEXLA_TEST_TRACE=1 (suites.h's contexts call this): every check first waits for the GPU,
- * then is named with the time on stdout and, where /dev/kmsg can be written (root), in the
- * kernel log, so a GPU fault's Xid line there falls between two named checks */
+/* TEXLA_TEST_TRACE=1 (the sparse suite calls this with its context, and with NULL before it
+ * destroys it): every check first waits for ctx's GPU work, then is named with the time on
+ * stdout and, where /dev/kmsg can be written (root), in the kernel log, so a GPU fault's Xid
+ * line there falls between two named checks */
 void check_trace(texla_ctx *ctx) {
     const char *e = getenv("TEXLA_TEST_TRACE");
-    if (!e || !*e || !strcmp(e, "0")) return;
+    if (!ctx || !e || !*e || !strcmp(e, "0")) {
+        trace_ctx = NULL;
+        return;
+    }
     trace_ctx = ctx;
     if (!trace_kmsg) trace_kmsg = fopen("/dev/kmsg", "w");
 }

@@ -20,7 +20,8 @@ void check_report(int ok, const char *file, int line, const char *expr, const ch
 #endif
     ;
 /* TEXLA_TEST_TRACE=1: every later check waits for ctx's GPU work and is named with the time
- * (stdout) and in the kernel log (/dev/kmsg, where writable): to place a GPU fault */
+ * (stdout) and in the kernel log (/dev/kmsg, where writable): to place a GPU fault. NULL (before
+ * ctx is destroyed): no more */
 void check_trace(texla_ctx *ctx);
 /* Counts a test that cannot run here, with the reason. */
 void check_skip(const char *what, const char *why);

@@ -22,7 +22,6 @@ texla_ctx *suite_ctx(const texla_ctx_desc *desc_in) {
     if (desc_in) desc = *desc_in;
     if (!desc.backend) desc.backend = suite_backend();
     texla_result r = texla_ctx_make(&desc, &ctx);
-    if (r == TEXLA_OK) check_trace(ctx);
     CHECK(r == TEXLA_OK, "texla_ctx_make: %s: %s", texla_result_name(r), texla_error_message(NULL));
     return ctx;
 }

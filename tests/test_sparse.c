@@ -3179,6 +3179,7 @@ void suite_sparse(void) {
     d.tune_cache = ""; /* no cache file: the user's is neither read nor written */
     ctx = suite_ctx(&d);
     if (!ctx) return;
+    check_trace(ctx); /* TEXLA_TEST_TRACE: this context's checks (until it is destroyed) */
     rng_s = (uint32_t)(check_seed() | 1);
     tu_begin(ctx);
     const char *only = getenv("TEXLA_TEST_ONLY");
@@ -3206,5 +3207,6 @@ void suite_sparse(void) {
         }
     }
     tu_end();
+    check_trace(NULL);
     texla_ctx_destroy(ctx);
 }
