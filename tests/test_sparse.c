@@ -2563,8 +2563,6 @@ static void test_tuner(void) {
 
 /* ---- bad inputs ---- */
 
-/* a matrix of no entries: refused with entries but no index arrays, zeros without them;
- * its products y = beta y, also on tiles of entries (every row a stand-in) */
 /* storage buffers given again from texla's pool. An H200 lost the first 16 bytes of a CSR
  * matrix's row offsets, uploaded into a buffer freed a moment before, to zeros (rows 0, 1, 8
  * and 9 read 0): each round here frees small storages (an empty matrix's merge path) just
@@ -2605,6 +2603,8 @@ static void test_pool_reuse(void) {
     hfree(&m);
 }
 
+/* a matrix of no entries: refused with entries but no index arrays, zeros without them;
+ * its products y = beta y, also on tiles of entries (every row a stand-in) */
 static void test_empty_matrix(void) {
     texla_vec v5, v7;
     CHECK_OK(ctx, texla_vec_make(ctx, 5, NULL, &v5), "v5");
