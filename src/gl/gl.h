@@ -178,8 +178,10 @@ struct texla__gl {
     GLuint vao;            /* the empty vertex array full-screen draws need in core profile */
     texla__tex *pool;      /* free temporaries */
     int npool, cappool;
-    texla__buf bpool[32];  /* freed storage buffers kept for reuse (resources.c) */
-    GLsync bpool_done[32]; /* each one's fence: the GPU past every command before its free */
+    struct {
+        texla__buf b;
+        GLsync done;       /* the GPU past every command before its free (0: known passed) */
+    } bpool[32];           /* freed storage buffers kept for reuse (resources.c) */
     int nbpool;
     size_t bpool_bytes;
     char gl_debug[512];    /* the last KHR_debug message of texla's own debug context */

@@ -247,40 +247,38 @@ void texla__read_free(texla__gl *g, GLuint *pbo, GLsync *fence) {
  * earlier owner (a storage of no entries, made zero here) landing after the upload. */
 #define BPOOL_BYTES ((size_t)256 << 20)
 #define BPOOL_ONE ((size_t)16 << 20)
-#define BPOOL_N ((int)(sizeof ((texla__gl *)0)->bpool / sizeof(texla__buf)))
+#define BPOOL_N ((int)(sizeof ((texla__gl *)0)->bpool / sizeof((texla__gl *)0)->bpool[0]))
 
 /* has the GPU passed kept buffer i's fence? (asked without waiting; the fence let go once) */
 static int bpool_idle(texla__gl *g, int i) {
-    if (!g->bpool_done[i]) return 1;
-    GLenum st = glClientWaitSync(g->bpool_done[i], 0, 0);
+    if (!g->bpool[i].done) return 1;
+    GLenum st = glClientWaitSync(g->bpool[i].done, 0, 0);
     if (st != GL_ALREADY_SIGNALED && st != GL_CONDITION_SATISFIED) return 0;
-    glDeleteSync(g->bpool_done[i]);
-    g->bpool_done[i] = 0;
+    glDeleteSync(g->bpool[i].done);
+    g->bpool[i].done = 0;
     return 1;
 }
 
 /* the kept buffer i out of the pool: deleted (del) or handed on */
 static void bpool_drop(texla__gl *g, int i, int del) {
-    if (del) glDeleteBuffers(1, &g->bpool[i].buf);
-    if (g->bpool_done[i]) glDeleteSync(g->bpool_done[i]);
-    g->bpool_bytes -= g->bpool[i].cap;
+    if (del) glDeleteBuffers(1, &g->bpool[i].b.buf);
+    if (g->bpool[i].done) glDeleteSync(g->bpool[i].done);
+    g->bpool_bytes -= g->bpool[i].b.cap;
     memmove(g->bpool + i, g->bpool + i + 1, sizeof *g->bpool * (size_t)(g->nbpool - i - 1));
-    memmove(g->bpool_done + i, g->bpool_done + i + 1,
-            sizeof *g->bpool_done * (size_t)(g->nbpool - i - 1));
     g->nbpool--;
 }
 
 static int bpool_take(texla__gl *g, size_t alloc, texla__buf *out) {
     int best = -1;
     for (int i = 0; i < g->nbpool; i++) {
-        size_t c = g->bpool[i].cap;
-        if (c >= alloc && c <= 2 * alloc + 4096 && (best < 0 || c < g->bpool[best].cap) &&
+        size_t c = g->bpool[i].b.cap;
+        if (c >= alloc && c <= 2 * alloc + 4096 && (best < 0 || c < g->bpool[best].b.cap) &&
             bpool_idle(g, i))
             best = i;
     }
     if (best < 0) return 0;
-    out->buf = g->bpool[best].buf;
-    out->cap = g->bpool[best].cap;
+    out->buf = g->bpool[best].b.buf;
+    out->cap = g->bpool[best].b.cap;
     bpool_drop(g, best, 0);
     return 1;
 }
@@ -343,8 +341,8 @@ void texla__buf_free(texla__gl *g, texla__buf *b) {
         /* room for it: the oldest go first */
         while (g->nbpool && (g->nbpool == BPOOL_N || g->bpool_bytes + b->cap > BPOOL_BYTES))
             bpool_drop(g, 0, 1);
-        g->bpool_done[g->nbpool] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-        g->bpool[g->nbpool++] = *b;
+        g->bpool[g->nbpool].b = *b;
+        g->bpool[g->nbpool++].done = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
         g->bpool_bytes += b->cap;
     } else if (b->buf) {
         glDeleteBuffers(1, &b->buf);
@@ -355,10 +353,9 @@ void texla__buf_free(texla__gl *g, texla__buf *b) {
 
 void texla__bufpool_destroy(texla__gl *g) {
     for (int i = 0; i < g->nbpool && !g->lost; i++) {
-        glDeleteBuffers(1, &g->bpool[i].buf);
-        if (g->bpool_done[i]) glDeleteSync(g->bpool_done[i]);
+        glDeleteBuffers(1, &g->bpool[i].b.buf);
+        if (g->bpool[i].done) glDeleteSync(g->bpool[i].done);
     }
-    memset(g->bpool_done, 0, sizeof g->bpool_done);
     g->nbpool = 0;
     g->bpool_bytes = 0;
 }
