@@ -1196,6 +1196,15 @@ static void test_rule_moderate_skew(void) {
               "%s: the rule chose format %d, schedule %d (how %d); want the merge path",
               "rows of 1..15 and four of 2000 (the rule)", (int)inf.now[0].format,
               (int)inf.now[0].sched, inf.how[0]);
+    /* rows far apart though none past the cap (the longest 300, 37 means): the merge path on
+     * tiles too (it took SELL-32 by groups: on the H200 5x the tiles' time on power-law rows
+     * whose longest was 600) */
+    hmat m1 = moderate_skew("rows of 1..15 and four of 300 (the rule)", 1, n, 300);
+    if (rule_product(&m1, &inf))
+        CHECK(inf.how[0] == 1 && inf.now[0].sched == TEXLA_SCHED_MERGE && inf.now[0].tiles,
+              "%s: the rule chose format %d, schedule %d, tiles %d (how %d); want the merge path "
+              "on tiles", "rows of 1..15 and four of 300 (the rule)", (int)inf.now[0].format,
+              (int)inf.now[0].sched, inf.now[0].tiles, inf.how[0]);
     hmat m = moderate_skew("rows of 1..15 and four of 2000 (the tuner's candidates)", 1, n, M);
     made r = make_on(ctx, &m, 0);
     enum { NT = 256 };
