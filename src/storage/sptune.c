@@ -342,7 +342,8 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
         v.sched = TEXLA_SCHED_LANES;
         v.lanes = 4;
         v.long_rows = 256;
-    } else if (k == 1 && (M > 8 * m + 64 || sd > m) && 4LL * (op ? st->cempty : st->empty) <= st->nnz) {
+    } else if (k == 1 && (M > 8 * m + 64 || sd > m) &&
+               4LL * (op ? st->cempty : st->empty) <= st->nnz) {
         /* rows far apart, though none past the serial cap (power-law rows of mean 7.7, the
          * longest 600; rows of 3..128 in two groups; half the rows empty): the merge path on
          * tiles of entries, every tuned choice of these (H200, 15-21M entries: 0.138-0.178 ms),
