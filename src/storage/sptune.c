@@ -267,6 +267,8 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
     int M = op ? st->cmax : st->lmax, n = op ? st->cols : st->rows;
     int nl = op ? st->cnlong : st->nlong;
     int skewed = M > serial_cap(m);
+    /* empty rows at most a quarter of the entries: the merge path's tiles (a stand-in each) */
+    int few_empty = 4LL * (op ? st->cempty : st->empty) <= st->nnz;
     v.wg = 128;
     int best_b = 0;
     if (k <= 2)
@@ -310,8 +312,9 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
          * ELL took the tall matrix's whole budget: 2.1 s for 419 MB, nothing else timed) */
         v.format = TEXLA_SPARSE_ELL;
         v.sched = TEXLA_SCHED_GROUP;
-    } else if (skewed && (M <= 65536 || nl > MANY_LONG || (op ? st->cnear : st->near) < 0.5) &&
-               (k == 1 || 4LL * (op ? st->cempty : st->empty) <= st->nnz)) {
+    } else if ((skewed && (M <= 65536 || nl > MANY_LONG || (op ? st->cnear : st->near) < 0.5) &&
+                (k == 1 || few_empty)) ||
+               (!skewed && k == 1 && (M > 8 * m + 64 || sd > m) && few_empty)) {
         /* rows of every length up to some tens of thousands (power-law graphs): the merge
          * path, whose work per invocation is the same whatever the rows (H100, R-MAT: 0.165
          * ms, where CSR with its long rows in chunks takes 0.42). Past 65536 entries where long
@@ -325,12 +328,18 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
          * empty rows (a stand-in entry each) are at most a quarter of the entries (H200, R-MAT,
          * 1.24M of 2^21 rows empty: 136 us against 146-152; complex R-MAT 149 against 193,
          * where the merge path had lost to CSR lanes with chunks: not the rule for compound
-         * entries then) */
+         * entries then). Also real rows far apart though none past the serial cap (power-law
+         * rows of mean 7.7, the longest 600; rows of 3..128 in two groups; half the rows
+         * empty): tiles were every tuned choice of these (H200, 15-21M entries: 0.138-0.178
+         * ms), where SELL-32 by groups, the rule before, took 0.712 ms on the power-law rows
+         * (slices padded 68%) and 0.144 on half-empty rows; built first as the rule's storage,
+         * the tiles are also timed before the tuner's budget runs out (that tuning had built
+         * SELL, then CSR's two storages, and skipped them) */
         v.format = TEXLA_SPARSE_CSR;
         v.sched = TEXLA_SCHED_MERGE;
         v.lanes = 4;
         v.wg = ctx->gl.caps.wg_invocations >= 512 ? 512 : 128;
-        if (4LL * (op ? st->cempty : st->empty) <= st->nnz) {
+        if (few_empty) {
             v.tiles = 1;
             v.wg = 256;
             v.soa = k > 1;
@@ -342,20 +351,6 @@ texla_sparse_variant sp_rule(const texla_ctx *ctx, const sp_stats *st, int k, in
         v.sched = TEXLA_SCHED_LANES;
         v.lanes = 4;
         v.long_rows = 256;
-    } else if (k == 1 && (M > 8 * m + 64 || sd > m) &&
-               4LL * (op ? st->cempty : st->empty) <= st->nnz) {
-        /* rows far apart, though none past the serial cap (power-law rows of mean 7.7, the
-         * longest 600; rows of 3..128 in two groups; half the rows empty): the merge path on
-         * tiles of entries, every tuned choice of these (H200, 15-21M entries: 0.138-0.178 ms),
-         * where SELL-32 by groups, the rule before, took 0.712 ms on the power-law rows (its
-         * slices padded 68%) and 0.144 on half-empty rows; built first, as the rule's storage,
-         * it is also timed before the tuner's budget runs out (the power-law rows' tuning had
-         * built SELL, then CSR's two storages, and skipped it) */
-        v.format = TEXLA_SPARSE_CSR;
-        v.sched = TEXLA_SCHED_MERGE;
-        v.lanes = 4;
-        v.tiles = 1;
-        v.wg = 256;
     } else {
         v.format = TEXLA_SPARSE_SELL;
         v.sched = TEXLA_SCHED_GROUP;
